@@ -1,0 +1,4 @@
+"""The rules engine: pure functions over immutable states, one module per game.
+
+No I/O (except opening the lexicon), no clock, no randomness, no import of the application.
+"""

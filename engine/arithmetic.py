@@ -1,0 +1,224 @@
+"""Exact arithmetic expressions for Tiro di precisione and La battaglia dadale (RULES TIR-2, BAT-2).
+
+A small recursive-descent parser, never ``eval``: ``+ - * /`` (also written ``x`` and ``:``) and
+parentheses over single-digit numbers; no unary minus, no digits joined into a larger number.
+Values are :class:`fractions.Fraction`, so ``6*(5/6+1)`` is exactly 11.
+
+>>> judge("6 x (5:6+1)", [6, 6, 5, 1]).value
+Fraction(11, 1)
+>>> judge("6 x (5:6+1)", [6, 6, 5, 1]).key
+(1, 1, 0)
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+# How the table writes each operator, and the one sign the engine keeps.
+OPERATORS = {"+": "+", "-": "-", "*": "*", "x": "*", "X": "*", "×": "*", "/": "/", ":": "/",
+             "÷": "/", "−": "-"}
+
+
+class ExpressionError(ValueError):
+    """An expression that cannot be read or computed (the reason is the message)."""
+
+
+@dataclass(frozen=True)
+class Num:
+    """One die's number."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class BinOp:
+    """``left op right`` with ``op`` one of ``+ - * /``."""
+
+    op: str
+    left: Node
+    right: Node
+
+
+Node = Num | BinOp
+
+
+def _tokens(text: str) -> list[str]:
+    tokens: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c.isdigit():
+            j = i
+            while j < len(text) and text[j].isdigit():
+                j += 1
+            if j - i > 1:
+                raise ExpressionError(f"{text[i:j]} joins digits into one number")
+            tokens.append(text[i:j])
+            i = j
+        elif c in OPERATORS:
+            tokens.append(OPERATORS[c])
+            i += 1
+        elif c in "()[]":
+            tokens.append("(" if c in "([" else ")")
+            i += 1
+        else:
+            raise ExpressionError(f"{c!r} is not a number, an operator or a parenthesis")
+    if not tokens:
+        raise ExpressionError("the expression is empty")
+    return tokens
+
+
+class _Parser:
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.pos = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+
+    def take(self) -> str:
+        token = self.tokens[self.pos]
+        self.pos += 1
+        return token
+
+    def expr(self) -> Node:
+        node = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()
+            node = BinOp(op, node, self.term())
+        return node
+
+    def term(self) -> Node:
+        node = self.factor()
+        while self.peek() in ("*", "/"):
+            op = self.take()
+            node = BinOp(op, node, self.factor())
+        return node
+
+    def factor(self) -> Node:
+        token = self.peek()
+        if token is None:
+            raise ExpressionError("the expression ends too early")
+        if token == "(":
+            self.take()
+            node = self.expr()
+            if self.peek() != ")":
+                raise ExpressionError("a parenthesis is not closed")
+            self.take()
+            return node
+        if token == "-":
+            raise ExpressionError("a minus sign must stand between two numbers (no unary minus)")
+        if token.isdigit():
+            self.take()
+            return Num(int(token))
+        raise ExpressionError(f"{token!r} cannot stand here")
+
+
+def parse(text: str) -> Node:
+    """Parse an expression as the table writes it.
+
+    >>> parse("3x5x1")
+    BinOp(op='*', left=BinOp(op='*', left=Num(value=3), right=Num(value=5)), right=Num(value=1))
+    >>> parse("-1+2")
+    Traceback (most recent call last):
+    ...
+    engine.arithmetic.ExpressionError: a minus sign must stand between two numbers (no unary minus)
+    """
+    parser = _Parser(_tokens(text))
+    node = parser.expr()
+    if parser.peek() is not None:
+        raise ExpressionError(f"unexpected {parser.peek()!r} after a complete expression")
+    return node
+
+
+def evaluate(node: Node) -> Fraction:
+    """The exact value; division by zero raises :class:`ExpressionError` (TIR-2)."""
+    if isinstance(node, Num):
+        return Fraction(node.value)
+    left, right = evaluate(node.left), evaluate(node.right)
+    if node.op == "+":
+        return left + right
+    if node.op == "-":
+        return left - right
+    if node.op == "*":
+        return left * right
+    if right == 0:
+        raise ExpressionError("it divides by zero")
+    return left / right
+
+
+def numbers(node: Node) -> list[int]:
+    """The numbers the expression uses, left to right."""
+    if isinstance(node, Num):
+        return [node.value]
+    return numbers(node.left) + numbers(node.right)
+
+
+def operations(node: Node) -> Counter[str]:
+    """How many times each operator is used."""
+    if isinstance(node, Num):
+        return Counter()
+    return Counter(node.op) + operations(node.left) + operations(node.right)
+
+
+_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+def to_text(node: Node) -> str:
+    """Print an expression with only the parentheses it needs.
+
+    >>> to_text(parse("((6)) * ((5/6) + 1)"))
+    '6*(5/6+1)'
+    """
+    if isinstance(node, Num):
+        return str(node.value)
+    p = _PRECEDENCE[node.op]
+    left = to_text(node.left)
+    if isinstance(node.left, BinOp) and _PRECEDENCE[node.left.op] < p:
+        left = f"({left})"
+    right = to_text(node.right)
+    # The right side needs parentheses at equal precedence too: a-(b-c), a/(b*c).
+    if isinstance(node.right, BinOp) and _PRECEDENCE[node.right.op] <= p:
+        if not (node.op in "+*" and node.right.op == node.op):
+            right = f"({right})"
+    return f"{left}{node.op}{right}"
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What an expression written at the table amounts to."""
+
+    value: Fraction | None
+    key: tuple[int, int, int]  # divisions, multiplications, subtractions (TIR-3)
+    error: str | None  # why it is not a valid use of the dice, if it is not
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+
+def judge(text: str, dice: Sequence[int]) -> Judgement:
+    """Judge an expression against the dice it must use, each exactly once (TIR-2, BAT-2).
+
+    >>> judge("(5+4+2):1", [5, 4, 2, 1]).key
+    (1, 0, 0)
+    >>> judge("5+5", [5, 4]).error
+    'it uses 5 5 but the dice show 4 5'
+    """
+    try:
+        node = parse(text)
+        value = evaluate(node)
+    except ExpressionError as e:
+        return Judgement(None, (0, 0, 0), str(e))
+    ops = operations(node)
+    key = (ops["/"], ops["*"], ops["-"])
+    used = sorted(numbers(node))
+    if used != sorted(dice):
+        shown = " ".join(map(str, sorted(dice)))
+        return Judgement(value, key, f"it uses {' '.join(map(str, used))} but the dice show {shown}")
+    return Judgement(value, key, None)

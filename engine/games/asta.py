@@ -1,0 +1,193 @@
+"""L'asta lessicale random: an anagram auction, one letter more each turn (RULES AST-1..AST-5)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.dice import face_letters
+from engine.errors import RuleViolation
+from engine.events import Choose, Event, Pass, Roll, Timeout, Word
+from engine.games.base import (
+    Context, Due, Note, Outcome, OutRecord, Turn, describe_due, next_player, outcome_for,
+    still_in, take_roll,
+)
+from engine.header import Header
+from engine.text import fold
+
+name = "asta"
+title = "L'asta lessicale random"
+min_players = 2
+BASE: Due = (("vowel", 2), ("consonant", 1))  # AST-1
+BASE_FACES = sum(n for _, n in BASE)
+TURN: Due = (("vowel", 1), ("consonant", 1))  # AST-2
+JOLLY = "Z"  # AST-3
+
+# A slot is the letters one position of the next word may hold; JOLLY_SLOT holds any letter.
+Slot = frozenset[str]
+JOLLY_SLOT: Slot = frozenset("*")
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    current: str
+    owed: Due = BASE
+    base: tuple[str, ...] = ()  # the base faces (AST-1), kept for AST-5
+    last_word: str | None = None  # the last valid word; None while play is on the base
+    new: tuple[str, ...] = ()  # this turn's two faces
+    chosen: tuple[str, ...] = ()  # letters chosen for U/A, U/O faces this turn (EQ-3)
+    rescuer: str | None = None  # AST-5: the opponent trying to win from the base
+    winner: str | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def start(header: Header) -> State:
+    return State(header, current=header.players[0])
+
+
+def slot(face: str, chosen: Sequence[str] = ()) -> Slot:
+    """The letters a face offers: a Z any letter (AST-3), U/A either letter unless chosen (EQ-3)."""
+    if face == JOLLY:
+        return JOLLY_SLOT
+    options = face_letters(face)
+    picked = [c for c in chosen if c in options]
+    return frozenset(picked[:1] or options)
+
+
+def fits(word: str, slots: Sequence[Slot], jolly: str | None = None) -> bool:
+    """Whether the word's letters fill exactly these slots, one letter each, in any order.
+
+    >>> base = [frozenset("e"), frozenset("c"), frozenset("a")]
+    >>> fits("pace", base + [frozenset("p")])
+    True
+    >>> fits("pecca", [frozenset(c) for c in "pace"] + [JOLLY_SLOT], jolly="c")
+    True
+    >>> fits("pecca", [frozenset(c) for c in "pace"] + [JOLLY_SLOT], jolly="t")
+    False
+    """
+    left = Counter(fold(word))
+    if sum(left.values()) != len(slots):
+        return False
+    wild: list[Slot] = []
+    for s in slots:
+        if s == JOLLY_SLOT:
+            wild.append(frozenset(fold(jolly)) if jolly else JOLLY_SLOT)
+        elif len(s) == 1:
+            (c,) = s
+            if not left[c]:
+                return False
+            left[c] -= 1
+        else:
+            wild.append(s)
+    return _match(+left, wild)
+
+
+def _match(left: Counter[str], slots: list[Slot]) -> bool:
+    """Backtracking over the few slots that offer a choice (U/A, U/O, Z)."""
+    if not slots:
+        return not left
+    first, rest = slots[0], slots[1:]
+    for c in list(left):
+        if first == JOLLY_SLOT or c in first:
+            fewer = left.copy()
+            fewer[c] -= 1
+            if _match(+fewer, rest):
+                return True
+    return False
+
+
+def previous_slots(state: State) -> list[Slot]:
+    """The previous word's letters, or the base's faces before any word stands (AST-2, AST-5)."""
+    if state.last_word is not None:
+        return [frozenset(c) for c in state.last_word]
+    return [slot(f, state.chosen) for f in state.base]
+
+
+def formable(state: State, word: str, jolly: str | None) -> bool:
+    """AST-2: all the previous word's letters plus exactly one of this turn's two letters."""
+    before = previous_slots(state)
+    return any(fits(word, [*before, slot(f, state.chosen)], jolly) for f in state.new)
+
+
+def _double_faces(state: State) -> list[str]:
+    faces = list(state.new) + (list(state.base) if state.last_word is None else [])
+    return [f for f in faces if "/" in f]
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if outcome(state):
+        return ()
+    if state.owed:
+        rule = "AST-1" if len(state.base) < BASE_FACES else "AST-2"
+        return (Turn(state.current, ("roll", "timeout"), describe_due(state.owed), rule),)
+    target = len(state.last_word or state.base) + 1
+    events = ("word", "pass", "timeout") + (("choose",) if _double_faces(state) else ())
+    letters = "".join(state.new)
+    rule = "AST-5" if state.rescuer else "AST-2"
+    return (Turn(state.current, events, f"a {target}-letter word adding one of {letters}", rule),)
+
+
+def _next_turn(state: State, current: str, **changes: object) -> State:
+    return replace(state, current=current, owed=TURN, new=(), chosen=(), **changes)  # type: ignore[arg-type]
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll):
+        on_base = len(state.base) < BASE_FACES
+        owed, faces = take_roll({state.current: state.owed}, event, state.header,
+                                "AST-1" if on_base else "AST-2")
+        rest = owed[state.current]
+        if on_base:
+            return replace(state, base=state.base + faces, owed=rest or TURN)
+        return replace(state, new=state.new + faces, owed=rest)
+    if isinstance(event, Choose):
+        value = str(event.value).lower()
+        if not any(value in face_letters(f) for f in _double_faces(state)):
+            raise RuleViolation(f"{event.value!r} is not a letter {event.by} can choose", "EQ-3")
+        return replace(state, chosen=(*state.chosen, value))
+    if isinstance(event, (Word, Pass, Timeout)):
+        return _judge(state, event, ctx)
+    raise AssertionError(f"asta cannot apply {event!r}")  # turns() admits no other type
+
+
+def _judge(state: State, event: Word | Pass | Timeout, ctx: Context) -> State:
+    players = state.header.players
+    challenger = players[0]
+    if isinstance(event, Word):
+        word = fold(event.word)
+        shape = formable(state, word, event.jolly)
+        valid = shape and ctx.admitted(word)
+        why = "" if valid else (" is not admitted" if shape else " does not add exactly one new letter "
+                                "to the previous letters")
+        text = f"{word}{why}" if why else f"{word} stands"
+    else:
+        valid, word, text = False, "", "no word"
+    note = Note(ctx.position, state.current, text, "AST-2", valid)
+    state = replace(state, notes=(*state.notes, note))
+    gone = {o.player for o in state.out}
+    if state.rescuer is not None:
+        # AST-5: the opponent wins only with a 4-letter word from the same base; else back to
+        # the challenger, from the base.
+        if valid:
+            return replace(state, winner=state.current, owed=())
+        return _next_turn(state, challenger, rescuer=None)
+    if state.last_word is None and state.current == challenger:
+        if valid:
+            return _next_turn(state, next_player(players, gone, challenger), last_word=word)
+        opponent = next_player(players, gone, challenger)
+        return _next_turn(state, opponent, rescuer=opponent)
+    if valid:
+        return _next_turn(state, next_player(players, gone, state.current), last_word=word)
+    # AST-4: a player who cannot is out; the next goes on from the last valid word.
+    out = (*state.out, OutRecord(state.current, text, "AST-4"))
+    return _next_turn(state, next_player(players, gone | {state.current}, state.current), out=out)
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.winner is not None:
+        return outcome_for(state.header.players, [state.winner])
+    left = still_in(state.header.players, state.out)
+    return outcome_for(state.header.players, left) if len(left) == 1 else None

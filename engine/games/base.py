@@ -1,0 +1,151 @@
+"""What every game module shares: turns, outcomes, the context of an event, roll bookkeeping.
+
+Each game module offers the same small surface (DESIGN.md, "The engine's contract"):
+``start(header)``, ``apply(state, event, ctx)``, ``turns(state)`` and ``outcome(state)``, over
+frozen state values. Every state carries ``out`` (who went out, in order, and why) and ``notes``
+(how each played move was judged), which the match replay and the CLI read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.dice import DICE, check_roll
+from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
+from engine.events import Event, Roll
+from engine.header import Header
+from engine.lexicon import Lexicon
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One player who may act now, the event types open to them, and what is expected."""
+
+    player: str
+    events: tuple[str, ...]
+    say: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class OutRecord:
+    """A player out of the challenge, and why."""
+
+    player: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class Note:
+    """How a played move was judged: shown to the referee and in the outcome."""
+
+    position: int
+    player: str
+    text: str
+    rule: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a challenge ended: its winners (maybe none) and each player's points (CH-2)."""
+
+    winners: tuple[str, ...]
+    points: Mapping[str, int]
+
+
+def outcome_for(players: Sequence[str], winners: Iterable[str]) -> Outcome:
+    """CH-2: each winner scores 1 point, a tie between winners is a draw, no winner no point."""
+    won = set(winners)
+    ordered = tuple(p for p in players if p in won)
+    return Outcome(ordered, {p: int(p in won) for p in players})
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an event is applied with besides the state: the words, its position, any ruling."""
+
+    lexicon: Lexicon
+    position: int
+    verdict: bool | None = None  # a referee's ruling on this event (REF-1), if any
+
+    def admitted(self, word: str) -> bool:
+        """EQ-4 and REF-1: the ruling, where there is one, else the lexicon."""
+        return self.verdict if self.verdict is not None else word in self.lexicon
+
+
+class Game(Protocol):
+    """The contract every game module fulfils (see the module docstring)."""
+
+    name: str
+    title: str
+    min_players: int
+
+    def start(self, header: Header) -> Any: ...
+    def apply(self, state: Any, event: Event, ctx: Context) -> Any: ...
+    def turns(self, state: Any) -> tuple[Turn, ...]: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+
+
+# --- turn order ----------------------------------------------------------------------------
+
+
+def still_in(order: Sequence[str], out: Iterable[OutRecord]) -> tuple[str, ...]:
+    """The players of ``order`` not yet out, in order."""
+    gone = {o.player for o in out}
+    return tuple(p for p in order if p not in gone)
+
+
+def next_player(order: Sequence[str], gone: Collection[str], after: str) -> str:
+    """The first player after ``after`` in cyclic ``order`` who is not in ``gone``.
+
+    >>> next_player(["giallo", "blu", "verde"], {"blu"}, "giallo")
+    'verde'
+    """
+    i = order.index(after)
+    for step in range(1, len(order) + 1):
+        p = order[(i + step) % len(order)]
+        if p not in gone:
+            return p
+    raise RuleViolation("nobody is left to play")  # pragma: no cover - games end before this
+
+
+# --- rolls that several players owe, in any order ------------------------------------------
+
+# What one player still has to roll: (die, how many dice thrown together), in any order.
+Due = tuple[tuple[str, int], ...]
+
+
+def describe_due(due: Due) -> str:
+    """``describe_due((("consonant", 1), ("vowel", 1)))`` -> 'roll consonant x1, vowel x1'."""
+    return "roll " + ", ".join(f"{die} x{n}" for die, n in due)
+
+
+def roll_turns(owed: Mapping[str, Due], rule: str) -> tuple[Turn, ...]:
+    """A turn for each player who still owes rolls."""
+    return tuple(Turn(p, ("roll",), describe_due(d), rule) for p, d in owed.items() if d)
+
+
+def take_roll(
+    owed: Mapping[str, Due], event: Roll, header: Header, rule: str
+) -> tuple[dict[str, Due], tuple[Any, ...]]:
+    """Check a roll against what its player owes; return what is still owed and the faces."""
+    if event.die not in DICE:
+        raise MalformedEvent(f"unknown die {event.die!r}: use one of {', '.join(DICE)}")
+    due = owed.get(event.by, ())
+    for i, (die, count) in enumerate(due):
+        if die == event.die:
+            if len(event.values) != count:
+                raise RuleViolation(
+                    f"{event.by} must throw {count} {die} dice together, not {len(event.values)}",
+                    rule,
+                )
+            faces = check_roll(die, event.values, header.dice)
+            rest = {**owed, event.by: due[:i] + due[i + 1 :]}
+            return rest, faces
+    raise NotAllowedNow(
+        f"{event.by} cannot roll the {event.die} now; expected: {describe_due(due)}", rule
+    )

@@ -1,0 +1,109 @@
+"""La battaglia dadale: sink the enemy ships with three dice (RULES BAT-1..BAT-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine import arithmetic
+from engine.errors import MalformedEvent, RuleViolation
+from engine.events import Event, Expression, Pass, Roll, Timeout
+from engine.games.base import (
+    Context, Due, Note, Outcome, OutRecord, Turn, next_player, outcome_for, roll_turns,
+    still_in, take_roll,
+)
+from engine.header import Header
+
+name = "battaglia"
+title = "La battaglia dadale"
+min_players = 2
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    owed: Mapping[str, Due]
+    current: str
+    ships: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    rolled: tuple[int, ...] | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def start(header: Header) -> State:
+    return State(header, owed={p: (("d20", 2),) for p in header.players}, current=header.players[0])
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if any(state.owed.values()):
+        return roll_turns(state.owed, "BAT-1")
+    if outcome(state):
+        return ()
+    if state.rolled is None:
+        return (Turn(state.current, ("roll", "timeout"), "roll d6 x3", "BAT-2"),)
+    dice = " ".join(map(str, state.rolled))
+    return (Turn(state.current, ("expression", "pass", "timeout"),
+                 f"write an expression with {dice} that equals an enemy ship", "BAT-2"),)
+
+
+def _target(state: State, event: Expression) -> str:
+    left = still_in(state.header.players, state.out)
+    if event.target is None:
+        enemies = [p for p in left if p != event.by]
+        if len(enemies) != 1:
+            raise MalformedEvent(
+                "in a multiple challenge the expression must name the player aimed at (BAT-4)"
+            )
+        return enemies[0]
+    if event.target == event.by or event.target not in left:
+        raise RuleViolation(f"{event.target} is not an enemy still in the battle", "BAT-4")
+    return event.target
+
+
+def _end_turn(state: State, **changes: object) -> State:
+    state = replace(state, rolled=None, **changes)  # type: ignore[arg-type]
+    gone = {o.player for o in state.out}
+    return replace(state, current=next_player(state.header.players, gone, state.current))
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll) and any(state.owed.values()):
+        owed, ships = take_roll(state.owed, event, state.header, "BAT-1")
+        return replace(state, owed=owed, ships={**state.ships, event.by: ships})
+    if isinstance(event, Roll):
+        _, dice = take_roll({state.current: (("d6", 3),)}, event, state.header, "BAT-2")
+        return replace(state, rolled=dice)
+    if isinstance(event, (Pass, Timeout)):
+        note = Note(ctx.position, event.by, "no shot", "BAT-2", False)
+        return _end_turn(state, notes=(*state.notes, note))
+    if isinstance(event, Expression):
+        assert state.rolled is not None
+        enemy = _target(state, event)
+        judged = arithmetic.judge(event.expr, state.rolled)
+        valid = judged.valid if ctx.verdict is None else ctx.verdict
+        fleet = state.ships[enemy]
+        value = judged.value
+        if valid and value is not None and value.denominator == 1 and int(value) in fleet:
+            # BAT-3: one ship per roll; of two equal ships only one goes down.
+            i = fleet.index(int(value))
+            fleet = fleet[:i] + fleet[i + 1 :]
+            note = Note(ctx.position, event.by, f"{event.expr} sinks {enemy}'s {value}", "BAT-2", True)
+            out = state.out
+            if not fleet:
+                out = (*out, OutRecord(enemy, "no ships left", "BAT-4"))
+            return _end_turn(state, ships={**state.ships, enemy: fleet}, out=out,
+                             notes=(*state.notes, note))
+        if not valid:
+            why = judged.error or "the referee rejects it"
+            text = f"{event.expr} is not valid: {why}"
+        else:
+            text = f"{event.expr} makes {value}: no ship of {enemy} has that value"
+        return _end_turn(state, notes=(*state.notes, Note(ctx.position, event.by, text, "BAT-2", False)))
+    raise AssertionError(f"battaglia cannot apply {event!r}")  # turns() admits no other type
+
+
+def outcome(state: State) -> Outcome | None:
+    if any(state.owed.values()):
+        return None
+    left = still_in(state.header.players, state.out)
+    return outcome_for(state.header.players, left) if len(left) == 1 else None

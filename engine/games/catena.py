@@ -1,0 +1,182 @@
+"""La catena: a word ladder through three anchor words (RULES CAT-1..CAT-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from engine.dice import face_letters, is_double_face
+from engine.errors import BadHeader, RuleViolation
+from engine.events import Chain, Choose, Event, Pass, Roll, Timeout, Word
+from engine.games.base import (
+    Context, Due, Note, Outcome, OutRecord, Turn, outcome_for, roll_turns, take_roll,
+)
+from engine.header import Header
+from engine.lexicon import Lexicon
+from engine.text import fold
+
+name = "catena"
+title = "La catena"
+min_players = 2
+LENGTH = 4
+ANCHOR_DICE: Due = (("consonant", 1), ("vowel", 1))
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """One anchor player's dice and word (CAT-1)."""
+
+    faces: Mapping[str, str] = field(default_factory=dict)  # die -> face
+    chosen: Mapping[str, str] = field(default_factory=dict)  # die -> letter chosen on U/A, U/O
+    word: str | None = None
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    owed: Mapping[str, Due]
+    anchors: Mapping[str, Anchor]
+    chains: Mapping[str, int | None] = field(default_factory=dict)  # length of a valid chain
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def anchor_players(header: Header) -> tuple[str, ...]:
+    """The duellists and a third player: outside in a simple challenge, in it otherwise (CAT-1)."""
+    if header.simple:
+        if not header.outside:
+            raise BadHeader("a simple challenge of La catena needs a third player outside it "
+                            "to roll the third anchor word", "CAT-1")
+        return (*header.players, header.outside[0])
+    return header.players[:3]
+
+
+def start(header: Header) -> State:
+    owners = anchor_players(header)
+    return State(header, owed={p: ANCHOR_DICE for p in owners}, anchors={p: Anchor() for p in owners})
+
+
+def letters_of(anchor: Anchor, die: str) -> tuple[str, ...]:
+    """The letters the player may use for a die: the chosen one, or every letter of the face."""
+    if die in anchor.chosen:
+        return (anchor.chosen[die],)
+    return face_letters(anchor.faces[die])
+
+
+def _undecided(anchor: Anchor) -> list[str]:
+    return [d for d, f in anchor.faces.items() if is_double_face(f) and d not in anchor.chosen]
+
+
+def _anchoring(state: State) -> bool:
+    return any(a.word is None for a in state.anchors.values())
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if _anchoring(state):
+        return roll_turns(state.owed, "CAT-1") + _word_turns(state)
+    return tuple(
+        Turn(p, ("chain", "pass", "timeout"), "write a chain through " + ", ".join(anchor_words(state)),
+             "CAT-2")
+        for p in state.header.players if p not in state.chains
+    )
+
+
+def _word_turns(state: State) -> tuple[Turn, ...]:
+    out = []
+    for p, a in state.anchors.items():
+        if a.word is not None or len(a.faces) < len(ANCHOR_DICE):
+            continue
+        first = "/".join(letters_of(a, "consonant")).upper()
+        last = "/".join(letters_of(a, "vowel")).upper()
+        events = ("word", "choose") if _undecided(a) else ("word",)
+        out.append(Turn(p, events, f"write a 4-letter word from {first} to {last}", "CAT-1"))
+    return tuple(out)
+
+
+def anchor_words(state: State) -> tuple[str, ...]:
+    return tuple(a.word for a in state.anchors.values() if a.word is not None)
+
+
+def check_anchor(word: str, anchor: Anchor, admitted: bool) -> str | None:
+    """Why a word cannot be this anchor (CAT-1), or None when it can."""
+    w = fold(word)
+    if len(w) != LENGTH:
+        return f"{w} has {len(w)} letters, not 4"
+    if w[0] not in letters_of(anchor, "consonant"):
+        return f"{w} does not start with {'/'.join(letters_of(anchor, 'consonant')).upper()}"
+    if w[-1] not in letters_of(anchor, "vowel"):
+        return f"{w} does not end with {'/'.join(letters_of(anchor, 'vowel')).upper()}"
+    if not admitted:
+        return f"{w} is not admitted"
+    return None
+
+
+def check_chain(words: Sequence[str], anchors: Sequence[str], admitted: bool | Lexicon) -> str | None:
+    """Why a chain is not valid (CAT-2), or None when it is.
+
+    ``admitted`` is the lexicon, or the referee's ruling on the whole chain (REF-1).
+
+    >>> check_chain(["casa", "case", "cane"], ["casa", "cane", "case"], True)
+    >>> check_chain(["casa", "rose"], ["casa"], True)
+    'casa-rose changes 2 letters, not 1'
+    """
+    chain = [fold(w) for w in words]
+    for w in chain:
+        if len(w) != LENGTH:
+            return f"{w} has {len(w)} letters, not 4"
+        if admitted is False or (not isinstance(admitted, bool) and w not in admitted):
+            return f"{w} is not admitted"
+    for a, b in zip(chain, chain[1:]):
+        changed = sum(x != y for x, y in zip(a, b))
+        if changed != 1:
+            return f"{a}-{b} changes {changed} letters, not 1"
+    missing = [a for a in anchors if a not in chain]
+    if missing:
+        return f"the chain does not pass through {', '.join(missing)}"
+    return None
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll):
+        owed, (face,) = take_roll(state.owed, event, state.header, "CAT-1")
+        a = state.anchors[event.by]
+        a = replace(a, faces={**a.faces, event.die: face})
+        return replace(state, owed=owed, anchors={**state.anchors, event.by: a})
+    if isinstance(event, Choose):
+        a = state.anchors[event.by]
+        value = str(event.value).lower()
+        for die in _undecided(a):
+            if value in face_letters(a.faces[die]):
+                a = replace(a, chosen={**a.chosen, die: value})
+                return replace(state, anchors={**state.anchors, event.by: a})
+        raise RuleViolation(f"{event.value!r} is not a letter {event.by} can choose", "EQ-3")
+    if isinstance(event, Word):
+        a = state.anchors[event.by]
+        why = check_anchor(event.word, a, ctx.admitted(event.word))
+        if why:
+            # FORMAT: an anchor word that breaks CAT-1 is rejected and the player writes another.
+            note = Note(ctx.position, event.by, f"anchor rejected: {why}; write another", "CAT-1", False)
+            return replace(state, notes=(*state.notes, note))
+        a = replace(a, word=fold(event.word))
+        note = Note(ctx.position, event.by, f"anchor word {a.word}", "CAT-1", True)
+        return replace(state, anchors={**state.anchors, event.by: a}, notes=(*state.notes, note))
+    if isinstance(event, Chain):
+        lexicon_or_ruling = ctx.verdict if ctx.verdict is not None else ctx.lexicon
+        why = check_chain(event.words, anchor_words(state), lexicon_or_ruling)
+        length = None if why else len(event.words)
+        text = f"chain of {length} words" if length else f"chain not valid: {why}"
+        note = Note(ctx.position, event.by, text, "CAT-2" if why else "CAT-3", not why)
+        return replace(state, chains={**state.chains, event.by: length}, notes=(*state.notes, note))
+    if isinstance(event, (Pass, Timeout)):
+        note = Note(ctx.position, event.by, "no chain", "CAT-4", False)
+        return replace(state, chains={**state.chains, event.by: None}, notes=(*state.notes, note))
+    raise AssertionError(f"catena cannot apply {event!r}")  # turns() admits no other type
+
+
+def outcome(state: State) -> Outcome | None:
+    if _anchoring(state) or len(state.chains) < len(state.header.players):
+        return None
+    # CAT-4: the shortest valid chain wins, equal lengths draw, no valid chain no point.
+    valid = {p: n for p, n in state.chains.items() if n is not None}
+    best = min(valid.values(), default=None)
+    return outcome_for(state.header.players, [p for p, n in valid.items() if n == best])

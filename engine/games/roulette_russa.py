@@ -1,0 +1,154 @@
+"""La roulette russa: add a consonant or doubt the last roller (RULES RR-1..RR-6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from engine.dice import face_letters
+from engine.events import Doubt, Event, Pass, Roll, Timeout, Word
+from engine.games.base import (
+    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+)
+from engine.header import Header
+from engine.text import consonants, fold
+
+name = "roulette_russa"
+title = "La roulette russa"
+min_players = 2
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    current: str
+    consonants: tuple[tuple[str, str], ...] = ()  # (letter, who rolled it), in play
+    doubts: frozenset[tuple[str, str]] = frozenset()  # standing (doubter, doubted)
+    writer: str | None = None  # RR-3: L, called on to write
+    winner: str | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def start(header: Header) -> State:
+    return State(header, current=header.players[0])
+
+
+def last_roller(state: State) -> str | None:
+    """L (RR-2): who rolled the last consonant still in play.
+
+    Engine reading where the seed is silent: a consonant whose roller is already out cannot make
+    them L (they cannot write); L is then the roller of the last consonant of a player still in.
+    """
+    gone = {o.player for o in state.out}
+    for _, roller in reversed(state.consonants):
+        if roller not in gone:
+            return roller
+    return None
+
+
+def listed(state: State) -> str:
+    return "-".join(c.upper() for c, _ in state.consonants) or "none"
+
+
+def _bound(state: State, player: str) -> bool:
+    """RR-5: a player with a standing doubt may not roll until the doubted player is out."""
+    return any(doubter == player for doubter, _ in state.doubts)
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if outcome(state):
+        return ()
+    if state.writer is not None:
+        say = f"write a word with the consonants {listed(state)}"
+        return (Turn(state.writer, ("word", "pass", "timeout"), say, "RR-3"),)
+    target = last_roller(state)
+    can_doubt = target is not None and target != state.current
+    if not state.consonants:
+        return (Turn(state.current, ("roll",), "roll the consonant die x1", "RR-1"),)
+    if can_doubt and _bound(state, state.current):
+        return (Turn(state.current, ("doubt",), f"doubt {target} again", "RR-5"),)
+    if can_doubt:
+        return (Turn(state.current, ("roll", "doubt"), f"roll the consonant die or doubt {target}",
+                     "RR-1"),)
+    return (Turn(state.current, ("roll",), "roll the consonant die x1", "RR-1"),)
+
+
+def _call_to_write(state: State) -> State:
+    """RR-3: when every other player still in doubts L, L must write."""
+    target = last_roller(state)
+    if target is None:
+        return state
+    others = [p for p in still_in(state.header.players, state.out) if p != target]
+    if others and all((p, target) in state.doubts for p in others):
+        return replace(state, writer=target)
+    return state
+
+
+def covers(word: str, letters: list[str]) -> bool:
+    """RR-3: the word's consonants include every listed consonant, with multiplicity.
+
+    >>> covers("passamontagna", list("sstpgnm"))
+    True
+    >>> covers("pasta", list("sstp"))
+    False
+    """
+    return not (Counter(letters) - consonants(word))
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    players = state.header.players
+    gone = {o.player for o in state.out}
+    if isinstance(event, Roll):
+        _, (face,) = take_roll({state.current: (("consonant", 1),)}, event, state.header, "RR-1")
+        letter = face_letters(face)[0]  # RR-1: Z is a plain letter here
+        return replace(state, consonants=(*state.consonants, (letter, state.current)),
+                       current=next_player(players, gone, state.current))
+    if isinstance(event, Doubt):
+        target = last_roller(state)
+        assert target is not None
+        state = replace(state, doubts=state.doubts | {(state.current, target)})
+        state = _call_to_write(state)
+        if state.writer is None:
+            state = replace(state, current=next_player(players, gone, state.current))
+        return state
+    if isinstance(event, (Word, Pass, Timeout)):
+        writer = state.writer
+        assert writer is not None
+        needed = [c for c, _ in state.consonants]
+        if isinstance(event, Word):
+            word = fold(event.word)
+            valid = covers(word, needed) and ctx.admitted(word)
+            if valid:
+                text = f"{word} covers {listed(state)}"
+            elif not covers(word, needed):
+                text = f"{word} does not cover {listed(state)}"
+            else:
+                text = f"{word} is not admitted"
+        else:
+            valid, text = False, "no word"
+        state = replace(state, notes=(*state.notes, Note(ctx.position, writer, text, "RR-3", valid)))
+        if valid:
+            return replace(state, winner=writer, writer=None)
+        # RR-4: L is out, L's last consonant is struck, doubts at L lapse, play goes on after L.
+        i = max(i for i, (_, roller) in enumerate(state.consonants) if roller == writer)
+        struck = state.consonants[i][0].upper()
+        state = replace(
+            state,
+            consonants=state.consonants[:i] + state.consonants[i + 1 :],
+            doubts=frozenset(d for d in state.doubts if d[1] != writer),
+            out=(*state.out, OutRecord(writer, f"{text}; {struck} struck", "RR-4")),
+            writer=None,
+            current=next_player(players, gone | {writer}, writer),
+        )
+        if outcome(state):
+            return state
+        return _call_to_write(state)
+    raise AssertionError(f"roulette russa cannot apply {event!r}")  # turns() admits no other type
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.winner is not None:
+        return outcome_for(state.header.players, [state.winner])
+    left = still_in(state.header.players, state.out)
+    return outcome_for(state.header.players, left) if len(left) == 1 else None

@@ -1,0 +1,133 @@
+"""Texas Word'em: the longest word from two personal consonants and the common letters
+(RULES TEX-1..TEX-4)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.dice import face_letters
+from engine.events import Event, Pass, Roll, Timeout, Word
+from engine.games.base import (
+    Context, Due, Note, Outcome, OutRecord, Turn, describe_due, outcome_for, roll_turns, take_roll,
+)
+from engine.header import Header
+from engine.text import fold
+
+name = "texas"
+title = "Texas Word'em"
+min_players = 2
+ROUNDS = 3
+FIRST_ROUND: Due = (("vowel", 2),)
+LATER_ROUND: Due = (("consonant", 1), ("vowel", 1))
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    owed: Mapping[str, Due]  # the personal consonants (TEX-1)
+    round: int = 1
+    common_owed: Due = FIRST_ROUND
+    personal: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    common: tuple[str, ...] = ()
+    scores: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # per round written
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def common_rollers(header: Header) -> tuple[str, ...]:
+    """TEX-2: a player outside the challenge rolls the common letters (else the challenger)."""
+    return header.outside or header.players[:1]
+
+
+def letter(face: str) -> str:
+    """EQ-3: in Texas Word'em a U/A or U/O face counts as U only."""
+    return face_letters(face)[0]
+
+
+def start(header: Header) -> State:
+    return State(header, owed={p: (("consonant", 2),) for p in header.players})
+
+
+def available(state: State, player: str) -> Counter[str]:
+    """The letters a player may use this round: their two consonants and the common letters."""
+    return Counter(state.personal[player] + state.common)
+
+
+def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, str]:
+    """TEX-3: the word's length, +1 when it uses every available letter; 0 when not valid.
+
+    >>> from collections import Counter
+    >>> score("sonata", Counter("tnoasa"), True)
+    (7, 'sonata: 6 letters, all of them used: 7')
+    """
+    w = fold(word)
+    if not admitted:
+        return 0, f"{w} is not admitted: 0"
+    need = Counter(w)
+    if need - letters:
+        missing = "".join(sorted((need - letters).elements()))
+        return 0, f"{w} needs letters that are not available ({missing}): 0"
+    if need == letters:
+        return len(w) + 1, f"{w}: {len(w)} letters, all of them used: {len(w) + 1}"
+    return len(w), f"{w}: {len(w)} letters: {len(w)}"
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if any(state.owed.values()):
+        return roll_turns(state.owed, "TEX-1")
+    if state.round > ROUNDS:
+        return ()
+    if state.common_owed:
+        say = f"round {state.round}: {describe_due(state.common_owed)} (common letters)"
+        return tuple(Turn(p, ("roll",), say, "TEX-2") for p in common_rollers(state.header))
+    common = "".join(state.common).upper()
+    return tuple(
+        Turn(p, ("word", "pass", "timeout"),
+             f"round {state.round}: a word from {''.join(state.personal[p]).upper()} + {common}",
+             "TEX-3")
+        for p in state.header.players
+        if len(state.scores.get(p, ())) < state.round
+    )
+
+
+def _written(state: State, player: str, points: int, note: Note) -> State:
+    scores = {**state.scores, player: (*state.scores.get(player, ()), points)}
+    state = replace(state, scores=scores, notes=(*state.notes, note))
+    if all(len(scores.get(p, ())) == state.round for p in state.header.players):
+        state = replace(state, round=state.round + 1,
+                        common_owed=LATER_ROUND if state.round < ROUNDS else ())
+    return state
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll) and any(state.owed.values()):
+        owed, faces = take_roll(state.owed, event, state.header, "TEX-1")
+        return replace(state, owed=owed,
+                       personal={**state.personal, event.by: tuple(map(letter, faces))})
+    if isinstance(event, Roll):
+        rest, faces = take_roll({event.by: state.common_owed}, event, state.header, "TEX-2")
+        return replace(state, common_owed=rest[event.by],
+                       common=state.common + tuple(map(letter, faces)))
+    if isinstance(event, Word):
+        points, text = score(event.word, available(state, event.by), ctx.admitted(event.word))
+        return _written(state, event.by, points,
+                        Note(ctx.position, event.by, f"round {state.round}: {text}", "TEX-3", points > 0))
+    if isinstance(event, (Pass, Timeout)):
+        note = Note(ctx.position, event.by, f"round {state.round}: no word: 0", "TEX-3", False)
+        return _written(state, event.by, 0, note)
+    raise AssertionError(f"texas cannot apply {event!r}")  # turns() admits no other type
+
+
+def totals(state: State) -> dict[str, int]:
+    return {p: sum(state.scores.get(p, ())) for p in state.header.players}
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.round <= ROUNDS:
+        return None
+    # TEX-4: the highest total wins; equal totals draw (Ruling). A total of 0 wins nothing.
+    best = max(totals(state).values())
+    return outcome_for(state.header.players,
+                       [p for p, t in totals(state).items() if t == best and best > 0])

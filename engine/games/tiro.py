@@ -1,0 +1,97 @@
+"""Tiro di precisione: four dice, one target, exact arithmetic (RULES TIR-1..TIR-3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+
+from engine import arithmetic
+from engine.errors import RuleViolation
+from engine.events import Event, Expression, Pass, Roll, Timeout
+from engine.games.base import (
+    Context, Due, Note, Outcome, OutRecord, Turn, outcome_for, roll_turns, take_roll,
+)
+from engine.header import Header
+
+name = "tiro"
+title = "Tiro di precisione"
+min_players = 2
+OPEN = ("expression", "pass", "timeout")
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    owed: Mapping[str, Due]
+    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    target: int | None = None
+    shots: Mapping[str, tuple[int, int, int] | None] = field(default_factory=dict)  # key of a hit, or None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def target_rollers(header: Header) -> tuple[str, ...]:
+    """Who may roll the target: anyone outside the challenge, else the challenger (TIR-1)."""
+    return header.outside or header.players[:1]
+
+
+def start(header: Header) -> State:
+    return State(header, owed={p: (("d6", 4),) for p in header.players})
+
+
+def _rolling(state: State) -> bool:
+    return any(state.owed.values()) or state.target is None
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if _rolling(state):
+        own = roll_turns(state.owed, "TIR-1")
+        if state.target is None:
+            own += tuple(Turn(p, ("roll",), "roll the target: d20 x1", "TIR-1")
+                         for p in target_rollers(state.header))
+        return own
+    return tuple(
+        Turn(p, OPEN, f"write an expression for {state.target} with "
+             f"{' '.join(map(str, state.dice[p]))}", "TIR-2")
+        for p in state.header.players if p not in state.shots
+    )
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll):
+        if event.by in target_rollers(state.header) and event.die == "d20" and state.target is None:
+            _, (target,) = take_roll({event.by: (("d20", 1),)}, event, state.header, "TIR-1")
+            return replace(state, target=target)
+        owed, dice = take_roll(state.owed, event, state.header, "TIR-1")
+        return replace(state, owed=owed,
+                       dice={**state.dice, event.by: dice})
+    if isinstance(event, Expression):
+        judged = arithmetic.judge(event.expr, state.dice[event.by])
+        hit = judged.valid and judged.value == state.target
+        if ctx.verdict is not None:
+            hit = ctx.verdict
+            text = f"the referee {'accepts' if hit else 'rejects'} {event.expr}"
+        elif hit:
+            d, m, s = judged.key
+            text = f"{event.expr} hits {state.target} ({d} div, {m} mul, {s} sub)"
+        elif judged.error:
+            text = f"{event.expr} is not valid: {judged.error}"
+        else:
+            text = f"{event.expr} makes {judged.value}, not {state.target}"
+        note = Note(ctx.position, event.by, text, "TIR-2", hit)
+        return replace(state, shots={**state.shots, event.by: judged.key if hit else None},
+                       notes=(*state.notes, note))
+    if isinstance(event, (Pass, Timeout)):
+        note = Note(ctx.position, event.by, "no expression", "TIR-2", False)
+        return replace(state, shots={**state.shots, event.by: None},
+                       notes=(*state.notes, note))
+    raise RuleViolation(f"tiro cannot apply {event!r}")  # pragma: no cover
+
+
+def outcome(state: State) -> Outcome | None:
+    if _rolling(state) or len(state.shots) < len(state.header.players):
+        return None
+    # TIR-3: among hits, more divisions, then multiplications, then subtractions; equal keys draw.
+    hits = {p: k for p, k in state.shots.items() if k is not None}
+    best = max(hits.values(), default=None)
+    return outcome_for(state.header.players, [p for p, k in hits.items() if k == best])

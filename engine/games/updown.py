@@ -1,0 +1,95 @@
+"""Up or down: higher or lower than the last number (RULES UPD-1..UPD-4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine.errors import MalformedEvent
+from engine.events import Bet, Event, Roll, Timeout
+from engine.games.base import (
+    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+)
+from engine.header import Header
+
+name = "updown"
+title = "Up or down"
+min_players = 2
+CALLS = ("up", "down")
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    current: str
+    stage: str = "first"  # first (the challenger's roll), bet, roll
+    call: str | None = None
+    last_number: int | None = None
+    last_roller: str | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def number(values: Sequence[int]) -> int:
+    """The largest three-digit number the dice make (UPD-1).
+
+    >>> number([1, 5, 4])
+    541
+    """
+    return int("".join(str(v) for v in sorted(values, reverse=True)))
+
+
+def start(header: Header) -> State:
+    return State(header, current=header.players[0])
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if outcome(state):
+        return ()
+    if state.stage == "bet":
+        say = f"say up or down against {state.last_number}"
+        return (Turn(state.current, ("bet", "timeout"), say, "UPD-2"),)
+    rule = "UPD-1" if state.stage == "first" else "UPD-2"
+    return (Turn(state.current, ("roll", "timeout"), "roll d6 x3", rule),)
+
+
+def _gone(out: tuple[OutRecord, ...]) -> set[str]:
+    return {o.player for o in out}
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    players = state.header.players
+    if isinstance(event, Bet):
+        if event.call not in CALLS:
+            raise MalformedEvent(f"a bet's call must be \"up\" or \"down\", not {event.call!r}")
+        return replace(state, stage="roll", call=event.call)
+    if isinstance(event, Timeout):
+        out = (*state.out, OutRecord(state.current, "time ran out", "CH-4"))
+        return replace(state, out=out, stage="bet", call=None,
+                       current=next_player(players, _gone(out), state.current))
+    if isinstance(event, Roll):
+        rule = "UPD-1" if state.stage == "first" else "UPD-2"
+        _, dice = take_roll({state.current: (("d6", 3),)}, event, state.header, rule)
+        rolled = number(dice)
+        out = state.out
+        if state.stage == "roll":
+            previous = state.last_number
+            assert previous is not None and state.last_roller is not None
+            if rolled == previous:
+                # UPD-2: an exact match puts the previous roller out (UPD-3: even if already out,
+                # in which case nobody else goes).
+                if state.last_roller not in _gone(out):
+                    reason = f"{state.current} rolled {rolled} again"
+                    out = (*out, OutRecord(state.last_roller, reason, "UPD-2"))
+            elif (rolled > previous) != (state.call == "up"):
+                reason = f"said {state.call}, rolled {rolled} against {previous}"
+                out = (*out, OutRecord(state.current, reason, "UPD-2"))
+        following = next_player(players, _gone(out), state.current)
+        return replace(state, stage="bet", call=None, last_number=rolled,
+                       last_roller=state.current, out=out, current=following)
+    raise AssertionError(f"updown cannot apply {event!r}")  # turns() admits no other type
+
+
+def outcome(state: State) -> Outcome | None:
+    left = still_in(state.header.players, state.out)
+    return outcome_for(state.header.players, left) if len(left) == 1 else None

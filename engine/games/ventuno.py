@@ -1,0 +1,99 @@
+"""Il Ventuno: a race to exactly 21 on a common total (RULES VEN-1, VEN-2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.errors import RuleViolation
+from engine.events import Choose, Event, Roll, Timeout
+from engine.games.base import (
+    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+)
+from engine.header import Header
+
+name = "ventuno"
+title = "Il Ventuno"
+min_players = 2
+TARGET = 21
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    current: str
+    total: int = 0
+    rolled: tuple[int, ...] | None = None  # dice waiting for the player's choice
+    winner: str | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def options(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """The values a throw may add (VEN-1): either die, or on a double the value or twice it.
+
+    >>> options((3, 3))
+    (3, 6)
+    >>> options((4, 5))
+    (4, 5)
+    """
+    a, b = dice
+    return (a, 2 * a) if a == b else tuple(sorted({a, b}))
+
+
+def start(header: Header) -> State:
+    return State(header, current=header.players[0])
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if outcome(state):
+        return ()
+    if state.rolled is None:
+        return (Turn(state.current, ("roll", "timeout"), "roll d6 x2", "VEN-1"),)
+    shown = " or ".join(str(v) for v in options(state.rolled) if state.total + v <= TARGET)
+    return (Turn(state.current, ("choose", "timeout"), f"choose the value to add: {shown}", "VEN-1"),)
+
+
+def _bust(state: State, reason: str, rule: str = "VEN-2") -> State:
+    """VEN-2: over 21 is out (in a simple challenge that is the loss); play goes on."""
+    out = (*state.out, OutRecord(state.current, reason, rule))
+    following = next_player(state.header.players, {o.player for o in out}, state.current)
+    return replace(state, out=out, rolled=None, current=following)
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll):
+        _, dice = take_roll({state.current: (("d6", 2),)}, event, state.header, "VEN-1")
+        if all(state.total + v > TARGET for v in options(dice)):
+            shown = "-".join(map(str, dice))
+            return _bust(state, f"every value of {shown} goes over 21 from {state.total}")
+        return replace(state, rolled=dice)
+    if isinstance(event, Choose):
+        assert state.rolled is not None
+        allowed = options(state.rolled)
+        if event.value not in allowed:
+            raise RuleViolation(
+                f"{event.value!r} is not a value of the throw; choose one of "
+                f"{', '.join(map(str, allowed))}",
+                "VEN-1",
+            )
+        total = state.total + event.value
+        if total > TARGET:
+            return _bust(state, f"chose {event.value}: {total} is over 21")
+        if total == TARGET:
+            return replace(state, total=total, rolled=None, winner=state.current)
+        following = next_player(state.header.players, {o.player for o in state.out}, state.current)
+        return replace(state, total=total, rolled=None, current=following)
+    if isinstance(event, Timeout):
+        # CH-4: a turn that runs out counts as not answering; in Ventuno that leaves the race.
+        return _bust(state, "time ran out", "CH-4")
+    raise AssertionError(f"ventuno cannot apply {event!r}")  # turns() admits no other type
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.winner is not None:
+        return outcome_for(state.header.players, [state.winner])
+    left = still_in(state.header.players, state.out)
+    if len(left) == 1:
+        return outcome_for(state.header.players, left)
+    return None
+

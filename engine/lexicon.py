@@ -1,0 +1,95 @@
+"""The lexicon: which words the games admit (RULES EQ-4).
+
+The default is the Italian hunspell dictionary expanded to all its forms, folded, and stored as a
+marisa trie that is memory-mapped, so opening it costs a few milliseconds and little memory
+(``lexicon_data/build_it_lexicon.py`` documents how it is made). An organizer may name a word list
+of their own: a ``.marisa`` file, or a text file with one word per line.
+
+Loading a lexicon is the one piece of I/O the engine owns; rules receive a :class:`Lexicon`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from engine.text import fold
+
+DATA = Path(__file__).with_name("lexicon_data")
+DEFAULT_NAME = "hunspell-it-7.5.0"
+DEFAULT_FILE = DATA / "it_hunspell.marisa"
+
+
+class LexiconError(ValueError):
+    """A word list that cannot be opened, or that is not the one a match was recorded with."""
+
+
+class Lexicon:
+    """A set of folded words with a name and a sha256 that identify it in a match header."""
+
+    def __init__(self, name: str, sha256: str, words: Any) -> None:
+        self.name = name
+        self.sha256 = sha256
+        self._words = words  # a marisa_trie.Trie, or anything with __contains__ and __len__
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and fold(word) in self._words
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    @property
+    def identity(self) -> dict[str, str]:
+        """What a match header records: ``{"name": ..., "sha256": ...}``."""
+        return {"name": self.name, "sha256": self.sha256}
+
+    @classmethod
+    def from_words(cls, words: Iterable[str], name: str = "inline") -> Lexicon:
+        """A small in-memory lexicon (tests, examples): its sha256 is that of its sorted words."""
+        folded = sorted({fold(w) for w in words if w.strip()})
+        digest = hashlib.sha256("\n".join(folded).encode()).hexdigest()
+        return cls(name, digest, frozenset(folded))
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Lexicon:
+        """Open an organizer's word list: a ``.marisa`` trie or a text file, one word a line."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise LexiconError(f"cannot read the word list {path}: {e.strerror}") from None
+        digest = hashlib.sha256(data).hexdigest()
+        if path.suffix == ".marisa":
+            return cls(path.stem, digest, _mmap_trie(path))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise LexiconError(f"the word list {path} is not UTF-8 text") from None
+        words = {fold(line) for line in text.splitlines()}
+        words = {w for w in words if w.isalpha()}
+        if not words:
+            raise LexiconError(f"the word list {path} holds no words")
+        import marisa_trie
+
+        return cls(path.stem, digest, marisa_trie.Trie(words))
+
+
+def _mmap_trie(path: Path) -> Any:
+    import marisa_trie  # imported here: only commands that judge words pay for it
+
+    trie = marisa_trie.Trie()
+    try:
+        trie.mmap(str(path))
+    except Exception:  # marisa raises bare exceptions for a file that is not a trie
+        raise LexiconError(f"{path} is not a marisa trie word list") from None
+    return trie
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    """The shipped Italian lexicon, memory-mapped once per process."""
+    sha = (DATA / "it_hunspell.sha256").read_text().strip()
+    return Lexicon(DEFAULT_NAME, sha, _mmap_trie(DEFAULT_FILE))

@@ -1,0 +1,216 @@
+"""Replaying a whole match log: voids and rulings (REF-1, REF-2) and derived events.
+
+A :class:`Replay` is an immutable value: ``replay.apply(event)`` returns the replay one event
+later, or raises a :class:`~engine.errors.RuleViolation` when the event cannot have happened.
+Input events go to the game's rules; a ``void`` or a ``ruling`` replays the log again from the
+start, so that a struck event or a reversed judgement changes everything after it; ``out`` and
+``end`` are checked against what the replay derived, never trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import ModuleType
+from typing import Any
+
+from engine.errors import GameOver, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
+from engine.events import (
+    DERIVED, JUDGED, REFEREE, REFEREE_EVENTS, End, Event, Out, Ruling, Void, actor, type_name,
+)
+from engine.games import game
+from engine.games.base import Context, Note, Outcome, OutRecord, Turn
+from engine.header import Header
+from engine.lexicon import Lexicon
+
+
+def standing_rulings(events: tuple[Event, ...], voided: frozenset[int]) -> dict[int, bool]:
+    """Position -> accepted, for every ruling not voided on an event not voided (the last wins)."""
+    return {
+        e.on: e.accept
+        for i, e in enumerate(events, 1)
+        if isinstance(e, Ruling) and i not in voided and e.on not in voided
+    }
+
+
+@dataclass(frozen=True)
+class Replay:
+    """The state of a match after the events so far (positions count from 1)."""
+
+    header: Header
+    rules: ModuleType
+    lexicon: Lexicon
+    state: Any
+    events: tuple[Event, ...] = ()
+    voided: frozenset[int] = frozenset()
+    logged_outs: tuple[str, ...] = ()  # players whose ``out`` the log already carries
+    end_logged: bool = False
+    rulings: Mapping[int, bool] = field(default_factory=dict)  # position -> accepted
+
+    @classmethod
+    def start(cls, header: Header, lexicon: Lexicon) -> Replay:
+        """A match with no events yet; raises :class:`BadHeader` for a header the game refuses."""
+        rules = game(header.game)
+        if len(header.players) < rules.min_players:
+            raise RuleViolation(
+                f"{rules.title} needs at least {rules.min_players} players in the challenge", "CH-1"
+            )
+        return cls(header, rules, lexicon, rules.start(header))
+
+    @classmethod
+    def of(cls, header: Header, lexicon: Lexicon, events: Iterable[Event]) -> Replay:
+        """Replay a whole log."""
+        replay = cls.start(header, lexicon)
+        for event in events:
+            replay = replay.apply(event)
+        return replay
+
+    # --- what the CLI and the audit read ------------------------------------------------------
+
+    @property
+    def position(self) -> int:
+        """The position of the last event (0 before any)."""
+        return len(self.events)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.rules.outcome(self.state)
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return () if self.outcome else self.rules.turns(self.state)
+
+    @property
+    def out(self) -> tuple[OutRecord, ...]:
+        return self.state.out
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        return self.state.notes
+
+    def pending_derived(self) -> list[Event]:
+        """The ``out`` and ``end`` events that the replay derived and the log does not carry yet."""
+        pending: list[Event] = [
+            Out(o.player, f"{o.reason} ({o.rule})")
+            for o in self.out
+            if o.player not in self.logged_outs
+        ]
+        outcome = self.outcome
+        if outcome and not self.end_logged:
+            pending.append(End(outcome.winners, dict(outcome.points)))
+        return pending
+
+    # --- one more event -----------------------------------------------------------------------
+
+    def apply(self, event: Event) -> Replay:
+        position = self.position + 1
+        if isinstance(event, Void):
+            return self._void(event, position)
+        if isinstance(event, Ruling):
+            return self._ruling(event, position)
+        if isinstance(event, Out):
+            return self._logged_out(event)
+        if isinstance(event, End):
+            return self._logged_end(event)
+        state = self._step(self.state, event, position, None)
+        return replace(self, state=state, events=(*self.events, event))
+
+    def _step(self, state: Any, event: Event, position: int, verdict: bool | None) -> Any:
+        """Check who acts and what, then let the game apply the event."""
+        by = actor(event)
+        if by == REFEREE:
+            raise NotAllowedNow(f"the referee records only rulings and voids, not a {type_name(event)}",
+                                "REF-1")
+        if by not in self.header.everyone:
+            raise MalformedEvent(f"{by!r} is not a player of this match")
+        if self.rules.outcome(state) is not None:
+            raise GameOver("the challenge is over: only a ruling or a void may come now", "CH-2")
+        turns = self.rules.turns(state)
+        mine = [t for t in turns if t.player == by]
+        kind = type_name(event)
+        if not mine:
+            who = ", ".join(dict.fromkeys(t.player for t in turns))
+            raise NotYourTurn(f"it is not {by}'s turn; now: {who} ({turns[0].say})", turns[0].rule)
+        if not any(kind in t.events for t in mine):
+            raise NotAllowedNow(f"{by} cannot {kind} now; expected: {mine[0].say}", mine[0].rule)
+        return self.rules.apply(state, event, Context(self.lexicon, position, verdict))
+
+    def _refold(self, events: tuple[Event, ...], voided: frozenset[int]) -> Any:
+        """Replay the effective events from the start, with every ruling that stands."""
+        rulings = standing_rulings(events, voided)
+        state = self.rules.start(self.header)
+        for i, e in enumerate(events, 1):
+            if i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
+                continue
+            try:
+                state = self._step(state, e, i, rulings.get(i))
+            except RuleViolation as v:
+                raise type(v)(f"position {i} would no longer be legal: {v.message}", v.rule) from None
+        return state
+
+    def _settle(self, events: tuple[Event, ...], voided: frozenset[int]) -> Replay:
+        state = self._refold(events, voided)
+        out_now = {o.player for o in state.out}
+        over = self.rules.outcome(state) is not None
+        return replace(
+            self, state=state, events=events, voided=voided,
+            rulings=standing_rulings(events, voided),
+            logged_outs=tuple(p for p in self.logged_outs if p in out_now),
+            end_logged=self.end_logged and over,
+        )
+
+    def _target(self, event: Ruling | Void, position: int) -> Event:
+        if event.by != REFEREE:
+            raise NotAllowedNow(f"only the referee may record a {type_name(event)}", "REF-1")
+        if event.on >= position:
+            raise MalformedEvent(f"a {type_name(event)} must name an earlier position, not {event.on}")
+        if event.on in self.voided:
+            raise NotAllowedNow(f"position {event.on} is already void", "REF-2")
+        return self.events[event.on - 1]
+
+    def _void(self, event: Void, position: int) -> Replay:
+        """REF-2: the voided event is struck and the log replayed without it."""
+        target = self._target(event, position)
+        if isinstance(target, Void):
+            raise NotAllowedNow("a void cannot be voided: enter the struck event again", "REF-2")
+        return self._settle((*self.events, event), self.voided | {event.on})
+
+    def _ruling(self, event: Ruling, position: int) -> Replay:
+        """REF-1: the referee's ruling decides a word, chain or expression over the engine."""
+        target = self._target(event, position)
+        if not isinstance(target, JUDGED):
+            raise NotAllowedNow(
+                f"a ruling decides a word, chain or expression; position {event.on} is a "
+                f"{type_name(target)}", "REF-1")
+        player = actor(target)
+        for e in self.events[event.on :]:
+            if actor(e) == player and not isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
+                raise NotAllowedNow(
+                    f"the ruling on position {event.on} comes too late: {player} has played since",
+                    "REF-1")
+        return self._settle((*self.events, event), self.voided)
+
+    def _logged_out(self, event: Out) -> Replay:
+        out = [o.player for o in self.out]
+        if event.player in self.logged_outs:
+            raise RuleViolation(f"the log already says {event.player} is out", "FORMAT")
+        if event.player not in out:
+            raise RuleViolation(
+                f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
+            )
+        return replace(self, events=(*self.events, event),
+                       logged_outs=(*self.logged_outs, event.player))
+
+    def _logged_end(self, event: End) -> Replay:
+        outcome = self.outcome
+        if outcome is None:
+            raise RuleViolation("the log says the challenge ended, but the replay has it in play",
+                                "CH-2")
+        if self.end_logged:
+            raise RuleViolation("the log already records the end of the challenge", "FORMAT")
+        if set(event.winners) != set(outcome.winners) or dict(event.points) != dict(outcome.points):
+            raise RuleViolation(
+                f"the log says winners {sorted(event.winners)} with points {dict(event.points)}, "
+                f"but the replay gives winners {list(outcome.winners)} with points "
+                f"{dict(outcome.points)}", "CH-2")
+        return replace(self, events=(*self.events, event), end_logged=True)

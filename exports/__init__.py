@@ -1,0 +1,1 @@
+"""Printable exports (Jinja templates and their render functions): see the exports issue."""

@@ -1,0 +1,1 @@
+"""The application: the match log on eventsourcing, its interchange format and the CLI."""

@@ -1,0 +1,354 @@
+"""The ``tournament`` command line (typer): one sub-app per noun.
+
+Errors are one sentence on stderr and exit 1, never a traceback. Heavy modules are imported
+inside the commands that need them, so a referee's recording call starts fast.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sqlite3
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+
+app = typer.Typer(
+    help="Club tournaments of Tetragon, La Roulette Alphatiana and La parola nascosta.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+match_app = typer.Typer(help="Match logs: create, record, import, export, show.",
+                        no_args_is_help=True)
+words_app = typer.Typer(help="The lexicon.", no_args_is_help=True)
+app.add_typer(match_app, name="match")
+app.add_typer(words_app, name="words")
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class Settings:
+    db: Path
+    lexicon: str | None
+
+
+@app.callback()
+def options(
+    db: Annotated[Path, typer.Option("--db", envvar="TOURNAMENT_DB",
+                                     help="The SQLite file of the tournament.")] = Path("tournament.db"),
+    lexicon: Annotated[str | None, typer.Option(
+        "--lexicon", envvar="TOURNAMENT_LEXICON",
+        help="An organizer's word list (.marisa, or text with one word a line).")] = None,
+) -> None:
+    global _settings
+    _settings = Settings(db, lexicon)
+
+
+def fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(1)
+
+
+def guarded(fn: F) -> F:
+    """Turn every error a user can cause into one sentence on stderr and exit 1."""
+
+    @functools.wraps(fn)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        from engine.errors import RuleViolation
+        from engine.lexicon import LexiconError
+        from tournament.matches import Refused
+        from tournament.matchlog import LogError
+        from tournament.store import StoreError
+
+        try:
+            return fn(*args, **kwargs)
+        except (Refused, LogError, StoreError, LexiconError) as e:
+            fail(str(e))
+        except RuleViolation as e:
+            fail(str(e))
+        except sqlite3.Error as e:
+            fail(f"the database cannot be used: {e}")
+        except OSError as e:
+            fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
+
+    return run  # type: ignore[return-value]
+
+
+_settings = Settings(Path("tournament.db"), None)
+
+
+def settings() -> Settings:
+    """The global options of this call (set by the callback before any command runs)."""
+    return _settings
+
+
+def store(create: bool = False) -> Any:
+    """The event store of ``--db``; reading commands refuse a file that does not exist."""
+    path = settings().db
+    if not create and not path.exists():
+        fail(f"there is no database at {path} (import or create a match first, or pass --db)")
+    if path.exists() and path.is_dir():
+        fail(f"{path} is a folder, not a database file")
+    from tournament.store import MatchStore
+
+    return MatchStore(path)
+
+
+def print_json(obj: Any) -> None:
+    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+# --- words --------------------------------------------------------------------------------------
+
+
+@words_app.command("check")
+@guarded
+def words_check(
+    words: Annotated[list[str], typer.Argument(help="Words to look up.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Say whether each word is admitted by the lexicon (EQ-4)."""
+    from engine.lexicon import Lexicon, default_lexicon
+
+    path = settings().lexicon
+    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    answers = {w: w in lexicon for w in words}
+    if as_json:
+        print_json(answers)
+        return
+    for w, ok in answers.items():
+        typer.echo(f"{w}: {'yes' if ok else 'no'}")
+    if not all(answers.values()):
+        raise typer.Exit(1)
+
+
+# --- match: import, export, list, show ------------------------------------------------------------
+
+
+@match_app.command("import")
+@guarded
+def match_import(file: Annotated[Path, typer.Argument(help="A tournament-match/1 JSON Lines file.")]
+                 ) -> None:
+    """Check a whole match log and store it; print the new match's id."""
+    from tournament.matches import import_log
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(f"{file} is not UTF-8 text")
+    match = import_log(store(create=True), text, settings().lexicon)
+    typer.echo(match.number)
+    typer.echo(f"imported {file} as {match.number} ({len(match.lines)} events)", err=True)
+
+
+@match_app.command("export")
+@guarded
+def match_export(
+    match_id: Annotated[str, typer.Argument(metavar="ID")],
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+) -> None:
+    """Write a match log as tournament-match/1, with seq and hash on every event."""
+    from tournament.matchlog import write_log
+
+    match = store().get_match(match_id)
+    text = write_log(match.header, match.lines, match.hashes)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {match.number} to {output}", err=True)
+
+
+@match_app.command("list")
+@guarded
+def match_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """List the stored matches."""
+    rows = []
+    for match in store().matches():
+        header = json.loads(match.header)
+        rows.append({"id": match.number, "game": header["game"], "players": header["players"],
+                     "events": len(match.lines), "head": match.head})
+    if as_json:
+        print_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "game", "players", "events")
+    for r in rows:
+        table.add_row(r["id"], r["game"], ", ".join(r["players"]), str(r["events"]))
+    Console().print(table)
+
+
+@match_app.command("show")
+@guarded
+def match_show(
+    match_id: Annotated[str, typer.Argument(metavar="ID")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The state of a match: who won or who acts next, and what is legal."""
+    from tournament.matches import load, summary
+
+    info = summary(load(store(), match_id, settings().lexicon))
+    if as_json:
+        print_json(info)
+        return
+    from tournament.render import show_match
+
+    show_match(info)
+
+
+# --- match: recording, one event a command --------------------------------------------------------
+
+
+def _record(match_id: str, event: dict[str, Any]) -> None:
+    from tournament.matches import describe, record, summary
+
+    loaded, stored = record(store(), match_id, event, settings().lexicon)
+    first = loaded.replay.position - len(stored) + 1
+    for position, e in enumerate(stored, first):
+        typer.echo(f"{loaded.match.number} #{position}: {describe(e)}")
+    info = summary(loaded)
+    for note in info["notes"]:
+        if note["position"] == first:
+            typer.echo(f"  {note['text']} ({note['rule']})")
+    if info["status"] == "finished":
+        typer.echo(f"finished: winners {', '.join(info['winners']) or 'none'}")
+    else:
+        for t in info["next"]:
+            typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
+
+
+def _value(text: str) -> int | str:
+    return int(text) if text.isdigit() else text
+
+
+@match_app.command("new")
+@guarded
+def match_new(
+    game: Annotated[str, typer.Argument(help="catena, asta, roulette_russa, texas, tiro, ventuno, "
+                                              "battaglia, updown")],
+    players: Annotated[list[str], typer.Argument(help="The players in turn order; the first "
+                                                      "is the challenger.")],
+    outside: Annotated[list[str] | None, typer.Option(
+        "--outside", "-o", help="A player outside the challenge who rolls for it (repeatable).")] = None,
+) -> None:
+    """Start a match to record by hand; print its id."""
+    from tournament.matches import new_match
+
+    header = {"format": "tournament-match/1", "game": game, "players": players}
+    if outside:
+        header["outside"] = outside
+    match = new_match(store(create=True), header, settings().lexicon)
+    typer.echo(match.number)
+
+
+ID = Annotated[str, typer.Argument(metavar="ID", help="The match, e.g. M7.")]
+BY = Annotated[str, typer.Argument(help="The player who acts.")]
+
+
+@match_app.command("roll")
+@guarded
+def match_roll(match_id: ID, by: BY,
+               die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
+               values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")]) -> None:
+    """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
+    _record(match_id, {"type": "roll", "by": by, "die": die, "values": [_value(v) for v in values]})
+
+
+@match_app.command("choose")
+@guarded
+def match_choose(match_id: ID, by: BY, value: Annotated[str, typer.Argument()]) -> None:
+    """Record a choice: the letter of a U/A face, the value added in Ventuno."""
+    _record(match_id, {"type": "choose", "by": by, "value": _value(value)})
+
+
+@match_app.command("word")
+@guarded
+def match_word(match_id: ID, by: BY, word: Annotated[str, typer.Argument()],
+               jolly: Annotated[str | None, typer.Option(help="The letter a Z stands for (L'asta).")]
+               = None) -> None:
+    """Record a word written."""
+    event: dict[str, Any] = {"type": "word", "by": by, "word": word}
+    if jolly:
+        event["jolly"] = jolly
+    _record(match_id, event)
+
+
+@match_app.command("chain")
+@guarded
+def match_chain(match_id: ID, by: BY, words: Annotated[list[str], typer.Argument()]) -> None:
+    """Record a chain of La catena (the words in order, or joined by '-')."""
+    split = [w for item in words for w in item.split("-") if w]
+    _record(match_id, {"type": "chain", "by": by, "words": split})
+
+
+@match_app.command("expr")
+@guarded
+def match_expr(match_id: ID, by: BY, expr: Annotated[str, typer.Argument(help="e.g. '6 x (5:6+1)'")],
+               target: Annotated[str | None, typer.Option(help="The player aimed at (Battaglia).")]
+               = None) -> None:
+    """Record an expression (Tiro di precisione, La battaglia dadale)."""
+    event: dict[str, Any] = {"type": "expression", "by": by, "expr": expr}
+    if target:
+        event["target"] = target
+    _record(match_id, event)
+
+
+@match_app.command("doubt")
+@guarded
+def match_doubt(match_id: ID, by: BY) -> None:
+    """Record a doubt (La roulette russa)."""
+    _record(match_id, {"type": "doubt", "by": by})
+
+
+@match_app.command("bet")
+@guarded
+def match_bet(match_id: ID, by: BY, call: Annotated[str, typer.Argument(help="up or down")]) -> None:
+    """Record a call of Up or down."""
+    _record(match_id, {"type": "bet", "by": by, "call": call})
+
+
+@match_app.command("pass")
+@guarded
+def match_pass(match_id: ID, by: BY) -> None:
+    """Record that a player gives up this turn or answer."""
+    _record(match_id, {"type": "pass", "by": by})
+
+
+@match_app.command("timeout")
+@guarded
+def match_timeout(match_id: ID, by: BY) -> None:
+    """Record that a player's time ran out (CH-4)."""
+    _record(match_id, {"type": "timeout", "by": by})
+
+
+@match_app.command("rule")
+@guarded
+def match_rule(match_id: ID, on: Annotated[int, typer.Argument(help="The position ruled on.")],
+               decision: Annotated[str, typer.Argument(help="accept or reject")],
+               note: Annotated[str | None, typer.Option(help="Why.")] = None) -> None:
+    """Record the referee's ruling on a word, chain or expression (REF-1)."""
+    if decision not in ("accept", "reject"):
+        fail(f"the decision must be accept or reject, not {decision!r}")
+    event: dict[str, Any] = {"type": "ruling", "by": "referee", "on": on,
+                             "accept": decision == "accept"}
+    if note:
+        event["note"] = note
+    _record(match_id, event)
+
+
+@match_app.command("void")
+@guarded
+def match_void(match_id: ID, on: Annotated[int, typer.Argument(help="The position struck.")],
+               reason: Annotated[str, typer.Option(help="Why it is struck.")]) -> None:
+    """Strike a wrongly entered event (REF-2); enter the right one after it."""
+    _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason})
+
+
+def main() -> None:
+    app()
