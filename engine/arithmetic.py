@@ -18,8 +18,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 # How the table writes each operator, and the one sign the engine keeps.
-OPERATORS = {"+": "+", "-": "-", "*": "*", "x": "*", "X": "*", "×": "*", "/": "/", ":": "/",
-             "÷": "/", "−": "-"}
+OPERATORS = {
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    "x": "*",
+    "X": "*",
+    "×": "*",
+    "/": "/",
+    ":": "/",
+    "÷": "/",
+    "−": "-",
+}
 
 
 class ExpressionError(ValueError):
@@ -220,5 +230,7 @@ def judge(text: str, dice: Sequence[int]) -> Judgement:
     used = sorted(numbers(node))
     if used != sorted(dice):
         shown = " ".join(map(str, sorted(dice)))
-        return Judgement(value, key, f"it uses {' '.join(map(str, used))} but the dice show {shown}")
+        return Judgement(
+            value, key, f"it uses {' '.join(map(str, used))} but the dice show {shown}"
+        )
     return Judgement(value, key, None)

@@ -56,7 +56,7 @@ class FaceSet:
                 sides[die] = tuple(f.strip().upper() for f in faces)
             return cls("inline", sides["consonant"], sides["vowel"])
         raise MalformedEvent(
-            f"unknown dice {value!r}: use \"eq2\" or an object with consonant and vowel faces",
+            f'unknown dice {value!r}: use "eq2" or an object with consonant and vowel faces',
             "EQ-2",
         )
 
@@ -113,4 +113,3 @@ def face_letters(face: str) -> tuple[str, ...]:
 def is_double_face(face: str) -> bool:
     """True for a face such as ``U/A`` that offers the player a choice (EQ-3)."""
     return "/" in face
-

@@ -104,12 +104,36 @@ class End:
     points: Mapping[str, int]
 
 
-Event = Roll | Choose | Word | Chain | Expression | Doubt | Bet | Pass | Timeout | Ruling | Void | Out | End
+Event = (
+    Roll
+    | Choose
+    | Word
+    | Chain
+    | Expression
+    | Doubt
+    | Bet
+    | Pass
+    | Timeout
+    | Ruling
+    | Void
+    | Out
+    | End
+)
 
 EVENT_TYPES: dict[str, type] = {
-    "roll": Roll, "choose": Choose, "word": Word, "chain": Chain, "expression": Expression,
-    "doubt": Doubt, "bet": Bet, "pass": Pass, "timeout": Timeout, "ruling": Ruling, "void": Void,
-    "out": Out, "end": End,
+    "roll": Roll,
+    "choose": Choose,
+    "word": Word,
+    "chain": Chain,
+    "expression": Expression,
+    "doubt": Doubt,
+    "bet": Bet,
+    "pass": Pass,
+    "timeout": Timeout,
+    "ruling": Ruling,
+    "void": Void,
+    "out": Out,
+    "end": End,
 }
 TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 DERIVED = (Out, End)

@@ -71,4 +71,6 @@ def parse_header(obj: Any) -> Header:
         and isinstance(lexicon.get("sha256"), str)
     ):
         raise MalformedEvent("the header's 'lexicon' must be an object with name and sha256")
-    return Header(game, players, outside, dict(variants), FaceSet.from_header(obj.get("dice")), lexicon)
+    return Header(
+        game, players, outside, dict(variants), FaceSet.from_header(obj.get("dice")), lexicon
+    )

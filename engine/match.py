@@ -16,7 +16,17 @@ from typing import Any
 
 from engine.errors import GameOver, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
 from engine.events import (
-    DERIVED, JUDGED, REFEREE, REFEREE_EVENTS, End, Event, Out, Ruling, Void, actor, type_name,
+    DERIVED,
+    JUDGED,
+    REFEREE,
+    REFEREE_EVENTS,
+    End,
+    Event,
+    Out,
+    Ruling,
+    Void,
+    actor,
+    type_name,
 )
 from engine.games import game
 from engine.games.base import Context, Note, Outcome, OutRecord, Turn
@@ -119,8 +129,9 @@ class Replay:
         """Check who acts and what, then let the game apply the event."""
         by = actor(event)
         if by == REFEREE:
-            raise NotAllowedNow(f"the referee records only rulings and voids, not a {type_name(event)}",
-                                "REF-1")
+            raise NotAllowedNow(
+                f"the referee records only rulings and voids, not a {type_name(event)}", "REF-1"
+            )
         if by not in self.header.everyone:
             raise MalformedEvent(f"{by!r} is not a player of this match")
         if self.rules.outcome(state) is not None:
@@ -145,7 +156,9 @@ class Replay:
             try:
                 state = self._step(state, e, i, rulings.get(i))
             except RuleViolation as v:
-                raise type(v)(f"position {i} would no longer be legal: {v.message}", v.rule) from None
+                raise type(v)(
+                    f"position {i} would no longer be legal: {v.message}", v.rule
+                ) from None
         return state
 
     def _settle(self, events: tuple[Event, ...], voided: frozenset[int]) -> Replay:
@@ -153,7 +166,10 @@ class Replay:
         out_now = {o.player for o in state.out}
         over = self.rules.outcome(state) is not None
         return replace(
-            self, state=state, events=events, voided=voided,
+            self,
+            state=state,
+            events=events,
+            voided=voided,
             rulings=standing_rulings(events, voided),
             logged_outs=tuple(p for p in self.logged_outs if p in out_now),
             end_logged=self.end_logged and over,
@@ -163,7 +179,9 @@ class Replay:
         if event.by != REFEREE:
             raise NotAllowedNow(f"only the referee may record a {type_name(event)}", "REF-1")
         if event.on >= position:
-            raise MalformedEvent(f"a {type_name(event)} must name an earlier position, not {event.on}")
+            raise MalformedEvent(
+                f"a {type_name(event)} must name an earlier position, not {event.on}"
+            )
         if event.on in self.voided:
             raise NotAllowedNow(f"position {event.on} is already void", "REF-2")
         return self.events[event.on - 1]
@@ -181,13 +199,16 @@ class Replay:
         if not isinstance(target, JUDGED):
             raise NotAllowedNow(
                 f"a ruling decides a word, chain or expression; position {event.on} is a "
-                f"{type_name(target)}", "REF-1")
+                f"{type_name(target)}",
+                "REF-1",
+            )
         player = actor(target)
         for e in self.events[event.on :]:
             if actor(e) == player and not isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
                 raise NotAllowedNow(
                     f"the ruling on position {event.on} comes too late: {player} has played since",
-                    "REF-1")
+                    "REF-1",
+                )
         return self._settle((*self.events, event), self.voided)
 
     def _logged_out(self, event: Out) -> Replay:
@@ -198,19 +219,23 @@ class Replay:
             raise RuleViolation(
                 f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
             )
-        return replace(self, events=(*self.events, event),
-                       logged_outs=(*self.logged_outs, event.player))
+        return replace(
+            self, events=(*self.events, event), logged_outs=(*self.logged_outs, event.player)
+        )
 
     def _logged_end(self, event: End) -> Replay:
         outcome = self.outcome
         if outcome is None:
-            raise RuleViolation("the log says the challenge ended, but the replay has it in play",
-                                "CH-2")
+            raise RuleViolation(
+                "the log says the challenge ended, but the replay has it in play", "CH-2"
+            )
         if self.end_logged:
             raise RuleViolation("the log already records the end of the challenge", "FORMAT")
         if set(event.winners) != set(outcome.winners) or dict(event.points) != dict(outcome.points):
             raise RuleViolation(
                 f"the log says winners {sorted(event.winners)} with points {dict(event.points)}, "
                 f"but the replay gives winners {list(outcome.winners)} with points "
-                f"{dict(outcome.points)}", "CH-2")
+                f"{dict(outcome.points)}",
+                "CH-2",
+            )
         return replace(self, events=(*self.events, event), end_logged=True)

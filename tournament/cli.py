@@ -19,10 +19,13 @@ import typer
 
 app = typer.Typer(
     help="Club tournaments of Tetragon, La Roulette Alphatiana and La parola nascosta.",
-    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
 )
-match_app = typer.Typer(help="Match logs: create, record, import, export, show.",
-                        no_args_is_help=True)
+match_app = typer.Typer(
+    help="Match logs: create, record, import, export, show.", no_args_is_help=True
+)
 words_app = typer.Typer(help="The lexicon.", no_args_is_help=True)
 app.add_typer(match_app, name="match")
 app.add_typer(words_app, name="words")
@@ -38,11 +41,18 @@ class Settings:
 
 @app.callback()
 def options(
-    db: Annotated[Path, typer.Option("--db", envvar="TOURNAMENT_DB",
-                                     help="The SQLite file of the tournament.")] = Path("tournament.db"),
-    lexicon: Annotated[str | None, typer.Option(
-        "--lexicon", envvar="TOURNAMENT_LEXICON",
-        help="An organizer's word list (.marisa, or text with one word a line).")] = None,
+    db: Annotated[
+        Path,
+        typer.Option("--db", envvar="TOURNAMENT_DB", help="The SQLite file of the tournament."),
+    ] = Path("tournament.db"),
+    lexicon: Annotated[
+        str | None,
+        typer.Option(
+            "--lexicon",
+            envvar="TOURNAMENT_LEXICON",
+            help="An organizer's word list (.marisa, or text with one word a line).",
+        ),
+    ] = None,
 ) -> None:
     global _settings
     _settings = Settings(db, lexicon)
@@ -131,8 +141,9 @@ def words_check(
 
 @match_app.command("import")
 @guarded
-def match_import(file: Annotated[Path, typer.Argument(help="A tournament-match/1 JSON Lines file.")]
-                 ) -> None:
+def match_import(
+    file: Annotated[Path, typer.Argument(help="A tournament-match/1 JSON Lines file.")],
+) -> None:
     """Check a whole match log and store it; print the new match's id."""
     from tournament.matches import import_log
 
@@ -149,7 +160,9 @@ def match_import(file: Annotated[Path, typer.Argument(help="A tournament-match/1
 @guarded
 def match_export(
     match_id: Annotated[str, typer.Argument(metavar="ID")],
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write to this file.")
+    ] = None,
 ) -> None:
     """Write a match log as tournament-match/1, with seq and hash on every event."""
     from tournament.matchlog import write_log
@@ -165,13 +178,22 @@ def match_export(
 
 @match_app.command("list")
 @guarded
-def match_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+def match_list(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
     """List the stored matches."""
     rows = []
     for match in store().matches():
         header = json.loads(match.header)
-        rows.append({"id": match.number, "game": header["game"], "players": header["players"],
-                     "events": len(match.lines), "head": match.head})
+        rows.append(
+            {
+                "id": match.number,
+                "game": header["game"],
+                "players": header["players"],
+                "events": len(match.lines),
+                "head": match.head,
+            }
+        )
     if as_json:
         print_json(rows)
         return
@@ -230,12 +252,21 @@ def _value(text: str) -> int | str:
 @match_app.command("new")
 @guarded
 def match_new(
-    game: Annotated[str, typer.Argument(help="catena, asta, roulette_russa, texas, tiro, ventuno, "
-                                              "battaglia, updown")],
-    players: Annotated[list[str], typer.Argument(help="The players in turn order; the first "
-                                                      "is the challenger.")],
-    outside: Annotated[list[str] | None, typer.Option(
-        "--outside", "-o", help="A player outside the challenge who rolls for it (repeatable).")] = None,
+    game: Annotated[
+        str,
+        typer.Argument(
+            help="catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"
+        ),
+    ],
+    players: Annotated[
+        list[str], typer.Argument(help="The players in turn order; the first is the challenger.")
+    ],
+    outside: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--outside", "-o", help="A player outside the challenge who rolls for it (repeatable)."
+        ),
+    ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
     from tournament.matches import new_match
@@ -253,9 +284,12 @@ BY = Annotated[str, typer.Argument(help="The player who acts.")]
 
 @match_app.command("roll")
 @guarded
-def match_roll(match_id: ID, by: BY,
-               die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
-               values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")]) -> None:
+def match_roll(
+    match_id: ID,
+    by: BY,
+    die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
+    values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")],
+) -> None:
     """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
     _record(match_id, {"type": "roll", "by": by, "die": die, "values": [_value(v) for v in values]})
 
@@ -269,9 +303,12 @@ def match_choose(match_id: ID, by: BY, value: Annotated[str, typer.Argument()]) 
 
 @match_app.command("word")
 @guarded
-def match_word(match_id: ID, by: BY, word: Annotated[str, typer.Argument()],
-               jolly: Annotated[str | None, typer.Option(help="The letter a Z stands for (L'asta).")]
-               = None) -> None:
+def match_word(
+    match_id: ID,
+    by: BY,
+    word: Annotated[str, typer.Argument()],
+    jolly: Annotated[str | None, typer.Option(help="The letter a Z stands for (L'asta).")] = None,
+) -> None:
     """Record a word written."""
     event: dict[str, Any] = {"type": "word", "by": by, "word": word}
     if jolly:
@@ -289,9 +326,12 @@ def match_chain(match_id: ID, by: BY, words: Annotated[list[str], typer.Argument
 
 @match_app.command("expr")
 @guarded
-def match_expr(match_id: ID, by: BY, expr: Annotated[str, typer.Argument(help="e.g. '6 x (5:6+1)'")],
-               target: Annotated[str | None, typer.Option(help="The player aimed at (Battaglia).")]
-               = None) -> None:
+def match_expr(
+    match_id: ID,
+    by: BY,
+    expr: Annotated[str, typer.Argument(help="e.g. '6 x (5:6+1)'")],
+    target: Annotated[str | None, typer.Option(help="The player aimed at (Battaglia).")] = None,
+) -> None:
     """Record an expression (Tiro di precisione, La battaglia dadale)."""
     event: dict[str, Any] = {"type": "expression", "by": by, "expr": expr}
     if target:
@@ -308,7 +348,9 @@ def match_doubt(match_id: ID, by: BY) -> None:
 
 @match_app.command("bet")
 @guarded
-def match_bet(match_id: ID, by: BY, call: Annotated[str, typer.Argument(help="up or down")]) -> None:
+def match_bet(
+    match_id: ID, by: BY, call: Annotated[str, typer.Argument(help="up or down")]
+) -> None:
     """Record a call of Up or down."""
     _record(match_id, {"type": "bet", "by": by, "call": call})
 
@@ -329,14 +371,21 @@ def match_timeout(match_id: ID, by: BY) -> None:
 
 @match_app.command("rule")
 @guarded
-def match_rule(match_id: ID, on: Annotated[int, typer.Argument(help="The position ruled on.")],
-               decision: Annotated[str, typer.Argument(help="accept or reject")],
-               note: Annotated[str | None, typer.Option(help="Why.")] = None) -> None:
+def match_rule(
+    match_id: ID,
+    on: Annotated[int, typer.Argument(help="The position ruled on.")],
+    decision: Annotated[str, typer.Argument(help="accept or reject")],
+    note: Annotated[str | None, typer.Option(help="Why.")] = None,
+) -> None:
     """Record the referee's ruling on a word, chain or expression (REF-1)."""
     if decision not in ("accept", "reject"):
         fail(f"the decision must be accept or reject, not {decision!r}")
-    event: dict[str, Any] = {"type": "ruling", "by": "referee", "on": on,
-                             "accept": decision == "accept"}
+    event: dict[str, Any] = {
+        "type": "ruling",
+        "by": "referee",
+        "on": on,
+        "accept": decision == "accept",
+    }
     if note:
         event["note"] = note
     _record(match_id, event)
@@ -344,8 +393,11 @@ def match_rule(match_id: ID, on: Annotated[int, typer.Argument(help="The positio
 
 @match_app.command("void")
 @guarded
-def match_void(match_id: ID, on: Annotated[int, typer.Argument(help="The position struck.")],
-               reason: Annotated[str, typer.Option(help="Why it is struck.")]) -> None:
+def match_void(
+    match_id: ID,
+    on: Annotated[int, typer.Argument(help="The position struck.")],
+    reason: Annotated[str, typer.Option(help="Why it is struck.")],
+) -> None:
     """Strike a wrongly entered event (REF-2); enter the right one after it."""
     _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason})
 

@@ -12,8 +12,8 @@ from engine.events import Event, parse_event, type_name
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError, default_lexicon
 from engine.match import Replay
-from tournament.matchlog import LogError, event_line, read_log
-from tournament.store import Match, MatchStore, StoreError
+from tournament.matchlog import event_line, read_log
+from tournament.store import Match, MatchStore
 
 
 class Refused(Exception):
@@ -31,7 +31,8 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     if wanted and (wanted.get("sha256") != lexicon.sha256):
         raise LexiconError(
             f"this match was recorded with the word list {wanted.get('name')!r} (sha256 "
-            f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: pass that list with --lexicon"
+            f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: "
+            "pass that list with --lexicon"
         )
     return lexicon
 
@@ -66,14 +67,17 @@ def import_log(store: MatchStore, text: str, lexicon_path: str | None = None) ->
     return store.create(log.header_line, log.lines)
 
 
-def new_match(store: MatchStore, header_obj: dict[str, Any], lexicon_path: str | None = None) -> Match:
+def new_match(
+    store: MatchStore, header_obj: dict[str, Any], lexicon_path: str | None = None
+) -> Match:
     """Start an empty match from a header object."""
     log = read_log(json.dumps(header_obj), lambda header: lexicon_for(header, lexicon_path))
     return store.create(log.header_line, ())
 
 
-def record(store: MatchStore, number: str, obj: dict[str, Any], lexicon_path: str | None = None
-           ) -> tuple[Loaded, list[Event]]:
+def record(
+    store: MatchStore, number: str, obj: dict[str, Any], lexicon_path: str | None = None
+) -> tuple[Loaded, list[Event]]:
     """Check one input event against the replay and store it with the derived events it implies.
 
     Returns the match after the event and the events stored (the input first).
@@ -107,7 +111,9 @@ def summary(loaded: Loaded) -> dict[str, Any]:
         "winners": list(outcome.winners) if outcome else [],
         "points": dict(outcome.points) if outcome else {p: 0 for p in header.players},
         "out": [o.player for o in replay.out],
-        "out_reasons": [{"player": o.player, "reason": o.reason, "rule": o.rule} for o in replay.out],
+        "out_reasons": [
+            {"player": o.player, "reason": o.reason, "rule": o.rule} for o in replay.out
+        ],
         "next": [
             {"player": t.player, "events": list(t.events), "expects": t.say, "rule": t.rule}
             for t in replay.turns
@@ -132,4 +138,3 @@ def describe(event: Event) -> str:
         " ".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in fields.values()
     )
     return f"{type_name(event)} {who} {rest}".strip()
-

@@ -23,7 +23,7 @@ HEADER_ORDER = ("format", "game", "players", "outside")
 
 
 class LogError(ValueError):
-    """A log that cannot have happened: names the file's line (the header is line 1) and the rule."""
+    """A log that cannot have happened: names the file's line (header = line 1) and the rule."""
 
     def __init__(self, line: int, message: str, rule: str = "FORMAT") -> None:
         super().__init__(f"line {line}: {message} ({rule})")
@@ -121,7 +121,10 @@ def read_log(text: str, lexicon_for: Callable[[Header], Lexicon]) -> MatchLog:
 
 
 def _ordered(obj: dict[str, Any], first: Sequence[str]) -> dict[str, Any]:
-    return {**{k: obj[k] for k in first if k in obj}, **{k: v for k, v in obj.items() if k not in first}}
+    return {
+        **{k: obj[k] for k in first if k in obj},
+        **{k: v for k, v in obj.items() if k not in first},
+    }
 
 
 def write_log(header_line: str, lines: Sequence[str], hashes: Sequence[str]) -> str:

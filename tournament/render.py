@@ -31,5 +31,8 @@ def show_match(info: dict[str, Any], console: Console | None = None) -> None:
         console.print(f"[bold green]finished[/bold green]: winners {winners}; points {points}")
     else:
         for t in info["next"]:
-            console.print(f"next: [bold]{t['player']}[/bold]: {t['expects']} "
-                          f"[{'/'.join(t['events'])}] ({t['rule']})", highlight=False)
+            console.print(
+                f"next: [bold]{t['player']}[/bold]: {t['expects']} "
+                f"[{'/'.join(t['events'])}] ({t['rule']})",
+                highlight=False,
+            )

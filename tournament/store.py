@@ -76,11 +76,13 @@ class MatchStore(Application):
     name = "tournament"
 
     def __init__(self, db: str | Path = DEFAULT_DB) -> None:
-        super().__init__(env={
-            "PERSISTENCE_MODULE": os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
-            "SQLITE_DBNAME": str(db),
-            "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
-        })
+        super().__init__(
+            env={
+                "PERSISTENCE_MODULE": os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
+                "SQLITE_DBNAME": str(db),
+                "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
+            }
+        )
 
     def create(self, header: str, lines: Sequence[str]) -> Match:
         """Store a new match with its events, atomically, under the next free number."""

@@ -10,8 +10,17 @@ from engine.dice import face_letters
 from engine.errors import RuleViolation
 from engine.events import Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
-    Context, Due, Note, Outcome, OutRecord, Turn, describe_due, next_player, outcome_for,
-    still_in, take_roll,
+    Context,
+    Due,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    next_player,
+    outcome_for,
+    roll_turn,
+    still_in,
+    take_roll,
 )
 from engine.header import Header
 from engine.text import fold
@@ -122,12 +131,21 @@ def turns(state: State) -> tuple[Turn, ...]:
         return ()
     if state.owed:
         rule = "AST-1" if len(state.base) < BASE_FACES else "AST-2"
-        return (Turn(state.current, ("roll", "timeout"), describe_due(state.owed), rule),)
+        return (roll_turn(state.current, state.owed, rule, ("roll", "timeout")),)
     target = len(state.last_word or state.base) + 1
     events = ("word", "pass", "timeout") + (("choose",) if _double_faces(state) else ())
     letters = "".join(state.new)
     rule = "AST-5" if state.rescuer else "AST-2"
-    return (Turn(state.current, events, f"a {target}-letter word adding one of {letters}", rule),)
+    choices = tuple(c for f in _double_faces(state) for c in face_letters(f))
+    return (
+        Turn(
+            state.current,
+            events,
+            f"a {target}-letter word adding one of {letters}",
+            rule,
+            choices=choices,
+        ),
+    )
 
 
 def _next_turn(state: State, current: str, **changes: object) -> State:
@@ -137,8 +155,9 @@ def _next_turn(state: State, current: str, **changes: object) -> State:
 def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Roll):
         on_base = len(state.base) < BASE_FACES
-        owed, faces = take_roll({state.current: state.owed}, event, state.header,
-                                "AST-1" if on_base else "AST-2")
+        owed, faces = take_roll(
+            {state.current: state.owed}, event, state.header, "AST-1" if on_base else "AST-2"
+        )
         rest = owed[state.current]
         if on_base:
             return replace(state, base=state.base + faces, owed=rest or TURN)
@@ -160,8 +179,15 @@ def _judge(state: State, event: Word | Pass | Timeout, ctx: Context) -> State:
         word = fold(event.word)
         shape = formable(state, word, event.jolly)
         valid = shape and ctx.admitted(word)
-        why = "" if valid else (" is not admitted" if shape else " does not add exactly one new letter "
-                                "to the previous letters")
+        why = (
+            ""
+            if valid
+            else (
+                " is not admitted"
+                if shape
+                else " does not add exactly one new letter to the previous letters"
+            )
+        )
         text = f"{word}{why}" if why else f"{word} stands"
     else:
         valid, word, text = False, "", "no word"

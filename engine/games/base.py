@@ -18,6 +18,9 @@ from engine.events import Event, Roll
 from engine.header import Header
 from engine.lexicon import Lexicon
 
+# What one player still has to roll: (die, how many dice thrown together), in any order.
+Due = tuple[tuple[str, int], ...]
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -27,6 +30,9 @@ class Turn:
     events: tuple[str, ...]
     say: str
     rule: str
+    dice: Due = ()  # the rolls expected, where a roll is open
+    choices: tuple[Any, ...] = ()  # the values open to a choose or a bet
+    numbers: tuple[int, ...] = ()  # the dice an expression must use
 
 
 @dataclass(frozen=True)
@@ -115,18 +121,22 @@ def next_player(order: Sequence[str], gone: Collection[str], after: str) -> str:
 
 # --- rolls that several players owe, in any order ------------------------------------------
 
-# What one player still has to roll: (die, how many dice thrown together), in any order.
-Due = tuple[tuple[str, int], ...]
-
 
 def describe_due(due: Due) -> str:
     """``describe_due((("consonant", 1), ("vowel", 1)))`` -> 'roll consonant x1, vowel x1'."""
     return "roll " + ", ".join(f"{die} x{n}" for die, n in due)
 
 
+def roll_turn(
+    player: str, due: Due, rule: str, events: tuple[str, ...] = ("roll",), say: str | None = None
+) -> Turn:
+    """A turn whose open event is a roll of ``due`` (and maybe others, such as a timeout)."""
+    return Turn(player, events, say or describe_due(due), rule, dice=due)
+
+
 def roll_turns(owed: Mapping[str, Due], rule: str) -> tuple[Turn, ...]:
     """A turn for each player who still owes rolls."""
-    return tuple(Turn(p, ("roll",), describe_due(d), rule) for p, d in owed.items() if d)
+    return tuple(roll_turn(p, d, rule) for p, d in owed.items() if d)
 
 
 def take_roll(

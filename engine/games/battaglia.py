@@ -9,8 +9,18 @@ from engine import arithmetic
 from engine.errors import MalformedEvent, RuleViolation
 from engine.events import Event, Expression, Pass, Roll, Timeout
 from engine.games.base import (
-    Context, Due, Note, Outcome, OutRecord, Turn, next_player, outcome_for, roll_turns,
-    still_in, take_roll,
+    Context,
+    Due,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    next_player,
+    outcome_for,
+    roll_turn,
+    roll_turns,
+    still_in,
+    take_roll,
 )
 from engine.header import Header
 
@@ -40,10 +50,17 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.rolled is None:
-        return (Turn(state.current, ("roll", "timeout"), "roll d6 x3", "BAT-2"),)
+        return (roll_turn(state.current, (("d6", 3),), "BAT-2", ("roll", "timeout")),)
     dice = " ".join(map(str, state.rolled))
-    return (Turn(state.current, ("expression", "pass", "timeout"),
-                 f"write an expression with {dice} that equals an enemy ship", "BAT-2"),)
+    return (
+        Turn(
+            state.current,
+            ("expression", "pass", "timeout"),
+            f"write an expression with {dice} that equals an enemy ship",
+            "BAT-2",
+            numbers=state.rolled,
+        ),
+    )
 
 
 def _target(state: State, event: Expression) -> str:
@@ -87,18 +104,23 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             # BAT-3: one ship per roll; of two equal ships only one goes down.
             i = fleet.index(int(value))
             fleet = fleet[:i] + fleet[i + 1 :]
-            note = Note(ctx.position, event.by, f"{event.expr} sinks {enemy}'s {value}", "BAT-2", True)
+            note = Note(
+                ctx.position, event.by, f"{event.expr} sinks {enemy}'s {value}", "BAT-2", True
+            )
             out = state.out
             if not fleet:
                 out = (*out, OutRecord(enemy, "no ships left", "BAT-4"))
-            return _end_turn(state, ships={**state.ships, enemy: fleet}, out=out,
-                             notes=(*state.notes, note))
+            return _end_turn(
+                state, ships={**state.ships, enemy: fleet}, out=out, notes=(*state.notes, note)
+            )
         if not valid:
             why = judged.error or "the referee rejects it"
             text = f"{event.expr} is not valid: {why}"
         else:
             text = f"{event.expr} makes {value}: no ship of {enemy} has that value"
-        return _end_turn(state, notes=(*state.notes, Note(ctx.position, event.by, text, "BAT-2", False)))
+        return _end_turn(
+            state, notes=(*state.notes, Note(ctx.position, event.by, text, "BAT-2", False))
+        )
     raise AssertionError(f"battaglia cannot apply {event!r}")  # turns() admits no other type
 
 

@@ -9,7 +9,15 @@ from engine.dice import face_letters, is_double_face
 from engine.errors import BadHeader, RuleViolation
 from engine.events import Chain, Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
-    Context, Due, Note, Outcome, OutRecord, Turn, outcome_for, roll_turns, take_roll,
+    Context,
+    Due,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    outcome_for,
+    roll_turns,
+    take_roll,
 )
 from engine.header import Header
 from engine.lexicon import Lexicon
@@ -45,15 +53,20 @@ def anchor_players(header: Header) -> tuple[str, ...]:
     """The duellists and a third player: outside in a simple challenge, in it otherwise (CAT-1)."""
     if header.simple:
         if not header.outside:
-            raise BadHeader("a simple challenge of La catena needs a third player outside it "
-                            "to roll the third anchor word", "CAT-1")
+            raise BadHeader(
+                "a simple challenge of La catena needs a third player outside it "
+                "to roll the third anchor word",
+                "CAT-1",
+            )
         return (*header.players, header.outside[0])
     return header.players[:3]
 
 
 def start(header: Header) -> State:
     owners = anchor_players(header)
-    return State(header, owed={p: ANCHOR_DICE for p in owners}, anchors={p: Anchor() for p in owners})
+    return State(
+        header, owed={p: ANCHOR_DICE for p in owners}, anchors={p: Anchor() for p in owners}
+    )
 
 
 def letters_of(anchor: Anchor, die: str) -> tuple[str, ...]:
@@ -75,9 +88,14 @@ def turns(state: State) -> tuple[Turn, ...]:
     if _anchoring(state):
         return roll_turns(state.owed, "CAT-1") + _word_turns(state)
     return tuple(
-        Turn(p, ("chain", "pass", "timeout"), "write a chain through " + ", ".join(anchor_words(state)),
-             "CAT-2")
-        for p in state.header.players if p not in state.chains
+        Turn(
+            p,
+            ("chain", "pass", "timeout"),
+            "write a chain through " + ", ".join(anchor_words(state)),
+            "CAT-2",
+        )
+        for p in state.header.players
+        if p not in state.chains
     )
 
 
@@ -89,7 +107,12 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
         first = "/".join(letters_of(a, "consonant")).upper()
         last = "/".join(letters_of(a, "vowel")).upper()
         events = ("word", "choose") if _undecided(a) else ("word",)
-        out.append(Turn(p, events, f"write a 4-letter word from {first} to {last}", "CAT-1"))
+        choices = tuple(c for d in _undecided(a) for c in face_letters(a.faces[d]))
+        out.append(
+            Turn(
+                p, events, f"write a 4-letter word from {first} to {last}", "CAT-1", choices=choices
+            )
+        )
     return tuple(out)
 
 
@@ -111,7 +134,9 @@ def check_anchor(word: str, anchor: Anchor, admitted: bool) -> str | None:
     return None
 
 
-def check_chain(words: Sequence[str], anchors: Sequence[str], admitted: bool | Lexicon) -> str | None:
+def check_chain(
+    words: Sequence[str], anchors: Sequence[str], admitted: bool | Lexicon
+) -> str | None:
     """Why a chain is not valid (CAT-2), or None when it is.
 
     ``admitted`` is the lexicon, or the referee's ruling on the whole chain (REF-1).
@@ -126,8 +151,8 @@ def check_chain(words: Sequence[str], anchors: Sequence[str], admitted: bool | L
             return f"{w} has {len(w)} letters, not 4"
         if admitted is False or (not isinstance(admitted, bool) and w not in admitted):
             return f"{w} is not admitted"
-    for a, b in zip(chain, chain[1:]):
-        changed = sum(x != y for x, y in zip(a, b))
+    for a, b in zip(chain, chain[1:], strict=False):
+        changed = sum(x != y for x, y in zip(a, b, strict=True))
         if changed != 1:
             return f"{a}-{b} changes {changed} letters, not 1"
     missing = [a for a in anchors if a not in chain]
@@ -155,7 +180,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         why = check_anchor(event.word, a, ctx.admitted(event.word))
         if why:
             # FORMAT: an anchor word that breaks CAT-1 is rejected and the player writes another.
-            note = Note(ctx.position, event.by, f"anchor rejected: {why}; write another", "CAT-1", False)
+            note = Note(
+                ctx.position, event.by, f"anchor rejected: {why}; write another", "CAT-1", False
+            )
             return replace(state, notes=(*state.notes, note))
         a = replace(a, word=fold(event.word))
         note = Note(ctx.position, event.by, f"anchor word {a.word}", "CAT-1", True)

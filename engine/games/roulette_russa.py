@@ -8,7 +8,16 @@ from dataclasses import dataclass, replace
 from engine.dice import face_letters
 from engine.events import Doubt, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
-    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    next_player,
+    outcome_for,
+    roll_turn,
+    still_in,
+    take_roll,
 )
 from engine.header import Header
 from engine.text import consonants, fold
@@ -16,6 +25,7 @@ from engine.text import consonants, fold
 name = "roulette_russa"
 title = "La roulette russa"
 min_players = 2
+ONE = (("consonant", 1),)
 
 
 @dataclass(frozen=True)
@@ -65,13 +75,20 @@ def turns(state: State) -> tuple[Turn, ...]:
     target = last_roller(state)
     can_doubt = target is not None and target != state.current
     if not state.consonants:
-        return (Turn(state.current, ("roll",), "roll the consonant die x1", "RR-1"),)
+        return (roll_turn(state.current, ONE, "RR-1"),)
     if can_doubt and _bound(state, state.current):
         return (Turn(state.current, ("doubt",), f"doubt {target} again", "RR-5"),)
     if can_doubt:
-        return (Turn(state.current, ("roll", "doubt"), f"roll the consonant die or doubt {target}",
-                     "RR-1"),)
-    return (Turn(state.current, ("roll",), "roll the consonant die x1", "RR-1"),)
+        return (
+            roll_turn(
+                state.current,
+                ONE,
+                "RR-1",
+                ("roll", "doubt"),
+                f"roll the consonant die or doubt {target}",
+            ),
+        )
+    return (roll_turn(state.current, ONE, "RR-1"),)
 
 
 def _call_to_write(state: State) -> State:
@@ -100,10 +117,13 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     players = state.header.players
     gone = {o.player for o in state.out}
     if isinstance(event, Roll):
-        _, (face,) = take_roll({state.current: (("consonant", 1),)}, event, state.header, "RR-1")
+        _, (face,) = take_roll({state.current: ONE}, event, state.header, "RR-1")
         letter = face_letters(face)[0]  # RR-1: Z is a plain letter here
-        return replace(state, consonants=(*state.consonants, (letter, state.current)),
-                       current=next_player(players, gone, state.current))
+        return replace(
+            state,
+            consonants=(*state.consonants, (letter, state.current)),
+            current=next_player(players, gone, state.current),
+        )
     if isinstance(event, Doubt):
         target = last_roller(state)
         assert target is not None
@@ -127,7 +147,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
                 text = f"{word} is not admitted"
         else:
             valid, text = False, "no word"
-        state = replace(state, notes=(*state.notes, Note(ctx.position, writer, text, "RR-3", valid)))
+        state = replace(
+            state, notes=(*state.notes, Note(ctx.position, writer, text, "RR-3", valid))
+        )
         if valid:
             return replace(state, winner=writer, writer=None)
         # RR-4: L is out, L's last consonant is struck, doubts at L lapse, play goes on after L.

@@ -10,7 +10,17 @@ from dataclasses import dataclass, field, replace
 from engine.dice import face_letters
 from engine.events import Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
-    Context, Due, Note, Outcome, OutRecord, Turn, describe_due, outcome_for, roll_turns, take_roll,
+    Context,
+    Due,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    describe_due,
+    outcome_for,
+    roll_turn,
+    roll_turns,
+    take_roll,
 )
 from engine.header import Header
 from engine.text import fold
@@ -81,12 +91,17 @@ def turns(state: State) -> tuple[Turn, ...]:
         return ()
     if state.common_owed:
         say = f"round {state.round}: {describe_due(state.common_owed)} (common letters)"
-        return tuple(Turn(p, ("roll",), say, "TEX-2") for p in common_rollers(state.header))
+        return tuple(
+            roll_turn(p, state.common_owed, "TEX-2", say=say) for p in common_rollers(state.header)
+        )
     common = "".join(state.common).upper()
     return tuple(
-        Turn(p, ("word", "pass", "timeout"),
-             f"round {state.round}: a word from {''.join(state.personal[p]).upper()} + {common}",
-             "TEX-3")
+        Turn(
+            p,
+            ("word", "pass", "timeout"),
+            f"round {state.round}: a word from {''.join(state.personal[p]).upper()} + {common}",
+            "TEX-3",
+        )
         for p in state.header.players
         if len(state.scores.get(p, ())) < state.round
     )
@@ -96,24 +111,31 @@ def _written(state: State, player: str, points: int, note: Note) -> State:
     scores = {**state.scores, player: (*state.scores.get(player, ()), points)}
     state = replace(state, scores=scores, notes=(*state.notes, note))
     if all(len(scores.get(p, ())) == state.round for p in state.header.players):
-        state = replace(state, round=state.round + 1,
-                        common_owed=LATER_ROUND if state.round < ROUNDS else ())
+        state = replace(
+            state, round=state.round + 1, common_owed=LATER_ROUND if state.round < ROUNDS else ()
+        )
     return state
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Roll) and any(state.owed.values()):
         owed, faces = take_roll(state.owed, event, state.header, "TEX-1")
-        return replace(state, owed=owed,
-                       personal={**state.personal, event.by: tuple(map(letter, faces))})
+        return replace(
+            state, owed=owed, personal={**state.personal, event.by: tuple(map(letter, faces))}
+        )
     if isinstance(event, Roll):
         rest, faces = take_roll({event.by: state.common_owed}, event, state.header, "TEX-2")
-        return replace(state, common_owed=rest[event.by],
-                       common=state.common + tuple(map(letter, faces)))
+        return replace(
+            state, common_owed=rest[event.by], common=state.common + tuple(map(letter, faces))
+        )
     if isinstance(event, Word):
         points, text = score(event.word, available(state, event.by), ctx.admitted(event.word))
-        return _written(state, event.by, points,
-                        Note(ctx.position, event.by, f"round {state.round}: {text}", "TEX-3", points > 0))
+        return _written(
+            state,
+            event.by,
+            points,
+            Note(ctx.position, event.by, f"round {state.round}: {text}", "TEX-3", points > 0),
+        )
     if isinstance(event, (Pass, Timeout)):
         note = Note(ctx.position, event.by, f"round {state.round}: no word: 0", "TEX-3", False)
         return _written(state, event.by, 0, note)
@@ -129,5 +151,6 @@ def outcome(state: State) -> Outcome | None:
         return None
     # TEX-4: the highest total wins; equal totals draw (Ruling). A total of 0 wins nothing.
     best = max(totals(state).values())
-    return outcome_for(state.header.players,
-                       [p for p, t in totals(state).items() if t == best and best > 0])
+    return outcome_for(
+        state.header.players, [p for p, t in totals(state).items() if t == best and best > 0]
+    )

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 from engine import arithmetic
 from engine.errors import RuleViolation
 from engine.events import Event, Expression, Pass, Roll, Timeout
 from engine.games.base import (
-    Context, Due, Note, Outcome, OutRecord, Turn, outcome_for, roll_turns, take_roll,
+    Context,
+    Due,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    outcome_for,
+    roll_turn,
+    roll_turns,
+    take_roll,
 )
 from engine.header import Header
 
@@ -17,6 +26,7 @@ name = "tiro"
 title = "Tiro di precisione"
 min_players = 2
 OPEN = ("expression", "pass", "timeout")
+TARGET = (("d20", 1),)
 
 
 @dataclass(frozen=True)
@@ -25,7 +35,9 @@ class State:
     owed: Mapping[str, Due]
     dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
     target: int | None = None
-    shots: Mapping[str, tuple[int, int, int] | None] = field(default_factory=dict)  # key of a hit, or None
+    shots: Mapping[str, tuple[int, int, int] | None] = field(
+        default_factory=dict
+    )  # key of a hit, or None
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
 
@@ -47,24 +59,31 @@ def turns(state: State) -> tuple[Turn, ...]:
     if _rolling(state):
         own = roll_turns(state.owed, "TIR-1")
         if state.target is None:
-            own += tuple(Turn(p, ("roll",), "roll the target: d20 x1", "TIR-1")
-                         for p in target_rollers(state.header))
+            own += tuple(
+                roll_turn(p, TARGET, "TIR-1", say="roll the target: d20 x1")
+                for p in target_rollers(state.header)
+            )
         return own
     return tuple(
-        Turn(p, OPEN, f"write an expression for {state.target} with "
-             f"{' '.join(map(str, state.dice[p]))}", "TIR-2")
-        for p in state.header.players if p not in state.shots
+        Turn(
+            p,
+            OPEN,
+            f"write an expression for {state.target} with {' '.join(map(str, state.dice[p]))}",
+            "TIR-2",
+            numbers=state.dice[p],
+        )
+        for p in state.header.players
+        if p not in state.shots
     )
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Roll):
         if event.by in target_rollers(state.header) and event.die == "d20" and state.target is None:
-            _, (target,) = take_roll({event.by: (("d20", 1),)}, event, state.header, "TIR-1")
+            _, (target,) = take_roll({event.by: TARGET}, event, state.header, "TIR-1")
             return replace(state, target=target)
         owed, dice = take_roll(state.owed, event, state.header, "TIR-1")
-        return replace(state, owed=owed,
-                       dice={**state.dice, event.by: dice})
+        return replace(state, owed=owed, dice={**state.dice, event.by: dice})
     if isinstance(event, Expression):
         judged = arithmetic.judge(event.expr, state.dice[event.by])
         hit = judged.valid and judged.value == state.target
@@ -79,12 +98,14 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         else:
             text = f"{event.expr} makes {judged.value}, not {state.target}"
         note = Note(ctx.position, event.by, text, "TIR-2", hit)
-        return replace(state, shots={**state.shots, event.by: judged.key if hit else None},
-                       notes=(*state.notes, note))
+        return replace(
+            state,
+            shots={**state.shots, event.by: judged.key if hit else None},
+            notes=(*state.notes, note),
+        )
     if isinstance(event, (Pass, Timeout)):
         note = Note(ctx.position, event.by, "no expression", "TIR-2", False)
-        return replace(state, shots={**state.shots, event.by: None},
-                       notes=(*state.notes, note))
+        return replace(state, shots={**state.shots, event.by: None}, notes=(*state.notes, note))
     raise RuleViolation(f"tiro cannot apply {event!r}")  # pragma: no cover
 
 

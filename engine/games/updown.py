@@ -8,7 +8,16 @@ from dataclasses import dataclass, replace
 from engine.errors import MalformedEvent
 from engine.events import Bet, Event, Roll, Timeout
 from engine.games.base import (
-    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    next_player,
+    outcome_for,
+    roll_turn,
+    still_in,
+    take_roll,
 )
 from engine.header import Header
 
@@ -16,6 +25,7 @@ name = "updown"
 title = "Up or down"
 min_players = 2
 CALLS = ("up", "down")
+THREE = (("d6", 3),)
 
 
 @dataclass(frozen=True)
@@ -48,9 +58,9 @@ def turns(state: State) -> tuple[Turn, ...]:
         return ()
     if state.stage == "bet":
         say = f"say up or down against {state.last_number}"
-        return (Turn(state.current, ("bet", "timeout"), say, "UPD-2"),)
+        return (Turn(state.current, ("bet", "timeout"), say, "UPD-2", choices=CALLS),)
     rule = "UPD-1" if state.stage == "first" else "UPD-2"
-    return (Turn(state.current, ("roll", "timeout"), "roll d6 x3", rule),)
+    return (roll_turn(state.current, THREE, rule, ("roll", "timeout")),)
 
 
 def _gone(out: tuple[OutRecord, ...]) -> set[str]:
@@ -61,15 +71,20 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     players = state.header.players
     if isinstance(event, Bet):
         if event.call not in CALLS:
-            raise MalformedEvent(f"a bet's call must be \"up\" or \"down\", not {event.call!r}")
+            raise MalformedEvent(f'a bet\'s call must be "up" or "down", not {event.call!r}')
         return replace(state, stage="roll", call=event.call)
     if isinstance(event, Timeout):
         out = (*state.out, OutRecord(state.current, "time ran out", "CH-4"))
-        return replace(state, out=out, stage="bet", call=None,
-                       current=next_player(players, _gone(out), state.current))
+        return replace(
+            state,
+            out=out,
+            stage="bet",
+            call=None,
+            current=next_player(players, _gone(out), state.current),
+        )
     if isinstance(event, Roll):
         rule = "UPD-1" if state.stage == "first" else "UPD-2"
-        _, dice = take_roll({state.current: (("d6", 3),)}, event, state.header, rule)
+        _, dice = take_roll({state.current: THREE}, event, state.header, rule)
         rolled = number(dice)
         out = state.out
         if state.stage == "roll":
@@ -85,8 +100,15 @@ def apply(state: State, event: Event, ctx: Context) -> State:
                 reason = f"said {state.call}, rolled {rolled} against {previous}"
                 out = (*out, OutRecord(state.current, reason, "UPD-2"))
         following = next_player(players, _gone(out), state.current)
-        return replace(state, stage="bet", call=None, last_number=rolled,
-                       last_roller=state.current, out=out, current=following)
+        return replace(
+            state,
+            stage="bet",
+            call=None,
+            last_number=rolled,
+            last_roller=state.current,
+            out=out,
+            current=following,
+        )
     raise AssertionError(f"updown cannot apply {event!r}")  # turns() admits no other type
 
 

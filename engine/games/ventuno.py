@@ -7,7 +7,16 @@ from dataclasses import dataclass, replace
 from engine.errors import RuleViolation
 from engine.events import Choose, Event, Roll, Timeout
 from engine.games.base import (
-    Context, Note, Outcome, OutRecord, Turn, next_player, outcome_for, still_in, take_roll,
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    next_player,
+    outcome_for,
+    roll_turn,
+    still_in,
+    take_roll,
 )
 from engine.header import Header
 
@@ -15,6 +24,7 @@ name = "ventuno"
 title = "Il Ventuno"
 min_players = 2
 TARGET = 21
+TWO = (("d6", 2),)
 
 
 @dataclass(frozen=True)
@@ -48,9 +58,18 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.rolled is None:
-        return (Turn(state.current, ("roll", "timeout"), "roll d6 x2", "VEN-1"),)
-    shown = " or ".join(str(v) for v in options(state.rolled) if state.total + v <= TARGET)
-    return (Turn(state.current, ("choose", "timeout"), f"choose the value to add: {shown}", "VEN-1"),)
+        return (roll_turn(state.current, TWO, "VEN-1", ("roll", "timeout")),)
+    open_values = options(state.rolled)
+    shown = " or ".join(str(v) for v in open_values if state.total + v <= TARGET)
+    return (
+        Turn(
+            state.current,
+            ("choose", "timeout"),
+            f"choose the value to add: {shown}",
+            "VEN-1",
+            choices=open_values,
+        ),
+    )
 
 
 def _bust(state: State, reason: str, rule: str = "VEN-2") -> State:
@@ -62,7 +81,7 @@ def _bust(state: State, reason: str, rule: str = "VEN-2") -> State:
 
 def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Roll):
-        _, dice = take_roll({state.current: (("d6", 2),)}, event, state.header, "VEN-1")
+        _, dice = take_roll({state.current: TWO}, event, state.header, "VEN-1")
         if all(state.total + v > TARGET for v in options(dice)):
             shown = "-".join(map(str, dice))
             return _bust(state, f"every value of {shown} goes over 21 from {state.total}")
@@ -96,4 +115,3 @@ def outcome(state: State) -> Outcome | None:
     if len(left) == 1:
         return outcome_for(state.header.players, left)
     return None
-

@@ -40,8 +40,21 @@ OUT = Path(__file__).with_name("it_hunspell.marisa")
 ROMAN = re.compile(r"^m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 ROMAN_BUT_ITALIAN = frozenset({"i", "ci", "di", "li", "mi", "vi", "mix"})
 DENYLIST = frozenset(
-    {"day", "game", "help", "http", "https", "know", "love", "made", "site", "some", "time",
-     "word", "www"}
+    {
+        "day",
+        "game",
+        "help",
+        "http",
+        "https",
+        "know",
+        "love",
+        "made",
+        "site",
+        "some",
+        "time",
+        "word",
+        "www",
+    }
 )
 LETTERS = re.compile(r"^[a-z]+$")
 
