@@ -130,7 +130,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.owed:
-        rule = "AST-1" if len(state.base) < BASE_FACES else "AST-2"
+        rule = "AST-1" if len(state.base) < BASE_FACES else "AST-5" if state.rescuer else "AST-2"
         return (roll_turn(state.current, state.owed, rule, ("roll", "timeout")),)
     target = len(state.last_word or state.base) + 1
     events = ("word", "pass", "timeout") + (("choose",) if _double_faces(state) else ())

@@ -1,0 +1,95 @@
+"""La catena (CAT-1..CAT-4) and EQ-3's choice on U/A faces."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import BadHeader
+from engine.games.catena import check_chain
+from tests.support import chain, choose, pass_, play, roll, ruling, winners, word
+
+GB = ["giallo", "blu"]
+GIALLO = ["casa", "rasa", "resa", "rese", "rete", "reti", "remi", "gemi", "geme"]
+BLU = ["geme", "seme", "sete", "rete", "rate", "rase", "case", "casa"]
+
+
+def anchors(words=("casa", "rete", "geme")) -> list[dict]:
+    events = []
+    for player, w in zip(["giallo", "blu", "verde"], words, strict=True):
+        events += [roll(player, "consonant", w[0].upper()), roll(player, "vowel", w[-1].upper())]
+    return events + [word(p, w) for p, w in zip(["giallo", "blu", "verde"], words, strict=True)]
+
+
+def test_cat1_simple_challenge_needs_a_third_player() -> None:
+    with pytest.raises(BadHeader) as e:
+        play("catena", GB, [])
+    assert e.value.rule == "CAT-1"
+
+
+def test_cat1_multiple_challenge_third_anchor_from_a_player_in_it() -> None:
+    replay = play("catena", ["giallo", "blu", "verde"], anchors())
+    assert [t.player for t in replay.turns] == ["giallo", "blu", "verde"]
+    assert replay.turns[0].events == ("chain", "pass", "timeout")
+
+
+def test_cat1_anchor_that_breaks_the_rule_is_rejected_and_written_again() -> None:
+    events = anchors()[:6] + [word("giallo", "cena")]  # any C...A word of 4 letters
+    replay = play("catena", GB, events, outside=["verde"])
+    assert replay.state.anchors["giallo"].word == "cena"
+    events = anchors()[:6] + [word("giallo", "rosa")]
+    replay = play("catena", GB, events, outside=["verde"])
+    assert replay.state.anchors["giallo"].word is None
+    assert "does not start with C" in replay.notes[-1].text
+    replay = play("catena", GB, events + [word("giallo", "casa")], outside=["verde"])
+    assert replay.state.anchors["giallo"].word == "casa"
+
+
+def test_cat1_anchor_not_admitted_is_rejected_unless_the_referee_accepts() -> None:
+    events = anchors()[:6] + [word("giallo", "cxxa")]
+    replay = play("catena", GB, events, outside=["verde"])
+    assert replay.state.anchors["giallo"].word is None
+    replay = play("catena", GB, events + [ruling(7, True)], outside=["verde"])
+    assert replay.state.anchors["giallo"].word == "cxxa"
+
+
+def test_eq3_choose_the_letter_of_a_u_face() -> None:
+    events = [roll("giallo", "consonant", "C"), roll("giallo", "vowel", "U/O")]
+    replay = play("catena", GB, events, outside=["verde"])
+    assert replay.turns[-1].choices == ("u", "o")
+    replay = play(
+        "catena", GB, events + [choose("giallo", "o"), word("giallo", "cubu")], outside=["verde"]
+    )
+    assert "does not end with O" in replay.notes[-1].text
+
+
+def test_cat2_chain_rules() -> None:
+    anchors_ = ["casa", "rete", "geme"]
+    assert check_chain(GIALLO, anchors_, True) is None
+    assert "casa-rese changes 3 letters" in check_chain(["casa", "rese"], ["casa"], True)
+    assert "does not pass through geme" in check_chain(GIALLO[:5], anchors_, True)
+    assert "letters" in check_chain(["casa", "casse"], ["casa"], True)
+
+
+def test_cat2_word_not_admitted_breaks_the_chain(lexicon) -> None:
+    assert check_chain(["casa", "cxsa"], ["casa"], lexicon) == "cxsa is not admitted"
+
+
+def test_cat3_length_counts_words() -> None:
+    replay = play(
+        "catena", GB, anchors() + [chain("giallo", *GIALLO), chain("blu", *BLU)], outside=["verde"]
+    )
+    assert replay.state.chains == {"giallo": 9, "blu": 8}
+
+
+def test_cat4_equal_lengths_draw() -> None:
+    replay = play(
+        "catena", GB, anchors() + [chain("giallo", *BLU), chain("blu", *BLU)], outside=["verde"]
+    )
+    assert winners(replay) == ("giallo", "blu")
+
+
+def test_cat4_no_valid_chain_no_point() -> None:
+    replay = play(
+        "catena", GB, anchors() + [pass_("giallo"), chain("blu", "casa", "rete")], outside=["verde"]
+    )
+    assert winners(replay) == ()
