@@ -142,8 +142,8 @@ def check_chain(
     ``admitted`` is the lexicon, or the referee's ruling on the whole chain (REF-1).
 
     >>> check_chain(["casa", "case", "cane"], ["casa", "cane", "case"], True)
-    >>> check_chain(["casa", "rose"], ["casa"], True)
-    'casa-rose changes 2 letters, not 1'
+    >>> check_chain(["casa", "cose"], ["casa"], True)
+    'casa-cose changes 2 letters, not 1'
     """
     chain = [fold(w) for w in words]
     for w in chain:

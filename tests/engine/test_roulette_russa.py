@@ -52,7 +52,7 @@ def test_rr3_consonants_count_with_multiplicity() -> None:
 
 
 def test_rr4_counterfactual_blu_must_write_then_verde_wins() -> None:
-    """The seed: had Giallo failed, the M is struck and Blu (last roller, doubted by Verde) writes."""
+    """The seed: had Giallo failed, the M is struck and Blu (doubted by Verde) must write."""
     replay = play("roulette_russa", FOUR, seed_until_giallo_writes() + [timeout("giallo")])
     assert [ch for ch, _ in replay.state.consonants] == list("sstpgn")
     assert replay.turns[0].player == "blu" and replay.turns[0].rule == "RR-3"
