@@ -57,9 +57,9 @@ def test_key_counts_divisions_multiplications_subtractions() -> None:
     assert judge("6-5-(1-1)", [6, 5, 1, 1]).key == (0, 0, 3)
 
 
-def trees(dice: st.SearchStrategy[int] = st.integers(1, 6)) -> st.SearchStrategy:
+def trees() -> st.SearchStrategy:
     return st.recursive(
-        dice.map(Num),
+        st.integers(1, 6).map(Num),
         lambda sub: st.builds(BinOp, st.sampled_from("+-*/"), sub, sub),
         max_leaves=8,
     )
