@@ -54,7 +54,7 @@ class Replay:
     events: tuple[Event, ...] = ()
     voided: frozenset[int] = frozenset()
     logged_outs: tuple[str, ...] = ()  # players whose ``out`` the log already carries
-    end_logged: bool = False
+    logged_end: Outcome | None = None  # the outcome the log's last standing ``end`` records
     rulings: Mapping[int, bool] = field(default_factory=dict)  # position -> accepted
 
     @classmethod
@@ -106,7 +106,7 @@ class Replay:
             if o.player not in self.logged_outs
         ]
         outcome = self.outcome
-        if outcome and not self.end_logged:
+        if outcome and outcome != self.logged_end:
             pending.append(End(outcome.winners, dict(outcome.points)))
         return pending
 
@@ -164,7 +164,6 @@ class Replay:
     def _settle(self, events: tuple[Event, ...], voided: frozenset[int]) -> Replay:
         state = self._refold(events, voided)
         out_now = {o.player for o in state.out}
-        over = self.rules.outcome(state) is not None
         return replace(
             self,
             state=state,
@@ -172,7 +171,7 @@ class Replay:
             voided=voided,
             rulings=standing_rulings(events, voided),
             logged_outs=tuple(p for p in self.logged_outs if p in out_now),
-            end_logged=self.end_logged and over,
+            logged_end=self.logged_end if self.rules.outcome(state) == self.logged_end else None,
         )
 
     def _target(self, event: Ruling | Void, position: int) -> Event:
@@ -229,7 +228,7 @@ class Replay:
             raise RuleViolation(
                 "the log says the challenge ended, but the replay has it in play", "CH-2"
             )
-        if self.end_logged:
+        if self.logged_end is not None and self.logged_end == outcome:
             raise RuleViolation("the log already records the end of the challenge", "FORMAT")
         if set(event.winners) != set(outcome.winners) or dict(event.points) != dict(outcome.points):
             raise RuleViolation(
@@ -238,4 +237,4 @@ class Replay:
                 f"{dict(outcome.points)}",
                 "CH-2",
             )
-        return replace(self, events=(*self.events, event), end_logged=True)
+        return replace(self, events=(*self.events, event), logged_end=outcome)

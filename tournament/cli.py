@@ -145,13 +145,14 @@ def match_import(
     file: Annotated[Path, typer.Argument(help="A tournament-match/1 JSON Lines file.")],
 ) -> None:
     """Check a whole match log and store it; print the new match's id."""
-    from tournament.matches import import_log
+    from tournament.matches import check_log, import_log
 
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         fail(f"{file} is not UTF-8 text")
-    match = import_log(store(create=True), text, settings().lexicon)
+    log = check_log(text, settings().lexicon)  # nothing is opened or stored before this passes
+    match = import_log(store(create=True), log)
     typer.echo(match.number)
     typer.echo(f"imported {file} as {match.number} ({len(match.lines)} events)", err=True)
 
@@ -269,12 +270,12 @@ def match_new(
     ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
-    from tournament.matches import new_match
+    from tournament.matches import check_log, import_log
 
-    header = {"format": "tournament-match/1", "game": game, "players": players}
+    header: dict[str, Any] = {"format": "tournament-match/1", "game": game, "players": players}
     if outside:
         header["outside"] = outside
-    match = new_match(store(create=True), header, settings().lexicon)
+    match = import_log(store(create=True), check_log(json.dumps(header), settings().lexicon))
     typer.echo(match.number)
 
 

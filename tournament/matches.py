@@ -61,18 +61,14 @@ def load(store: MatchStore, number: str, lexicon_path: str | None = None) -> Loa
     return Loaded(match, replay)
 
 
-def import_log(store: MatchStore, text: str, lexicon_path: str | None = None) -> Match:
-    """Check a whole ``tournament-match/1`` log and store it as a new match, or store nothing."""
-    log = read_log(text, lambda header: lexicon_for(header, lexicon_path))
+def check_log(text: str, lexicon_path: str | None = None) -> MatchLog:
+    """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError)."""
+    return read_log(text, lambda header: lexicon_for(header, lexicon_path))
+
+
+def import_log(store: MatchStore, log: MatchLog) -> Match:
+    """Store a checked log as a new match, all its events in one transaction."""
     return store.create(log.header_line, log.lines)
-
-
-def new_match(
-    store: MatchStore, header_obj: dict[str, Any], lexicon_path: str | None = None
-) -> Match:
-    """Start an empty match from a header object."""
-    log = read_log(json.dumps(header_obj), lambda header: lexicon_for(header, lexicon_path))
-    return store.create(log.header_line, ())
 
 
 def record(

@@ -32,7 +32,7 @@ def test_ref2_void_after_the_end_reopens_the_challenge() -> None:
     replay = play("ventuno", ["giallo", "blu", "verde"], events + [void(choose_21)])
     assert replay.outcome is None
     assert replay.turns[0].player == "verde" and replay.turns[0].events[0] == "choose"
-    assert replay.end_logged is False
+    assert replay.logged_end is None
     replay = replay.apply(Choose("verde", 6))
     assert out(replay) == ["blu", "verde"]
     assert winners(replay) == ("giallo",)
