@@ -12,7 +12,7 @@ from engine.events import Event, parse_event, type_name
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError, default_lexicon
 from engine.match import Replay
-from tournament.matchlog import event_line, read_log
+from tournament.matchlog import MatchLog, event_line, read_log
 from tournament.store import Match, MatchStore
 
 
