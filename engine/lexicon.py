@@ -11,7 +11,7 @@ Loading a lexicon is the one piece of I/O the engine owns; rules receive a :clas
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,14 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self._words)
+
+    def starting_with(self, prefix: str) -> Iterator[str]:
+        """The words that start with ``prefix`` (folded), in the trie's order."""
+        prefix = fold(prefix)
+        keys = getattr(self._words, "iterkeys", None)
+        if keys is not None:
+            return keys(prefix)
+        return (w for w in sorted(self._words) if w.startswith(prefix))
 
     @property
     def identity(self) -> dict[str, str]:

@@ -78,7 +78,8 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         return replace(
             state,
             out=out,
-            stage="bet",
+            # With no number yet to bet against, the next player makes the first roll.
+            stage="first" if state.last_number is None else "bet",
             call=None,
             current=next_player(players, _gone(out), state.current),
         )

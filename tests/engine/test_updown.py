@@ -74,3 +74,12 @@ def test_upd4_last_in_wins_and_timeout_is_out() -> None:
     replay = play("updown", ["giallo", "blu"], [roll("giallo", "d6", 5, 1, 4), timeout("blu")])
     assert winners(replay) == ("giallo",)
     assert replay.out[0].rule == "CH-4"
+
+
+def test_timeout_before_the_first_roll_hands_the_first_roll_on() -> None:
+    replay = play("updown", GBV, [timeout("giallo")])
+    assert replay.turns[0].player == "blu" and replay.turns[0].events == ("roll", "timeout")
+    assert (
+        play("updown", GBV, [timeout("giallo"), roll("blu", "d6", 1, 2, 3)]).state.last_number
+        == 321
+    )

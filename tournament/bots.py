@@ -1,0 +1,190 @@
+"""Computer players: legal moves chosen at random, for simulations and conformance tests.
+
+A bot asks the replay who may act and what is open (``Replay.turns``), builds an event of that
+kind, and lets the engine judge it: words from a vocabulary may or may not stand, expressions
+built from the dice may or may not hit. Randomness lives here, in the application, never in the
+engine: the bot is handed a seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from itertools import permutations
+from string import ascii_lowercase
+from typing import Any
+
+from engine.arithmetic import BinOp, Node, Num, judge, to_text
+from engine.dice import NUMERIC_DICE, face_letters
+from engine.events import JUDGED, parse_event
+from engine.games.base import Turn
+from engine.games.catena import letters_of
+from engine.games.roulette_russa import covers
+from engine.games.texas import available
+from engine.lexicon import Lexicon
+from engine.match import Replay
+
+# A few real words of every length the games ask for; the rest come from the dice at random.
+VOCABULARY = (
+    "casa rasa resa rese rete reti remi gemi geme seme sete rate rase case cane pane pace "
+    "pena vena vela mela mare male sale sano onta orso pecca capace sonata incasso satanico "
+    "passamontagna pasta tana lana nave neve dado dato data tela"
+).split()
+MAIN_EVENTS = ("roll", "word", "chain", "expression", "choose", "bet", "doubt")
+
+
+def random_expression(numbers: Sequence[int], rng: random.Random) -> str:
+    """An expression that uses each number exactly once, with random operators and grouping."""
+    nodes: list[Node] = [Num(n) for n in numbers]
+    rng.shuffle(nodes)
+    while len(nodes) > 1:
+        i = rng.randrange(len(nodes) - 1)
+        nodes[i : i + 2] = [BinOp(rng.choice("+-*/"), nodes[i], nodes[i + 1])]
+    return to_text(nodes[0])
+
+
+def _kind(turn: Turn, rng: random.Random) -> str:
+    main = [e for e in turn.events if e in MAIN_EVENTS]
+    if main and rng.random() < 0.9:
+        return rng.choice(main)
+    return rng.choice(turn.events)
+
+
+def random_event(replay: Replay, rng: random.Random) -> dict[str, Any]:
+    """One input event that the rules allow now (its content may still fail, as at a table)."""
+    turn = rng.choice(replay.turns)
+    kind = _kind(turn, rng)
+    by = turn.player
+    event: dict[str, Any] = {"type": kind, "by": by}
+    if kind == "roll":
+        die, count = rng.choice(turn.dice)
+        if die in NUMERIC_DICE:
+            event |= {
+                "die": die,
+                "values": [rng.randint(1, NUMERIC_DICE[die]) for _ in range(count)],
+            }
+        else:
+            faces = getattr(replay.header.dice, die)
+            event |= {"die": die, "values": [rng.choice(faces) for _ in range(count)]}
+    elif kind in ("choose", "bet"):
+        event["value" if kind == "choose" else "call"] = rng.choice(turn.choices)
+    elif kind == "word":
+        found = WORD_FINDERS.get(replay.header.game, lambda *_: None)(replay, by, rng)
+        if found is None:
+            event["word"] = rng.choice(VOCABULARY)
+        else:
+            event |= found
+    elif kind == "chain":
+        four = [w for w in VOCABULARY if len(w) == 4]
+        event["words"] = rng.sample(four, rng.randint(2, 8))
+    elif kind == "expression":
+        aims: set[Fraction] = set()
+        if replay.header.game == "tiro":
+            aims = {Fraction(replay.state.target)}
+        else:
+            out = {o.player for o in replay.out}
+            enemies = [p for p in replay.header.players if p != by and p not in out]
+            enemy = rng.choice(enemies)
+            aims = {Fraction(v) for v in replay.state.ships[enemy]}
+            if not replay.header.simple:
+                event["target"] = enemy
+        event["expr"] = aimed_expression(turn.numbers, aims, rng)
+    return event
+
+
+def aimed_expression(numbers: Sequence[int], aims: set[Fraction], rng: random.Random) -> str:
+    """A random expression that hits one of ``aims`` if one of a few dozen tries does."""
+    text = random_expression(numbers, rng)
+    for _ in range(60):
+        if judge(text, numbers).value in aims:
+            return text
+        text = random_expression(numbers, rng)
+    return text
+
+
+# --- words: where a bot can find a real one cheaply, it does ------------------------------------
+
+
+def _anagrams(letters: Sequence[str], lexicon: Lexicon) -> list[str]:
+    if len(letters) > 7:  # 8! orderings is past what a bot should spend on one turn
+        return []
+    return sorted({w for p in permutations(letters) if (w := "".join(p)) in lexicon})
+
+
+def _catena_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
+    anchor = replay.state.anchors[by]
+    firsts, lasts = letters_of(anchor, "consonant"), letters_of(anchor, "vowel")
+    found = [
+        w
+        for f in firsts
+        for x in ascii_lowercase
+        for y in ascii_lowercase
+        for z in lasts
+        if (w := f + x + y + z) in replay.lexicon
+    ]
+    return {"word": rng.choice(found)} if found else None
+
+
+def _asta_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
+    state = replay.state
+    before = list(state.last_word or "".join(letters_of_faces(state.base)))
+    for face in rng.sample(state.new, len(state.new)):
+        if face == "Z":
+            continue  # a bot does not play the jolly
+        for letter in face_letters(face):
+            found = _anagrams([*before, letter], replay.lexicon)
+            if found:
+                return {"word": rng.choice(found)}
+    return None
+
+
+def letters_of_faces(faces: Sequence[str]) -> list[str]:
+    return [face_letters(f)[0] for f in faces]
+
+
+def _texas_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
+    letters = list(available(replay.state, by).elements())
+    best: list[str] = []
+    for size in range(min(len(letters), 6), 2, -1):
+        for _ in range(10):
+            pick = rng.sample(letters, size)
+            best = _anagrams(pick, replay.lexicon)
+            if best:
+                return {"word": rng.choice(best)}
+    return None
+
+
+def _roulette_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
+    needed = [c for c, _ in replay.state.consonants]
+    found = [w for w in VOCABULARY if covers(w, needed)]
+    return {"word": rng.choice(found)} if found else None
+
+
+WORD_FINDERS = {
+    "catena": _catena_word,
+    "asta": _asta_word,
+    "texas": _texas_word,
+    "roulette_russa": _roulette_word,
+}
+
+
+def random_game(replay: Replay, rng: random.Random, limit: int = 400) -> Replay:
+    """Play on until the challenge ends (or ``limit`` events), with the odd ruling and void.
+
+    Every event goes through ``Replay.apply``; derived events are written as the recording
+    commands write them, so the result reads like a log recorded at a table.
+    """
+    while replay.outcome is None and replay.position < limit:
+        obj = random_event(replay, rng)
+        replay = replay.apply(parse_event(obj))
+        last = replay.position
+        if isinstance(replay.events[-1], JUDGED) and rng.random() < 0.1:
+            ruling = {"type": "ruling", "by": "referee", "on": last, "accept": rng.random() < 0.5}
+            replay = replay.apply(parse_event(ruling))
+        elif rng.random() < 0.03:
+            void = {"type": "void", "by": "referee", "on": last, "reason": "entered by mistake"}
+            replay = replay.apply(parse_event(void))
+        for derived in replay.pending_derived():
+            replay = replay.apply(derived)
+    return replay
