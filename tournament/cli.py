@@ -403,5 +403,31 @@ def match_void(
     _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason})
 
 
+@app.command("demo")
+@guarded
+def demo(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Build the demo into the database (a fresh one) and show how each match ended."""
+    from tournament.demo import build_demo
+
+    path = settings().db
+    made = build_demo(path)
+    if as_json:
+        print_json([{"file": m.file, **m.info} for m in made])
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("id", "game", "players", "winners", "head hash")
+    for m in made:
+        info = m.info
+        winners = ", ".join(info["winners"]) or "nobody"
+        players = ", ".join(info["players"])
+        table.add_row(info["id"], info["title"], players, winners, (info["head"] or "")[:12])
+    console = Console()
+    console.print(table)
+    console.print(f"Demo database: {path.resolve()}")
+    console.print("Try: tournament match show M1, tournament match export M1")
+
+
 def main() -> None:
     app()

@@ -300,3 +300,14 @@ def test_two_creations_at_once_take_different_numbers(db: Path, monkeypatch) -> 
     header = '{"format":"tournament-match/1","game":"tiro","players":["a","b"]}'
     assert one.create(header, ()).number == "M1"
     assert two.create(header, ()).number == "M2"
+
+
+def test_demo_builds_rebuilds_and_never_overwrites_other_data(db: Path) -> None:
+    made = json.loads(ok(db, "demo", "--json"))
+    assert len(made) == len(list(EXAMPLES.glob("*.jsonl")))
+    assert all(m["status"] == "finished" for m in made)
+    assert "Demo database" in ok(db, "demo")  # a demo database is rebuilt
+    assert len(stored_ids(db)) == len(made)
+    ok(db, "match", "new", "tiro", "a", "b")
+    assert "not the demo's" in refused(db, "demo")
+    assert len(stored_ids(db)) == len(made) + 1
