@@ -232,18 +232,17 @@ def _record(match_id: str, event: dict[str, Any]) -> None:
     from tournament.matches import describe, record, summary
 
     loaded, stored = record(store(), match_id, event, settings().lexicon)
+    info = summary(loaded)
     first = loaded.replay.position - len(stored) + 1
     for position, e in enumerate(stored, first):
-        typer.echo(f"{loaded.match.number} #{position}: {describe(e)}")
-    info = summary(loaded)
-    for note in info["notes"]:
-        if note["position"] == first:
-            typer.echo(f"  {note['text']} ({note['rule']})")
+        typer.echo(f"{loaded.match.number} #{position} {describe(e)}")
+        for note in info["notes"]:
+            if note["position"] == position:
+                typer.echo(f"  {'ok' if note['ok'] else 'no'}: {note['text']} ({note['rule']})")
     if info["status"] == "finished":
-        typer.echo(f"finished: winners {', '.join(info['winners']) or 'none'}")
-    else:
-        for t in info["next"]:
-            typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
+        typer.echo(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
+    for t in info["next"]:
+        typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
 
 
 def _value(text: str) -> int | str:

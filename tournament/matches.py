@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleViolation
-from engine.events import Event, parse_event, type_name
+from engine.events import End, Event, Out, Ruling, Void, parse_event, type_name
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError, default_lexicon
 from engine.match import Replay
@@ -127,10 +127,29 @@ def summary(loaded: Loaded) -> dict[str, Any]:
 
 
 def describe(event: Event) -> str:
-    """One line for a stored event, for the referee's screen."""
-    fields = {k: v for k, v in vars(event).items() if v is not None}
-    who = fields.pop("by", None) or fields.pop("player", None) or ""
+    """One line for a stored event, for the referee's screen.
+
+    >>> from engine.events import End, Ruling, Roll
+    >>> describe(Roll("blu", "d6", (5, 4)))
+    'roll: blu d6 5 4'
+    >>> describe(Ruling("referee", 4, False, "after time"))
+    'ruling on #4: reject (after time)'
+    >>> describe(End(("giallo",), {"giallo": 1, "blu": 0}))
+    'end: winners giallo (giallo 1, blu 0)'
+    """
+    kind = type_name(event)
+    if isinstance(event, End):
+        points = ", ".join(f"{p} {n}" for p, n in event.points.items())
+        return f"end: winners {', '.join(event.winners) or 'nobody'} ({points})"
+    if isinstance(event, Out):
+        return f"out: {event.player} ({event.reason})"
+    if isinstance(event, Ruling):
+        note = f" ({event.note})" if event.note else ""
+        return f"ruling on #{event.on}: {'accept' if event.accept else 'reject'}{note}"
+    if isinstance(event, Void):
+        return f"void #{event.on} ({event.reason})"
+    fields = {k: v for k, v in vars(event).items() if v is not None and k != "by"}
     rest = " ".join(
         " ".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in fields.values()
     )
-    return f"{type_name(event)} {who} {rest}".strip()
+    return f"{kind}: {event.by} {rest}".strip()

@@ -14,7 +14,7 @@ def show_match(info: dict[str, Any], console: Console | None = None) -> None:
     players = ", ".join(info["players"])
     outside = f" (outside: {', '.join(info['outside'])})" if info["outside"] else ""
     console.print(f"[bold]{info['id']}[/bold] {info['title']}: {players}{outside}")
-    console.print(f"{info['events']} events, head hash {info['head'] or '-'}")
+    console.print(f"{info['events']} events, head hash {info['head'] or '-'}", soft_wrap=True)
     if info["notes"]:
         table = Table("#", "player", "judged", "rule", show_edge=False)
         for n in info["notes"]:
