@@ -50,7 +50,7 @@ class Replay:
     header: Header
     rules: ModuleType
     lexicon: Lexicon
-    state: Any
+    history: tuple[Any, ...]  # the game state after each position, from 0 (before any event)
     events: tuple[Event, ...] = ()
     voided: frozenset[int] = frozenset()
     logged_outs: tuple[str, ...] = ()  # players whose ``out`` the log already carries
@@ -65,7 +65,7 @@ class Replay:
             raise RuleViolation(
                 f"{rules.title} needs at least {rules.min_players} players in the challenge", "CH-1"
             )
-        return cls(header, rules, lexicon, rules.start(header))
+        return cls(header, rules, lexicon, (rules.start(header),))
 
     @classmethod
     def of(cls, header: Header, lexicon: Lexicon, events: Iterable[Event]) -> Replay:
@@ -76,6 +76,11 @@ class Replay:
         return replay
 
     # --- what the CLI and the audit read ------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The game state now."""
+        return self.history[-1]
 
     @property
     def position(self) -> int:
@@ -123,7 +128,7 @@ class Replay:
         if isinstance(event, End):
             return self._logged_end(event)
         state = self._step(self.state, event, position, None)
-        return replace(self, state=state, events=(*self.events, event))
+        return replace(self, history=(*self.history, state), events=(*self.events, event))
 
     def _step(self, state: Any, event: Event, position: int, verdict: bool | None) -> Any:
         """Check who acts and what, then let the game apply the event."""
@@ -146,27 +151,38 @@ class Replay:
             raise NotAllowedNow(f"{by} cannot {kind} now; expected: {mine[0].say}", mine[0].rule)
         return self.rules.apply(state, event, Context(self.lexicon, position, verdict))
 
-    def _refold(self, events: tuple[Event, ...], voided: frozenset[int]) -> Any:
-        """Replay the effective events from the start, with every ruling that stands."""
-        rulings = standing_rulings(events, voided)
-        state = self.rules.start(self.header)
-        for i, e in enumerate(events, 1):
-            if i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
-                continue
-            try:
-                state = self._step(state, e, i, rulings.get(i))
-            except RuleViolation as v:
-                raise type(v)(
-                    f"position {i} would no longer be legal: {v.message}", v.rule
-                ) from None
-        return state
+    def _refold(self, events: tuple[Event, ...], voided: frozenset[int], start: int) -> tuple:
+        """The history again from position ``start``, with every void and ruling that stands.
 
-    def _settle(self, events: tuple[Event, ...], voided: frozenset[int]) -> Replay:
-        state = self._refold(events, voided)
+        A correction on position ``start`` changes nothing before it, so the states up to
+        ``start - 1`` are kept and only the rest of the log is replayed.
+        """
+        rulings = standing_rulings(events, voided)
+        history = list(self.history[:start])
+        state = history[-1]
+        for i in range(start, len(events) + 1):
+            e = events[i - 1]
+            if not (i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED))):
+                try:
+                    state = self._step(state, e, i, rulings.get(i))
+                except RuleViolation as v:
+                    raise type(v)(
+                        f"position {i} would no longer be legal: {v.message}", v.rule
+                    ) from None
+            history.append(state)
+        return tuple(history)
+
+    def _settle(self, event: Ruling | Void, voided: frozenset[int]) -> Replay:
+        events = (*self.events, event)
+        target = events[event.on - 1]
+        # Voiding a ruling changes the judgement of the event that ruling was on.
+        start = target.on if isinstance(target, Ruling) else event.on
+        history = self._refold(events, voided, start)
+        state = history[-1]
         out_now = {o.player for o in state.out}
         return replace(
             self,
-            state=state,
+            history=history,
             events=events,
             voided=voided,
             rulings=standing_rulings(events, voided),
@@ -190,7 +206,7 @@ class Replay:
         target = self._target(event, position)
         if isinstance(target, Void):
             raise NotAllowedNow("a void cannot be voided: enter the struck event again", "REF-2")
-        return self._settle((*self.events, event), self.voided | {event.on})
+        return self._settle(event, self.voided | {event.on})
 
     def _ruling(self, event: Ruling, position: int) -> Replay:
         """REF-1: the referee's ruling decides a word, chain or expression over the engine."""
@@ -208,7 +224,7 @@ class Replay:
                     f"the ruling on position {event.on} comes too late: {player} has played since",
                     "REF-1",
                 )
-        return self._settle((*self.events, event), self.voided)
+        return self._settle(event, self.voided)
 
     def _logged_out(self, event: Out) -> Replay:
         out = [o.player for o in self.out]
@@ -219,7 +235,10 @@ class Replay:
                 f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
             )
         return replace(
-            self, events=(*self.events, event), logged_outs=(*self.logged_outs, event.player)
+            self,
+            history=(*self.history, self.state),
+            events=(*self.events, event),
+            logged_outs=(*self.logged_outs, event.player),
         )
 
     def _logged_end(self, event: End) -> Replay:
@@ -237,4 +256,9 @@ class Replay:
                 f"{dict(outcome.points)}",
                 "CH-2",
             )
-        return replace(self, events=(*self.events, event), logged_end=outcome)
+        return replace(
+            self,
+            history=(*self.history, self.state),
+            events=(*self.events, event),
+            logged_end=outcome,
+        )

@@ -10,11 +10,12 @@ import random
 
 import pytest
 
-from engine.events import event_to_json
+from engine.events import End, Out, Ruling, Void, event_to_json
 from engine.games import GAMES
+from engine.games.base import Context
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay
+from engine.match import Replay, standing_rulings
 from tests.support import header
 from tournament.bots import random_game
 from tournament.matchlog import canonical, chain, read_log, write_log
@@ -51,6 +52,21 @@ def test_random_legal_games_replay_identically(game: str, seed: int) -> None:
     assert again.replay.notes == played.notes
     assert again.replay.turns == played.turns
     assert write_log(again.header_line, again.lines, again.hashes) == exported
+    assert played.state == from_scratch(played)
+
+
+def from_scratch(replay: Replay) -> object:
+    """The final state by the plainest reading of REF-1 and REF-2: fold every event that is not
+    void, with every ruling that stands, from the start (no incremental history)."""
+    events = replay.events
+    voided = frozenset(e.on for e in events if isinstance(e, Void))
+    rulings = standing_rulings(events, voided)
+    state = replay.rules.start(replay.header)
+    for i, e in enumerate(events, 1):
+        if i in voided or isinstance(e, (Ruling, Void, Out, End)):
+            continue
+        state = replay.rules.apply(state, e, Context(replay.lexicon, i, rulings.get(i)))
+    return state
 
 
 def test_random_games_end() -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.arithmetic import BinOp, Node, Num, judge, to_text
 from engine.dice import NUMERIC_DICE, face_letters
+from engine.errors import RuleViolation
 from engine.events import JUDGED, parse_event
 from engine.games.base import Turn
 from engine.games.catena import letters_of
@@ -182,9 +183,15 @@ def random_game(replay: Replay, rng: random.Random, limit: int = 400) -> Replay:
         if isinstance(replay.events[-1], JUDGED) and rng.random() < 0.1:
             ruling = {"type": "ruling", "by": "referee", "on": last, "accept": rng.random() < 0.5}
             replay = replay.apply(parse_event(ruling))
-        elif rng.random() < 0.03:
-            void = {"type": "void", "by": "referee", "on": last, "reason": "entered by mistake"}
-            replay = replay.apply(parse_event(void))
+        elif rng.random() < 0.04:
+            # Mostly the event just entered; now and then an earlier one, which the replay
+            # refuses when later events depend on it (then the referee leaves it be).
+            on = last if rng.random() < 0.7 else rng.randint(1, last)
+            void = {"type": "void", "by": "referee", "on": on, "reason": "entered by mistake"}
+            try:
+                replay = replay.apply(parse_event(void))
+            except RuleViolation:
+                pass
         for derived in replay.pending_derived():
             replay = replay.apply(derived)
     return replay

@@ -1,0 +1,70 @@
+"""(a) Replay of a 200-event match: the engine alone, and a whole log read (JSON, hashes, rules).
+
+python benchmarks/replay.py
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+
+from engine.events import event_to_json, parse_event
+from engine.header import parse_header
+from engine.lexicon import default_lexicon
+from engine.match import Replay
+from tournament.bots import random_game
+from tournament.matchlog import canonical, chain, read_log, write_log
+
+EVENTS = 200
+
+
+def long_match() -> tuple[dict, list[dict]]:
+    """A legal battaglia among four players, cut at 200 events (a prefix of a log is a log)."""
+    lexicon = default_lexicon()
+    for seed in range(1000):
+        head = {
+            "format": "tournament-match/1",
+            "game": "battaglia",
+            "players": ["giallo", "blu", "verde", "rosso"],
+            "lexicon": lexicon.identity,
+        }
+        played = random_game(
+            Replay.start(parse_header(head), lexicon), random.Random(seed), limit=400
+        )
+        if played.position >= EVENTS:
+            return head, [event_to_json(e) for e in played.events[:EVENTS]]
+    raise SystemExit("no match long enough")
+
+
+def timed(fn, repeat: int = 30) -> float:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def main() -> None:
+    head, events = long_match()
+    header, lexicon = parse_header(head), default_lexicon()
+    parsed = [parse_event(e) for e in events]
+    header_line = canonical(head)
+    lines = [canonical(e) for e in events]
+    text = write_log(header_line, lines, chain(header_line, lines))
+
+    engine = timed(lambda: Replay.of(header, lexicon, parsed))
+    whole = timed(lambda: read_log(text, lambda _: lexicon))
+    print(
+        f"replay of a {EVENTS}-event match (engine only): {engine * 1000:.2f} ms "
+        f"({EVENTS / engine:,.0f} events/s)"
+    )
+    print(
+        f"read_log of the same exported file (JSON, seq/hash check, rules): {whole * 1000:.2f} ms "
+        f"({EVENTS / whole:,.0f} events/s)"
+    )
+
+
+if __name__ == "__main__":
+    main()
