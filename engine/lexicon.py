@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +31,15 @@ class Lexicon:
     """A set of folded words with a name and a sha256 that identify it in a match header."""
 
     def __init__(self, name: str, sha256: str, words: Any) -> None:
+        """``words``: a marisa trie or a set, or a function that opens one when first needed."""
         self.name = name
         self.sha256 = sha256
-        self._words = words  # a marisa_trie.Trie, or anything with __contains__ and __len__
+        self._source = words
+
+    @cached_property
+    def _words(self) -> Any:
+        # Opened on first use, so that a command that judges no word never maps the file.
+        return self._source() if callable(self._source) else self._source
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and fold(word) in self._words
@@ -100,4 +106,4 @@ def _mmap_trie(path: Path) -> Any:
 def default_lexicon() -> Lexicon:
     """The shipped Italian lexicon, memory-mapped once per process."""
     sha = (DATA / "it_hunspell.sha256").read_text().strip()
-    return Lexicon(DEFAULT_NAME, sha, _mmap_trie(DEFAULT_FILE))
+    return Lexicon(DEFAULT_NAME, sha, lambda: _mmap_trie(DEFAULT_FILE))

@@ -12,6 +12,7 @@ import pytest
 
 from engine.events import End, Out, Ruling, Void, event_to_json
 from engine.games import GAMES
+from engine.games import game as rules
 from engine.games.base import Context
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
@@ -25,7 +26,7 @@ SEEDS = range(12)
 
 def players_for(game: str, rng: random.Random) -> tuple[list[str], list[str]]:
     names = ["giallo", "blu", "verde", "rosso", "nero", "bianco"]
-    count = rng.randint(GAMES[game].min_players, 4)
+    count = rng.randint(rules(game).min_players, 4)
     players, outside = names[:count], names[count : count + rng.randint(0, 1)]
     if game == "catena" and count == 2 and not outside:
         outside = [names[count]]

@@ -1,0 +1,50 @@
+"""(b) One CLI call that records an event, against importing typer, rich and eventsourcing.
+
+Both are timed as whole processes, interleaved in the same run, so the ratio holds on a busy
+machine. The goal is <= 1.3x.
+
+    python benchmarks/cli_record.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RUNS = 15
+BASELINE = [sys.executable, "-c", "import typer, rich, eventsourcing.application"]
+
+
+def seconds(cmd: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "bench.db")
+        cli = [sys.executable, "-m", "tournament", "--db", db, "match"]
+        subprocess.run([*cli, "new", "ventuno", "giallo", "blu"], check=True, capture_output=True)
+        base, record = [], []
+        # Each round records one roll and voids it, so the match stays short and legal.
+        for i in range(RUNS):
+            base.append(seconds(BASELINE))
+            record.append(seconds([*cli, "roll", "M1", "giallo", "d6", "4", "5"]))
+            subprocess.run(
+                [*cli, "void", "M1", str(2 * i + 1), "--reason", "bench"],
+                check=True,
+                capture_output=True,
+            )
+    b, r = statistics.median(base), statistics.median(record)
+    print(f"python -c 'import typer, rich, eventsourcing.application': {b * 1000:.0f} ms (median)")
+    print(f"tournament match roll (load, replay, check, store): {r * 1000:.0f} ms (median)")
+    print(f"ratio: {r / b:.2f}x (goal <= 1.3x)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from tournament.cli import main
+
+main()
