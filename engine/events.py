@@ -200,10 +200,10 @@ def parse_event(obj: Any) -> Event:
     if not isinstance(obj, Mapping):
         raise MalformedEvent("an event must be a JSON object")
     kind = obj.get("type")
-    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         known = ", ".join(EVENT_TYPES)
         raise MalformedEvent(f"unknown event type {kind!r} (known: {known})")
+    cls = EVENT_TYPES[kind]
     values = {}
     for f in fields(cls):
         required = f.default is f.default_factory  # both MISSING: the field has no default

@@ -19,7 +19,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
 from tournament.matchlog import chain, genesis, link
@@ -122,22 +122,22 @@ class MatchStore(Application):
 
     def matches(self) -> Iterator[Match]:
         """Every stored match, in the order they were created."""
-        topic = get_topic(Match.Started)
-        start = 1
-        while True:
-            batch = self.recorder.select_notifications(start, 500, topics=[topic])
-            for n in batch:
-                yield self.repository.get(n.originator_id)
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
+        for notification in self._started():
+            yield self.repository.get(notification.originator_id)
 
     def _count_matches(self) -> int:
-        topic = get_topic(Match.Started)
-        count, start = 0, 1
+        return sum(1 for _ in self._started())
+
+    def _started(self) -> Iterator[Notification]:
+        """The notification of every match's first event, read in pages."""
+        start = 1
         while True:
-            batch = self.recorder.select_notifications(start, 1000, topics=[topic])
-            count += len(batch)
-            if len(batch) < 1000:
-                return count
-            start = batch[-1].id + 1
+            page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
+            yield from page
+            if len(page) < PAGE:
+                return
+            start = page[-1].id + 1
+
+
+PAGE = 1000
+STARTED = get_topic(Match.Started)  # type: ignore[attr-defined]  # made by @event
