@@ -16,10 +16,9 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    last_standing,
     next_player,
-    outcome_for,
     roll_turn,
-    still_in,
     take_roll,
 )
 from engine.header import Header
@@ -213,7 +212,4 @@ def _judge(state: State, event: Word | Pass | Timeout, ctx: Context) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.winner is not None:
-        return outcome_for(state.header.players, [state.winner])
-    left = still_in(state.header.players, state.out)
-    return outcome_for(state.header.players, left) if len(left) == 1 else None
+    return last_standing(state.header.players, state.out, state.winner)  # AST-4, AST-5

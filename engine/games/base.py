@@ -70,6 +70,17 @@ def outcome_for(players: Sequence[str], winners: Iterable[str]) -> Outcome:
     return Outcome(ordered, {p: int(p in won) for p in players})
 
 
+def last_standing(
+    players: Sequence[str], out: Iterable[OutRecord], winner: str | None = None
+) -> Outcome | None:
+    """The outcome of a game won outright by ``winner``, or by the last player still in."""
+    if winner is not None:
+        return outcome_for(players, [winner])
+    gone = {o.player for o in out}
+    left = [p for p in players if p not in gone]
+    return outcome_for(players, left) if len(left) == 1 else None
+
+
 @dataclass(frozen=True)
 class Context:
     """What an event is applied with besides the state: the words, its position, any ruling."""

@@ -15,8 +15,8 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    last_standing,
     next_player,
-    outcome_for,
     roll_turn,
     roll_turns,
     still_in,
@@ -127,5 +127,4 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 def outcome(state: State) -> Outcome | None:
     if any(state.owed.values()):
         return None
-    left = still_in(state.header.players, state.out)
-    return outcome_for(state.header.players, left) if len(left) == 1 else None
+    return last_standing(state.header.players, state.out)  # BAT-4

@@ -13,8 +13,8 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    last_standing,
     next_player,
-    outcome_for,
     roll_turn,
     still_in,
     take_roll,
@@ -170,7 +170,4 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.winner is not None:
-        return outcome_for(state.header.players, [state.winner])
-    left = still_in(state.header.players, state.out)
-    return outcome_for(state.header.players, left) if len(left) == 1 else None
+    return last_standing(state.header.players, state.out, state.winner)  # RR-4, RR-6

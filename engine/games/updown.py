@@ -13,10 +13,9 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    last_standing,
     next_player,
-    outcome_for,
     roll_turn,
-    still_in,
     take_roll,
 )
 from engine.header import Header
@@ -114,5 +113,4 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    left = still_in(state.header.players, state.out)
-    return outcome_for(state.header.players, left) if len(left) == 1 else None
+    return last_standing(state.header.players, state.out)  # UPD-4

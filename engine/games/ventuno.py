@@ -12,10 +12,9 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    last_standing,
     next_player,
-    outcome_for,
     roll_turn,
-    still_in,
     take_roll,
 )
 from engine.header import Header
@@ -109,9 +108,4 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.winner is not None:
-        return outcome_for(state.header.players, [state.winner])
-    left = still_in(state.header.players, state.out)
-    if len(left) == 1:
-        return outcome_for(state.header.players, left)
-    return None
+    return last_standing(state.header.players, state.out, state.winner)  # VEN-2
