@@ -103,9 +103,9 @@ def store(create: bool = False) -> Any:
         fail(f"there is no database at {path} (import or create a match first, or pass --db)")
     if path.exists() and path.is_dir():
         fail(f"{path} is a folder, not a database file")
-    from tournament.store import MatchStore
+    from tournament.store import Store
 
-    return MatchStore(path)
+    return Store(path)
 
 
 def print_json(obj: Any) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from tournament.matches import check_log, import_log, load, summary
 from tournament.matchlog import MatchLog
-from tournament.store import MatchStore, StoreError
+from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -36,7 +36,7 @@ def example_logs() -> list[tuple[str, MatchLog]]:
 def is_demo(db: Path, logs: list[tuple[str, MatchLog]]) -> bool:
     """Whether a database holds nothing but demo matches (so it may be rebuilt)."""
     known = {(log.header_line, log.lines) for _, log in logs}
-    store = MatchStore(db)
+    store = Store(db)
     return all((m.header, tuple(m.lines)) in known for m in store.matches())
 
 
@@ -49,7 +49,7 @@ def build_demo(db: Path) -> list[DemoMatch]:
                 f"{db} holds matches that are not the demo's: pass another --db for the demo"
             )
         db.unlink()
-    store = MatchStore(db)
+    store = Store(db)
     made = []
     for name, log in logs:
         match = import_log(store, log)

@@ -13,7 +13,7 @@ from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError, default_lexicon
 from engine.match import Replay
 from tournament.matchlog import MatchLog, event_line, read_log
-from tournament.store import Match, MatchStore
+from tournament.store import Match, Store
 
 
 class Refused(Exception):
@@ -45,7 +45,7 @@ class Loaded:
     replay: Replay
 
 
-def load(store: MatchStore, number: str, lexicon_path: str | None = None) -> Loaded:
+def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
     """Read a stored match and replay it."""
     match = store.get_match(number)
     header = parse_header(json.loads(match.header))
@@ -66,13 +66,13 @@ def check_log(text: str, lexicon_path: str | None = None) -> MatchLog:
     return read_log(text, lambda header: lexicon_for(header, lexicon_path))
 
 
-def import_log(store: MatchStore, log: MatchLog) -> Match:
+def import_log(store: Store, log: MatchLog) -> Match:
     """Store a checked log as a new match, all its events in one transaction."""
     return store.create(log.header_line, log.lines)
 
 
 def record(
-    store: MatchStore, number: str, obj: dict[str, Any], lexicon_path: str | None = None
+    store: Store, number: str, obj: dict[str, Any], lexicon_path: str | None = None
 ) -> tuple[Loaded, list[Event]]:
     """Check one input event against the replay and store it with the derived events it implies.
 

@@ -70,7 +70,7 @@ def normalise_number(text: str) -> str:
     return f"M{int(m.group(1))}"
 
 
-class MatchStore(Application):
+class Store(Application):
     """The event store of one database file."""
 
     name = "tournament"

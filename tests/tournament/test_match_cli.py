@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from tests.support import EXAMPLES
 from tournament.cli import app
 from tournament.matchlog import chain
-from tournament.store import MatchStore
+from tournament.store import Store
 
 runner = CliRunner()
 
@@ -283,7 +283,7 @@ def test_an_organizer_lexicon_must_match_the_header(db: Path, tmp_path: Path) ->
 
 def test_concurrent_writers_cannot_both_win(db: Path) -> None:
     ok(db, "match", "new", "ventuno", "giallo", "blu")
-    one, two = MatchStore(db), MatchStore(db)
+    one, two = Store(db), Store(db)
     a, b = one.get_match("M1"), two.get_match("M1")
     line = '{"by":"giallo","die":"d6","type":"roll","values":[1,2]}'
     one.append(a, [line])
@@ -291,12 +291,12 @@ def test_concurrent_writers_cannot_both_win(db: Path) -> None:
 
     with pytest.raises(StoreError, match="another terminal"):
         two.append(b, [line])
-    assert MatchStore(db).get_match("M1").lines == [line]
+    assert Store(db).get_match("M1").lines == [line]
 
 
 def test_two_creations_at_once_take_different_numbers(db: Path, monkeypatch) -> None:
-    one, two = MatchStore(db), MatchStore(db)
-    monkeypatch.setattr(MatchStore, "_count_matches", lambda self: 0)
+    one, two = Store(db), Store(db)
+    monkeypatch.setattr(Store, "_count_matches", lambda self: 0)
     header = '{"format":"tournament-match/1","game":"tiro","players":["a","b"]}'
     assert one.create(header, ()).number == "M1"
     assert two.create(header, ()).number == "M2"
