@@ -108,7 +108,9 @@ def _match(
                 weight = 10**9 - int(gap * gap * 10**4) - (rank[b] - rank[a])
                 graph.add_edge(a, b, weight=weight)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs = sorted((tuple(sorted(e, key=rank.__getitem__)) for e in matching), key=lambda e: rank[e[0]])
+    pairs = sorted(
+        (tuple(sorted(e, key=rank.__getitem__)) for e in matching), key=lambda e: rank[e[0]]
+    )
     paired = {p for e in pairs for p in e}
     return [(a, b) for a, b in pairs], [p for p in window if p not in paired]
 
@@ -166,8 +168,7 @@ def berger(players: Sequence[str], round_number: int) -> list[Table]:
     out = []
     for x, y in tables:
         if x is None or y is None:
-            alone = x if y is None else y
-            assert alone is not None
+            alone: str = x if y is None else y  # type: ignore[assignment]
             out.append(Table((alone,), bye=True, why=f"bye: {alone}, round robin of an odd number"))
         else:
             out.append(Table((x, y), why=f"Berger table, round {r}"))
@@ -202,7 +203,7 @@ def first_elimination_round(seeded: Sequence[str]) -> list[Table]:
         if pa and pb:
             tables.append(Table((pa, pb), why=f"seed {a} - seed {b}"))
         elif pa or pb:
-            alone = pa or pb
+            alone: str = pa or pb  # type: ignore[assignment]
             seed = a if pa else b
             tables.append(Table((alone,), bye=True, why=f"bye: {alone}, seed {seed}"))
     return tables

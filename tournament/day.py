@@ -1,0 +1,376 @@
+"""The organizer's day: create, register, pair, play, close, rank. Thin services over the store.
+
+Results come from the match logs: a table is decided when every challenge it plays has ended,
+and its players' challenge points are the points of those challenges (CH-2, CH-3).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from eventsourcing.application import AggregateNotFoundError
+
+from engine.games import GAMES, TETRAGON, game
+from engine.games.base import Outcome
+from tournament.matches import Refused, check_log, import_log, load
+from tournament.pairing import (
+    History,
+    Table,
+    berger,
+    first_elimination_round,
+    next_elimination_round,
+    pods,
+    swiss,
+)
+from tournament.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
+from tournament.store import Match, Store
+from tournament.tournaments import FORMATS, TOURNAMENT_ID, Tournament
+
+OutcomeOf = Callable[[str], Outcome | None]
+PARTITA = "partita"
+PARTITA_GAMES = 4  # CH-3
+
+
+def replayed_outcome(store: Store) -> OutcomeOf:
+    """Outcomes read by replaying each match log (the read models offer a faster one)."""
+    return lambda match_id: load(store, match_id).replay.outcome
+
+
+def get_tournament(store: Store) -> Tournament:
+    try:
+        return store.repository.get(TOURNAMENT_ID)
+    except AggregateNotFoundError:
+        raise Refused("there is no tournament in this database: create one first") from None
+
+
+def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
+    """Create the database's tournament; the settings are checked and recorded as given."""
+    try:
+        store.repository.get(TOURNAMENT_ID)
+    except AggregateNotFoundError:
+        pass
+    else:
+        raise Refused("this database already holds a tournament: use another --db")
+    config = {
+        "name": name,
+        "date": settings.get("date", ""),
+        "venue": settings.get("venue", ""),
+        "format": settings.get("format", "swiss"),
+        "rounds": settings.get("rounds"),
+        "plays": settings.get("plays", PARTITA),
+        "games": list(settings.get("games") or TETRAGON),
+        "scoring": settings.get("scoring") or {"win": 3, "draw": 1, "loss": 0, "bye": 3},
+        "placement": list(settings.get("placement") or []),
+        "tiebreaks": list(settings.get("tiebreaks") or TIEBREAKS),
+        "lang": settings.get("lang", "it"),
+        "seed": str(settings.get("seed", name)),
+        "third_place": bool(settings.get("third_place", False)),
+        "table_size": int(settings.get("table_size", 4)),
+    }
+    _check_settings(config)
+    tournament = Tournament(settings=config, by=by)
+    store.save(tournament)
+    return tournament
+
+
+def _check_settings(config: dict[str, Any]) -> None:
+    if config["format"] not in FORMATS:
+        raise Refused(f"unknown format {config['format']!r} (known: {', '.join(FORMATS)})")
+    if config["plays"] != PARTITA and config["plays"] not in GAMES:
+        raise Refused(f"a pairing plays {PARTITA!r} or one game ({', '.join(GAMES)})")
+    bad = [g for g in config["games"] if g not in GAMES]
+    if bad:
+        raise Refused(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
+    if config["plays"] == PARTITA and len(set(config["games"])) < PARTITA_GAMES:
+        raise Refused("a Tetragon partita chooses four games: allow at least four (CH-3)")
+    bad = [t for t in config["tiebreaks"] if t not in TIEBREAKS]
+    if bad:
+        raise Refused(f"unknown tie-break {bad[0]!r} (known: {', '.join(TIEBREAKS)})")
+    if config["lang"] not in ("it", "en"):
+        raise Refused("printed material is in Italian (it) or English (en)")
+    if not 3 <= config["table_size"] <= 10:
+        raise Refused("tables of several players seat 3 to 10")
+
+
+def scoring_of(t: Tournament) -> Scoring:
+    s = t.settings["scoring"]
+    return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
+
+
+def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
+    t = get_tournament(store)
+    for name in names:
+        name = name.strip()
+        if not name or name == "referee":
+            raise Refused(f"{name!r} cannot be a player's name")
+        if name in t.players and t.players[name]["status"] != "withdrawn":
+            raise Refused(f"{name} is already registered")
+        if t.settings["format"] in ("round_robin", "elimination") and t.rounds:
+            raise Refused(f"a {t.settings['format'].replace('_', ' ')} takes no late entries")
+        t.register(player=name, by=by)
+    store.save(t)
+    return t
+
+
+def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
+    t = get_tournament(store)
+    if name not in t.players or t.players[name]["status"] != "active":
+        raise Refused(f"{name} is not an active player of this tournament")
+    t.withdraw(player=name, reason=reason, by=by)
+    store.save(t)
+    return t
+
+
+# --- results ---------------------------------------------------------------------------
+
+
+def table_games(t: Tournament, table: dict[str, Any]) -> list[str]:
+    """The games a table plays: the partita's four once chosen, or the tournament's one game."""
+    if t.settings["plays"] == PARTITA:
+        return list(table.get("games", []))
+    return [t.settings["plays"]]
+
+
+def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) -> TableResult:
+    players = tuple(table["players"])
+    if table["bye"]:
+        return TableResult(players, bye=True)
+    games = table_games(t, table)
+    matches = table.get("matches", {})
+    if not games or any(g not in matches for g in games):
+        return TableResult(players)
+    points = dict.fromkeys(players, 0)
+    for g in games:
+        outcome = outcome_of(matches[g])
+        if outcome is None:
+            return TableResult(players)
+        for p in players:
+            points[p] += outcome.points.get(p, 0)
+    return TableResult(players, points=points)
+
+
+def round_results(t: Tournament, outcome_of: OutcomeOf) -> list[list[TableResult]]:
+    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds]
+
+
+def current_standings(t: Tournament, outcome_of: OutcomeOf) -> list[Row]:
+    return standings(
+        t.ranked_players,
+        round_results(t, outcome_of),
+        scoring_of(t),
+        t.settings["tiebreaks"],
+        t.settings["seed"],
+    )
+
+
+def table_winner(t: Tournament, result: TableResult) -> str:
+    """Who goes through from a decided table: most challenge points, then the seeded lot."""
+    if result.bye:
+        return result.players[0]
+    assert result.points is not None
+    pts = result.points
+    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
+
+
+# --- rounds ----------------------------------------------------------------------------
+
+
+def history(t: Tournament) -> History:
+    opponents: dict[str, set[str]] = {}
+    byes: set[str] = set()
+    first: dict[str, int] = {}
+    for r in t.rounds:
+        for tb in r["tables"]:
+            players = tb["players"]
+            if tb["bye"]:
+                byes.add(players[0])
+                continue
+            first[players[0]] = first.get(players[0], 0) + 1
+            for p in players:
+                opponents.setdefault(p, set()).update(q for q in players if q != p)
+    return History({p: frozenset(o) for p, o in opponents.items()}, frozenset(byes), first)
+
+
+def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
+    """Pair the next round and record it; the previous round must be closed."""
+    t = get_tournament(store)
+    if t.rounds and not t.rounds[-1]["closed"]:
+        raise Refused(f"round {len(t.rounds)} is not closed yet")
+    number = len(t.rounds) + 1
+    tables = _pairings(t, number, outcome_of)
+    records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
+    t.pair_round(number=number, tables=records, by=by)
+    store.save(t)
+    return t.rounds[-1]
+
+
+def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
+    fmt = t.settings["format"]
+    active = t.active
+    if len(active) < 2:
+        raise Refused("at least two active players are needed to pair a round")
+    if fmt == "swiss":
+        limit = t.settings.get("rounds")
+        if limit and number > limit:
+            raise Refused(f"the Swiss has {limit} rounds: all are paired")
+        rows = current_standings(t, outcome_of)
+        ranked = [r.player for r in rows if r.player in active]
+        return swiss(ranked, {r.player: r.points for r in rows}, history(t))
+    if fmt == "round_robin":
+        order = [
+            p
+            for p, _ in sorted(t.players.items(), key=lambda kv: kv[1]["seed"])
+            if t.players[p]["status"] != "withdrawn"
+        ]
+        rounds = len(order) - 1 + len(order) % 2
+        if number > rounds:
+            raise Refused(f"the round robin has {rounds} rounds: all are paired")
+        tables = berger(order, number)
+        # A player who dropped out forfeits: the opponent has a bye.
+        out = []
+        for tb in tables:
+            present = tuple(p for p in tb.players if p in active)
+            if len(present) == len(tb.players):
+                out.append(tb)
+            elif present:
+                out.append(
+                    Table(present[:1], bye=True, why=f"bye: {present[0]}, the opponent dropped out")
+                )
+        return out
+    if fmt == "elimination":
+        if number == 1:
+            seeded = sorted(active, key=lambda p: t.players[p]["seed"])
+            return first_elimination_round(seeded)
+        previous = t.rounds[-1]["tables"]
+        main = [tb for tb in previous if "third place" not in tb.get("why", "")]
+        if len(main) <= 1:
+            raise Refused("the bracket is complete: the final has been played")
+        results = [table_result(t, tb, outcome_of) for tb in main]
+        winners = {i: table_winner(t, r) for i, r in enumerate(results)}
+        prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
+        return next_elimination_round(prev_tables, winners, t.settings["third_place"])
+    # pods
+    rows = current_standings(t, outcome_of)
+    ranked = [r.player for r in rows if r.player in active]
+    minimum = max(3, *(game(g).min_players for g in t.settings["games"]))
+    if len(ranked) < minimum:
+        raise Refused(f"tables of several players need at least {minimum} active players")
+    return pods(ranked, minimum, history(t), t.settings["table_size"])
+
+
+def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
+    t = get_tournament(store)
+    if not t.rounds or t.rounds[-1]["closed"]:
+        raise Refused("there is no open round to close")
+    r = t.rounds[-1]
+    pending = [tb["table"] for tb in r["tables"] if not table_result(t, tb, outcome_of).decided]
+    if pending:
+        raise Refused(
+            f"round {r['number']} cannot close: table(s) {', '.join(map(str, pending))} not decided"
+        )
+    t.close_round(number=r["number"], by=by)
+    store.save(t)
+    return r
+
+
+def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    if not 1 <= round_number <= len(t.rounds):
+        raise Refused(f"there is no round {round_number}")
+    tables = t.rounds[round_number - 1]["tables"]
+    if not 1 <= table_number <= len(tables):
+        raise Refused(f"round {round_number} has no table {table_number}")
+    if t.rounds[round_number - 1]["closed"]:
+        raise Refused(f"round {round_number} is closed")
+    table = tables[table_number - 1]
+    if table["bye"]:
+        raise Refused(f"table {table_number} is a bye")
+    return table
+
+
+def choose_partita(
+    store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
+) -> Tournament:
+    """CH-3: the four games a table's partita plays, chosen at its start."""
+    t = get_tournament(store)
+    if t.settings["plays"] != PARTITA:
+        raise Refused(f"this tournament plays {t.settings['plays']}, not partite")
+    table = _open_table(t, round_number, table_number)
+    if table.get("games"):
+        raise Refused(
+            f"the partita of table {table_number} already plays {', '.join(table['games'])}"
+        )
+    allowed = t.settings["games"]
+    if len(games) != PARTITA_GAMES or len(set(games)) != PARTITA_GAMES:
+        raise Refused("a partita is four different games (CH-3)")
+    bad = [g for g in games if g not in allowed]
+    if bad:
+        raise Refused(f"{bad[0]} is not among this tournament's games ({', '.join(allowed)})")
+    t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
+    store.save(t)
+    return t
+
+
+def start_match(
+    store: Store,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+) -> Match:
+    """Create the match of one challenge of a table, with the table's players, and attach it."""
+    t = get_tournament(store)
+    table = _open_table(t, round_number, table_number)
+    games = table_games(t, table)
+    if game_name not in games:
+        planned = ", ".join(games) or "nothing yet (choose the partita first)"
+        raise Refused(f"table {table_number} plays {planned}, not {game_name}")
+    if game_name in table.get("matches", {}):
+        raise Refused(
+            f"{game_name} of table {table_number} is already {table['matches'][game_name]}"
+        )
+    players = list(table["players"])
+    turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
+    players = players[turn:] + players[:turn]
+    header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
+    if outside:
+        header["outside"] = list(outside)
+    match = import_log(store, check_log(json.dumps(header), lexicon_path))
+    t.attach_match(
+        round=round_number, table=table_number, game=game_name, match=match.number, by=by
+    )
+    store.save(t)
+    return match
+
+
+def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
+    """Where the day stands: the round, which tables wait for what."""
+    current = t.rounds[-1] if t.rounds else None
+    tables = []
+    if current:
+        for tb in current["tables"]:
+            result = table_result(t, tb, outcome_of)
+            games = table_games(t, tb)
+            tables.append(
+                {
+                    "table": tb["table"],
+                    "players": tb["players"],
+                    "bye": tb["bye"],
+                    "games": games,
+                    "matches": tb.get("matches", {}),
+                    "decided": result.decided,
+                    "points": dict(result.points) if result.points else None,
+                }
+            )
+    return {
+        "name": t.settings["name"],
+        "format": t.settings["format"],
+        "plays": t.settings["plays"],
+        "players": len(t.active),
+        "round": current["number"] if current else 0,
+        "round_closed": bool(current and current["closed"]),
+        "tables": tables,
+    }
