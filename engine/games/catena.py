@@ -106,7 +106,7 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
             continue
         first = "/".join(letters_of(a, "consonant")).upper()
         last = "/".join(letters_of(a, "vowel")).upper()
-        events = ("word", "choose") if _undecided(a) else ("word",)
+        events = ("word", "pass", "timeout") + (("choose",) if _undecided(a) else ())
         choices = tuple(c for d in _undecided(a) for c in face_letters(a.faces[d]))
         out.append(
             Turn(
@@ -194,6 +194,15 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         text = f"chain of {length} words" if length else f"chain not valid: {why}"
         note = Note(ctx.position, event.by, text, "CAT-2" if why else "CAT-3", not why)
         return replace(state, chains={**state.chains, event.by: length}, notes=(*state.notes, note))
+    if isinstance(event, (Pass, Timeout)) and _anchoring(state):
+        # Engine reading: an anchor player who finds no word (CH-4) rolls both dice again.
+        note = Note(ctx.position, event.by, "no anchor word: roll again", "CAT-1", False)
+        return replace(
+            state,
+            owed={**state.owed, event.by: ANCHOR_DICE},
+            anchors={**state.anchors, event.by: Anchor()},
+            notes=(*state.notes, note),
+        )
     if isinstance(event, (Pass, Timeout)):
         note = Note(ctx.position, event.by, "no chain", "CAT-4", False)
         return replace(state, chains={**state.chains, event.by: None}, notes=(*state.notes, note))

@@ -1,0 +1,120 @@
+"""A seeded simulation of a whole tournament: computer players through the same engine and log.
+
+Every match is created at its table, played by the bots of :mod:`tournament.bots` (each event
+checked by the engine as it would be from the CLI) and stored; rounds are paired and closed by
+the same services the organizer uses. The same seed gives the same tournament, event for event.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import event_to_json
+from engine.games import game
+from engine.header import parse_header
+from engine.lexicon import default_lexicon
+from engine.match import Replay
+from tournament import day
+from tournament.bots import random_game
+from tournament.matchlog import canonical
+from tournament.store import Store
+
+NAMES = ("Giallo", "Blu", "Verde", "Rosso", "Nero", "Bianco", "Viola", "Arancio")
+BY = "simulation"
+
+
+def player_names(count: int) -> list[str]:
+    """Colours for a club evening, numbered names for a season."""
+    if count <= len(NAMES):
+        return list(NAMES[:count])
+    width = len(str(count))
+    return [f"Giocatore {i:0{width}d}" for i in range(1, count + 1)]
+
+
+@dataclass
+class Simulation:
+    """The knobs of a simulated tournament (the CLI's options)."""
+
+    players: int = 8
+    format: str = "swiss"
+    rounds: int | None = 3
+    plays: str = day.PARTITA
+    seed: int = 1
+    name: str = "Torneo simulato"
+    table_size: int = 4
+    progress: Callable[[str], None] | None = None
+
+
+def play_match(store: Store, match_number: str, rng: random.Random) -> None:
+    """Let the bots play one stored, empty match to its end, storing every event."""
+    match = store.get_match(match_number)
+    header = parse_header(json.loads(match.header))
+    replay = random_game(Replay.start(header, default_lexicon()), rng)
+    store.append(match, [canonical(event_to_json(e)) for e in replay.events])
+
+
+def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
+    """A player from another table to roll the third anchor of a two-player La catena."""
+    others = [p for p in t.ranked_players if p not in table["players"]]
+    return [rng.choice(others)] if others else []
+
+
+def play_table(
+    store: Store, round_number: int, table: dict[str, Any], rng: random.Random
+) -> None:
+    t = day.get_tournament(store)
+    number = table["table"]
+    if t.settings["plays"] == day.PARTITA:
+        allowed = list(t.settings["games"])
+        if len(table["players"]) == 2 and len(t.ranked_players) < 3 and "catena" in allowed:
+            allowed.remove("catena")
+        games = rng.sample(allowed, day.PARTITA_GAMES)
+        day.choose_partita(store, round_number, number, games, by=BY)
+    else:
+        games = [t.settings["plays"]]
+    for g in games:
+        outside: Sequence[str] = ()
+        if g == "catena" and len(table["players"]) == 2:
+            outside = outside_for(t, table, rng)
+        match = day.start_match(store, round_number, number, g, outside, by=BY)
+        play_match(store, match.number, rng)
+
+
+def run(store: Store, sim: Simulation) -> None:
+    """Create the tournament, register the players and play every round."""
+    rng = random.Random(sim.seed)
+    say = sim.progress or (lambda _: None)
+    day.create(
+        store,
+        sim.name,
+        by=BY,
+        format=sim.format,
+        rounds=sim.rounds if sim.format in ("swiss", "pods") else None,
+        plays=sim.plays,
+        seed=sim.seed,
+        table_size=sim.table_size,
+        date="",
+        venue="",
+    )
+    day.add_players(store, player_names(sim.players), by=BY)
+    outcome_of = day.replayed_outcome(store)
+    number = 0
+    while True:
+        try:
+            paired = day.pair_next_round(store, outcome_of, by=BY)
+        except day.Refused:
+            break  # every round is paired (Swiss limit, round robin, bracket complete)
+        number = paired["number"]
+        for table in paired["tables"]:
+            if not table["bye"]:
+                play_table(store, number, table, rng)
+        day.close_round(store, outcome_of, by=BY)
+        say(f"round {number}: {len(paired['tables'])} tables played")
+
+
+def min_players(plays: str) -> int:
+    return 2 if plays == day.PARTITA else game(plays).min_players
