@@ -63,9 +63,7 @@ def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
     return [rng.choice(others)] if others else []
 
 
-def play_table(
-    store: Store, round_number: int, table: dict[str, Any], rng: random.Random
-) -> None:
+def play_table(store: Store, round_number: int, table: dict[str, Any], rng: random.Random) -> None:
     t = day.get_tournament(store)
     number = table["table"]
     if t.settings["plays"] == day.PARTITA:

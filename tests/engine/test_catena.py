@@ -96,12 +96,18 @@ def test_cat4_no_valid_chain_no_point() -> None:
 
 
 def test_ch4_an_anchor_player_without_a_word_rolls_again() -> None:
-    events = [roll("giallo", "consonant", "S"), roll("giallo", "vowel", "U/A"), choose("giallo", "u")]
+    events = [
+        roll("giallo", "consonant", "S"),
+        roll("giallo", "vowel", "U/A"),
+        choose("giallo", "u"),
+    ]
     replay = play("catena", GB, events + [pass_("giallo")], outside=["verde"])
     giallo = next(t for t in replay.turns if t.player == "giallo")
     assert giallo.events == ("roll",) and giallo.dice == (("consonant", 1), ("vowel", 1))
     replay = play(
-        "catena", GB, events + [pass_("giallo")] + anchors()[:2] + [word("giallo", "casa")],
+        "catena",
+        GB,
+        events + [pass_("giallo")] + anchors()[:2] + [word("giallo", "casa")],
         outside=["verde"],
     )
     assert replay.state.anchors["giallo"].word == "casa"

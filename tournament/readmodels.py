@@ -1,0 +1,383 @@
+"""Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
+
+``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
+each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
+caches of the event store: :func:`update` polls the notification log from the position it
+stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
+them and starts again from the first event; both give the same tables.
+
+A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
+after it: the engine checked that event against a replay when it was stored. Any other match
+(in progress, corrected since its last end, or imported without derived events) is replayed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from engine.games.base import Outcome
+from tournament.store import PAGE, Store
+
+PROJECTION = "read_models"
+MATCH_STARTED = "tournament.store:Match.Started"
+MATCH_RECORDED = "tournament.store:Match.Recorded"
+TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
+WATCHED = ("end", "ruling", "void")
+TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
+
+
+@dataclass
+class Progress:
+    """What one update read, and which matches and tables it touched."""
+
+    events: int = 0
+    matches: set[str] = field(default_factory=set)
+    tournament: bool = False
+
+
+def database(store: Store) -> sqlite_utils.Database:
+    return sqlite_utils.Database(store.env.get("SQLITE_DBNAME"))
+
+
+def position(db: sqlite_utils.Database) -> int:
+    if "_projections" not in db.table_names():
+        return 0
+    row = db.execute("select position from _projections where name = ?", [PROJECTION]).fetchone()
+    return row[0] if row else 0
+
+
+def rebuild(store: Store) -> Progress:
+    """Drop every read model and project the whole log again."""
+    db = database(store)
+    for name in (*TABLES, "_projections"):
+        if name in db.table_names():
+            db[name].drop()
+    return update(store)
+
+
+def update(store: Store) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped."""
+    db = database(store)
+    _create(db)
+    start = position(db) + 1
+    progress = Progress()
+    numbers = {row[0]: row[1] for row in db.execute("select uuid, id from matches")}
+    summaries: dict[str, dict[str, Any]] = {}
+    last = start - 1
+    with db.conn:
+        for page in _pages(store, start):
+            rows = []
+            for n in page:
+                rows.append(_flat(n, numbers, summaries, progress))
+                last = n.id
+            db.conn.executemany(
+                "insert into events (id, aggregate, version, type, at, match, payload) "
+                "values (:id, :aggregate, :version, :type, :at, :match, :payload)",
+                rows,
+            )
+            progress.events += len(rows)
+        _matches(db, store, summaries)
+        if progress.tournament or progress.matches:
+            _tournament(db, store)
+        db.conn.execute(
+            "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
+        )
+    return progress
+
+
+def _pages(store: Store, start: int) -> Iterator[list[Any]]:
+    while True:
+        page = store.recorder.select_notifications(start, PAGE * 5)
+        if not page:
+            return
+        yield list(page)
+        start = page[-1].id + 1
+
+
+def _create(db: sqlite_utils.Database) -> None:
+    if "_projections" in db.table_names():
+        return
+    db["_projections"].create({"name": str, "position": int}, pk="name")
+    db["events"].create(
+        {
+            "id": int,
+            "aggregate": str,
+            "version": int,
+            "type": str,
+            "at": str,
+            "match": str,
+            "payload": str,
+        },
+        pk="id",
+    )
+    db["matches"].create(
+        {
+            "id": str,
+            "uuid": str,
+            "game": str,
+            "players": str,
+            "outside": str,
+            "events": int,
+            "head": str,
+            "status": str,
+            "winners": str,
+            "points": str,
+            "last_end": str,
+            "end_at": int,
+            "corrected_at": int,
+            "round": int,
+            "table_no": int,
+        },
+        pk="id",
+    )
+    db["matches"].create_index(["uuid"], unique=True)
+    db["challenges"].create(
+        {"match": str, "player": str, "game": str, "points": int, "won": int},
+        pk=("match", "player"),
+    )
+    db["players"].create(
+        {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
+        pk="name",
+    )
+    db["rounds"].create({"number": int, "closed": int, "tables": int}, pk="number")
+    db["pairings"].create(
+        {
+            "round": int,
+            "table_no": int,
+            "players": str,
+            "bye": int,
+            "why": str,
+            "games": str,
+            "matches": str,
+            "decided": int,
+            "points": str,
+        },
+        pk=("round", "table_no"),
+    )
+    db["standings"].create(
+        {
+            "rank": int,
+            "player": str,
+            "points": float,
+            "played": int,
+            "challenge": float,
+            "buchholz": float,
+            "buchholz_cut1": float,
+            "sonneborn_berger": float,
+            "head_to_head": float,
+        },
+        pk="player",
+    )
+
+
+def _flat(
+    n: Any, numbers: dict[str, str], summaries: dict[str, dict[str, Any]], progress: Progress
+) -> dict[str, Any]:
+    """One row of the flat events table, noting what the event changes."""
+    state = json.loads(n.state)
+    at = state.pop("timestamp", {}).get("_data_", "")
+    aggregate = n.originator_id.hex
+    match = None
+    if n.topic == MATCH_RECORDED:
+        match = numbers[aggregate]
+        payload = state["line"]
+        s = summaries.setdefault(match, {})
+        s["events"] = n.originator_version - 1
+        s["head"] = state["hash"]
+        # A cheap look for the few lines that matter; parsed to be sure (a field of another
+        # event could hold the same text).
+        if '"type":"' in payload and any(f'"type":"{k}"' in payload for k in WATCHED):
+            kind = json.loads(payload)["type"]
+            if kind == "end":
+                s["last_end"], s["end_at"] = payload, s["events"]
+            elif kind in ("ruling", "void"):
+                s["corrected_at"] = s["events"]
+        progress.matches.add(match)
+    elif n.topic == MATCH_STARTED:
+        match = numbers[aggregate] = state["number"]
+        payload = state["header"]
+        summaries.setdefault(match, {})["new"] = (aggregate, payload)
+        progress.matches.add(match)
+    else:
+        progress.tournament = progress.tournament or n.topic.startswith(TOURNAMENT_PREFIX)
+        payload = json.dumps(
+            {k: v for k, v in state.items() if k != "originator_topic"}, ensure_ascii=False
+        )
+    kind = n.topic.rsplit(":", 1)[-1]
+    return {
+        "id": n.id,
+        "aggregate": aggregate,
+        "version": n.originator_version,
+        "type": kind,
+        "at": at,
+        "match": match,
+        "payload": payload,
+    }
+
+
+def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
+    from tournament.matches import load
+
+    for number, s in summaries.items():
+        if "new" in s:
+            aggregate, header_line = s.pop("new")
+            header = json.loads(header_line)
+            db.conn.execute(
+                "insert into matches (id, uuid, game, players, outside, events, status) "
+                "values (?, ?, ?, ?, ?, 0, 'in_progress')",
+                [
+                    number,
+                    aggregate,
+                    header["game"],
+                    json.dumps(header["players"]),
+                    json.dumps(header.get("outside", [])),
+                ],
+            )
+        if s:
+            sets = ", ".join(f"{k} = :{k}" for k in s)
+            db.conn.execute(f"update matches set {sets} where id = :id", {**s, "id": number})
+        row = db.execute(
+            "select last_end, end_at, corrected_at from matches where id = ?", [number]
+        ).fetchone()
+        last_end, end_at, corrected_at = row
+        outcome: Outcome | None
+        if last_end and (corrected_at or 0) < end_at:
+            end = json.loads(last_end)
+            outcome = Outcome(tuple(end["winners"]), end["points"])
+        else:
+            outcome = load(store, number).replay.outcome
+        db.conn.execute(
+            "update matches set status = ?, winners = ?, points = ? where id = ?",
+            [
+                "finished" if outcome else "in_progress",
+                json.dumps(list(outcome.winners)) if outcome else None,
+                json.dumps(dict(outcome.points)) if outcome else None,
+                number,
+            ],
+        )
+        db.conn.execute("delete from challenges where match = ?", [number])
+        if outcome:
+            game = db.execute("select game from matches where id = ?", [number]).fetchone()[0]
+            db.conn.executemany(
+                "insert into challenges (match, player, game, points, won) values (?, ?, ?, ?, ?)",
+                [
+                    (number, p, game, pts, int(p in outcome.winners))
+                    for p, pts in outcome.points.items()
+                ],
+            )
+
+
+def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
+    """Each match's outcome as the read model holds it."""
+    out: dict[str, Outcome | None] = {}
+    for number, status, winners, points in db.execute(
+        "select id, status, winners, points from matches"
+    ):
+        out[number] = (
+            Outcome(tuple(json.loads(winners)), json.loads(points))
+            if status == "finished"
+            else None
+        )
+    return out
+
+
+def _tournament(db: sqlite_utils.Database, store: Store) -> None:
+    from tournament import day
+    from tournament.matches import Refused
+
+    try:
+        t = day.get_tournament(store)
+    except Refused:
+        return
+    known = outcomes(db)
+
+    def outcome_of(match_id: str) -> Outcome | None:
+        return known.get(match_id)
+
+    for name in ("players", "rounds", "pairings", "standings"):
+        db.conn.execute(f"delete from {name}")
+    _insert(
+        db,
+        "players",
+        (
+            {
+                "name": p,
+                "status": i["status"],
+                "seed": i["seed"],
+                "since": i["since"],
+                "until": i.get("until"),
+                "reason": i.get("reason"),
+            }
+            for p, i in t.players.items()
+        ),
+    )
+    _insert(
+        db,
+        "rounds",
+        (
+            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
+            for r in t.rounds
+        ),
+    )
+    pairings = []
+    for r in t.rounds:
+        for tb in r["tables"]:
+            result = day.table_result(t, tb, outcome_of)
+            pairings.append(
+                {
+                    "round": r["number"],
+                    "table_no": tb["table"],
+                    "players": json.dumps(tb["players"]),
+                    "bye": int(tb["bye"]),
+                    "why": tb.get("why", ""),
+                    "games": json.dumps(day.table_games(t, tb)),
+                    "matches": json.dumps(tb.get("matches", {})),
+                    "decided": int(result.decided),
+                    "points": json.dumps(dict(result.points)) if result.points else None,
+                }
+            )
+            for number in tb.get("matches", {}).values():
+                db.conn.execute(
+                    "update matches set round = ?, table_no = ? where id = ?",
+                    [r["number"], tb["table"], number],
+                )
+    _insert(db, "pairings", pairings)
+    _insert(
+        db,
+        "standings",
+        (
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": row.points,
+                "played": row.played,
+                **{
+                    k: row.values.get(k)
+                    for k in (
+                        "challenge",
+                        "buchholz",
+                        "buchholz_cut1",
+                        "sonneborn_berger",
+                        "head_to_head",
+                    )
+                },
+            }
+            for row in day.current_standings(t, outcome_of)
+        ),
+    )
+
+
+def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict[str, Any]]) -> None:
+    rows = list(rows)
+    if rows:
+        columns = list(rows[0])
+        db.conn.executemany(
+            f"insert into {table} ({', '.join(columns)}) values "
+            f"({', '.join(':' + c for c in columns)})",
+            rows,
+        )
