@@ -102,8 +102,8 @@ def _pages(store: Store, start: int) -> Iterator[list[Any]]:
 def _create(db: sqlite_utils.Database) -> None:
     if "_projections" in db.table_names():
         return
-    db["_projections"].create({"name": str, "position": int}, pk="name")
-    db["events"].create(
+    db.table("_projections").create({"name": str, "position": int}, pk="name")
+    db.table("events").create(
         {
             "id": int,
             "aggregate": str,
@@ -115,7 +115,7 @@ def _create(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["matches"].create(
+    db.table("matches").create(
         {
             "id": str,
             "uuid": str,
@@ -135,17 +135,17 @@ def _create(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["matches"].create_index(["uuid"], unique=True)
-    db["challenges"].create(
+    db.table("matches").create_index(["uuid"], unique=True)
+    db.table("challenges").create(
         {"match": str, "player": str, "game": str, "points": int, "won": int},
         pk=("match", "player"),
     )
-    db["players"].create(
+    db.table("players").create(
         {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
         pk="name",
     )
-    db["rounds"].create({"number": int, "closed": int, "tables": int}, pk="number")
-    db["pairings"].create(
+    db.table("rounds").create({"number": int, "closed": int, "tables": int}, pk="number")
+    db.table("pairings").create(
         {
             "round": int,
             "table_no": int,
@@ -159,7 +159,7 @@ def _create(db: sqlite_utils.Database) -> None:
         },
         pk=("round", "table_no"),
     )
-    db["standings"].create(
+    db.table("standings").create(
         {
             "rank": int,
             "player": str,
