@@ -68,6 +68,7 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
         "seed": str(settings.get("seed", name)),
         "third_place": bool(settings.get("third_place", False)),
         "table_size": int(settings.get("table_size", 4)),
+        "demo": bool(settings.get("demo", False)),
     }
     _check_settings(config)
     tournament = Tournament(settings=config, by=by)

@@ -1,57 +1,53 @@
-"""``tournament demo``: the examples of the seeds, imported into a fresh database.
+"""``tournament demo``: a small club tournament, plus the worked examples of the rules.
 
-It grows into the demo tournament (8 players, Swiss, Tetragon partite) with the tournaments
-issue; for now it imports every example match and shows how each ended.
+Eight players, a Swiss of three rounds of Tetragon partite played by the computer players
+(:mod:`tournament.simulate`), then every example match of ``examples/`` imported beside it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from tournament.matches import check_log, import_log, load, summary
-from tournament.matchlog import MatchLog
+from tournament import day, readmodels, simulate
+from tournament.matches import Refused, check_log, import_log
 from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+NAME = "Torneo dimostrativo"
 
 
-@dataclass(frozen=True)
-class DemoMatch:
-    file: str
-    info: dict
-
-
-def example_logs() -> list[tuple[str, MatchLog]]:
-    """Every example log, checked."""
+def example_files() -> list[Path]:
     if not EXAMPLES.is_dir():
         raise StoreError(
             f"the examples folder is not at {EXAMPLES}: install from a checkout (pip install -e .)"
         )
-    return [
-        (p.name, check_log(p.read_text(encoding="utf-8"))) for p in sorted(EXAMPLES.glob("*.jsonl"))
-    ]
+    return sorted(EXAMPLES.glob("*.jsonl"))
 
 
-def is_demo(db: Path, logs: list[tuple[str, MatchLog]]) -> bool:
-    """Whether a database holds nothing but demo matches (so it may be rebuilt)."""
-    known = {(log.header_line, log.lines) for _, log in logs}
+def is_demo(db: Path) -> bool:
+    """Whether a database holds the demo and nothing else (so it may be rebuilt)."""
     store = Store(db)
-    return all((m.header, tuple(m.lines)) in known for m in store.matches())
+    try:
+        t = day.get_tournament(store)
+    except Refused:
+        return not any(True for _ in store.matches())
+    return bool(t.settings.get("demo"))
 
 
-def build_demo(db: Path) -> list[DemoMatch]:
-    """Import the examples into ``db``; a database with anything else in it is left alone."""
-    logs = example_logs()
+def build_demo(db: Path) -> Store:
+    """Build the demo into ``db``; a database with anything else in it is left alone."""
+    files = example_files()
+    logs = [check_log(f.read_text(encoding="utf-8")) for f in files]
     if db.exists():
-        if not is_demo(db, logs):
-            raise StoreError(
-                f"{db} holds matches that are not the demo's: pass another --db for the demo"
-            )
+        if not is_demo(db):
+            raise StoreError(f"{db} holds data that is not the demo's: pass another --db")
         db.unlink()
     store = Store(db)
-    made = []
-    for name, log in logs:
-        match = import_log(store, log)
-        made.append(DemoMatch(name, summary(load(store, match.number))))
-    return made
+    simulate.run(
+        store,
+        simulate.Simulation(players=8, format="swiss", rounds=3, seed=2026, name=NAME, demo=True),
+    )
+    for log in logs:
+        import_log(store, log)
+    readmodels.update(store)
+    return store

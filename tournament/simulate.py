@@ -46,6 +46,7 @@ class Simulation:
     seed: int = 1
     name: str = "Torneo simulato"
     table_size: int = 4
+    demo: bool = False
     progress: Callable[[str], None] | None = None
 
 
@@ -95,6 +96,7 @@ def run(store: Store, sim: Simulation) -> None:
         plays=sim.plays,
         seed=sim.seed,
         table_size=sim.table_size,
+        demo=sim.demo,
         date="",
         venue="",
     )

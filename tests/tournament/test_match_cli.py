@@ -304,10 +304,12 @@ def test_two_creations_at_once_take_different_numbers(db: Path, monkeypatch) -> 
 
 def test_demo_builds_rebuilds_and_never_overwrites_other_data(db: Path) -> None:
     made = json.loads(ok(db, "demo", "--json"))
-    assert len(made) == len(list(EXAMPLES.glob("*.jsonl")))
-    assert all(m["status"] == "finished" for m in made)
-    assert "Demo database" in ok(db, "demo")  # a demo database is rebuilt
-    assert len(stored_ids(db)) == len(made)
-    ok(db, "match", "new", "tiro", "a", "b")
-    assert "not the demo's" in refused(db, "demo")
-    assert len(stored_ids(db)) == len(made) + 1
+    assert len(made["standings"]) == 8
+    assert len(made["examples"]) == len(list(EXAMPLES.glob("*.jsonl")))
+    assert all(m["winners"] is not None for m in made["examples"])
+    again = json.loads(ok(db, "demo", "--json"))  # a demo database is rebuilt, identically
+    assert again["standings"] == made["standings"]
+    other = db.parent / "other.db"
+    ok(other, "match", "new", "tiro", "a", "b")
+    assert "not the demo's" in refused(other, "demo")
+    assert stored_ids(other) == ["M1"]

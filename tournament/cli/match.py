@@ -1,115 +1,22 @@
-"""The ``tournament`` command line (typer): one sub-app per noun.
-
-Errors are one sentence on stderr and exit 1, never a traceback. Heavy modules are imported
-inside the commands that need them, so a referee's recording call starts fast.
-"""
+"""Commands for match logs and words: record at the table, import, export, show."""
 
 from __future__ import annotations
 
-import functools
 import json
-import sqlite3
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-app = typer.Typer(
-    help="Club tournaments of Tetragon, La Roulette Alphatiana and La parola nascosta.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
+from tournament.cli.common import app, fail, guarded, print_json, settings, store
+
 match_app = typer.Typer(
     help="Match logs: create, record, import, export, show.", no_args_is_help=True
 )
 words_app = typer.Typer(help="The lexicon.", no_args_is_help=True)
 app.add_typer(match_app, name="match")
 app.add_typer(words_app, name="words")
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@dataclass(frozen=True)
-class Settings:
-    db: Path
-    lexicon: str | None
-
-
-@app.callback()
-def options(
-    db: Annotated[
-        Path,
-        typer.Option("--db", envvar="TOURNAMENT_DB", help="The SQLite file of the tournament."),
-    ] = Path("tournament.db"),
-    lexicon: Annotated[
-        str | None,
-        typer.Option(
-            "--lexicon",
-            envvar="TOURNAMENT_LEXICON",
-            help="An organizer's word list (.marisa, or text with one word a line).",
-        ),
-    ] = None,
-) -> None:
-    global _settings
-    _settings = Settings(db, lexicon)
-
-
-def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(1)
-
-
-def guarded(fn: F) -> F:
-    """Turn every error a user can cause into one sentence on stderr and exit 1."""
-
-    @functools.wraps(fn)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        from engine.errors import RuleViolation
-        from engine.lexicon import LexiconError
-        from tournament.matches import Refused
-        from tournament.matchlog import LogError
-        from tournament.store import StoreError
-
-        try:
-            return fn(*args, **kwargs)
-        except (Refused, LogError, StoreError, LexiconError) as e:
-            fail(str(e))
-        except RuleViolation as e:
-            fail(str(e))
-        except sqlite3.Error as e:
-            fail(f"the database cannot be used: {e}")
-        except OSError as e:
-            fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
-
-    return run  # type: ignore[return-value]
-
-
-_settings = Settings(Path("tournament.db"), None)
-
-
-def settings() -> Settings:
-    """The global options of this call (set by the callback before any command runs)."""
-    return _settings
-
-
-def store(create: bool = False) -> Any:
-    """The event store of ``--db``; reading commands refuse a file that does not exist."""
-    path = settings().db
-    if not create and not path.exists():
-        fail(f"there is no database at {path} (import or create a match first, or pass --db)")
-    if path.exists() and path.is_dir():
-        fail(f"{path} is a folder, not a database file")
-    from tournament.store import Store
-
-    return Store(path)
-
-
-def print_json(obj: Any) -> None:
-    typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
 # --- words --------------------------------------------------------------------------------------
@@ -400,33 +307,3 @@ def match_void(
 ) -> None:
     """Strike a wrongly entered event (REF-2); enter the right one after it."""
     _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason})
-
-
-@app.command("demo")
-@guarded
-def demo(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
-    """Build the demo into the database (a fresh one) and show how each match ended."""
-    from tournament.demo import build_demo
-
-    path = settings().db
-    made = build_demo(path)
-    if as_json:
-        print_json([{"file": m.file, **m.info} for m in made])
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table("id", "game", "players", "winners", "head hash")
-    for m in made:
-        info = m.info
-        winners = ", ".join(info["winners"]) or "nobody"
-        players = ", ".join(info["players"])
-        table.add_row(info["id"], info["title"], players, winners, (info["head"] or "")[:12])
-    console = Console()
-    console.print(table)
-    console.print(f"Demo database: {path.resolve()}")
-    console.print("Try: tournament match show M1, tournament match export M1")
-
-
-def main() -> None:
-    app()

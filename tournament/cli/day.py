@@ -1,0 +1,381 @@
+"""Commands for the organizer's day: create, players, rounds, partite, standings, status.
+
+Every command that changes the tournament brings the read models up to date afterwards, and
+every reading command first, so an organizer's SQLite tool sees what the program sees.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+
+from tournament.cli.common import app, fail, guarded, print_json, settings, store
+
+players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
+round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
+table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)
+app.add_typer(players_app, name="players")
+app.add_typer(round_app, name="round")
+app.add_typer(table_app, name="table")
+
+JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]
+
+
+def _csv(text: str | None) -> list[str]:
+    return [x.strip() for x in text.split(",") if x.strip()] if text else []
+
+
+def _numbers(text: str | None, what: str) -> list[float]:
+    try:
+        return [float(x) for x in _csv(text)]
+    except ValueError:
+        fail(f"{what} must be numbers separated by commas, not {text!r}")
+
+
+def _refresh(s: Any) -> None:
+    from tournament import readmodels
+
+    readmodels.update(s)
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+@app.command("create")
+@guarded
+def create(
+    name: Annotated[str, typer.Argument(help="The tournament's name.")],
+    date: Annotated[str, typer.Option(help="e.g. 2026-12-13")] = "",
+    venue: Annotated[str, typer.Option(help="Where it is played.")] = "",
+    format: Annotated[str, typer.Option(help="swiss, round_robin, elimination or pods.")] = "swiss",
+    rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
+    plays: Annotated[str, typer.Option(help="partita (four games, CH-3) or one game.")] = "partita",
+    games: Annotated[str | None, typer.Option(help="Games allowed, comma-separated.")] = None,
+    scoring: Annotated[str, typer.Option(help="Points for win,draw,loss,bye.")] = "3,1,0,3",
+    placement: Annotated[
+        str | None, typer.Option(help="Tables of 3+: points by place, e.g. 3,2,1,0.")
+    ] = None,
+    tiebreaks: Annotated[str | None, typer.Option(help="Tie-break order, comma-separated.")] = None,
+    lang: Annotated[str, typer.Option(help="Printed material: it or en.")] = "it",
+    seed: Annotated[str | None, typer.Option(help="The seed of the final lot.")] = None,
+    third_place: Annotated[bool, typer.Option(help="Elimination: play for third place.")] = False,
+    table_size: Annotated[int, typer.Option(help="Pods: preferred players a table.")] = 4,
+    by: BY = "organizer",
+    as_json: JSON = False,
+) -> None:
+    """Create the tournament of this database."""
+    from tournament import day
+
+    points = _numbers(scoring, "--scoring")
+    if len(points) != 4:
+        fail("--scoring takes four numbers: win,draw,loss,bye")
+    s = store(create=True)
+    t = day.create(
+        s,
+        name,
+        by=by,
+        date=date,
+        venue=venue,
+        format=format,
+        rounds=rounds,
+        plays=plays,
+        games=_csv(games),
+        scoring=dict(zip(("win", "draw", "loss", "bye"), points, strict=True)),
+        placement=_numbers(placement, "--placement"),
+        tiebreaks=_csv(tiebreaks),
+        lang=lang,
+        seed=seed if seed is not None else name,
+        third_place=third_place,
+        table_size=table_size,
+    )
+    _refresh(s)
+    if as_json:
+        print_json(t.settings)
+    else:
+        typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}")
+
+
+@players_app.command("add")
+@guarded
+def players_add(names: Annotated[list[str], typer.Argument()], by: BY = "organizer") -> None:
+    """Register players (after round 1 they enter late, from the next round)."""
+    from tournament import day
+
+    s = store()
+    t = day.add_players(s, names, by=by)
+    _refresh(s)
+    typer.echo(f"{len(t.active)} active players")
+
+
+@players_app.command("withdraw")
+@guarded
+def players_withdraw(
+    name: Annotated[str, typer.Argument()],
+    reason: Annotated[str, typer.Option(help="Why.")] = "withdrawn",
+    by: BY = "organizer",
+) -> None:
+    """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
+    from tournament import day
+
+    s = store()
+    day.withdraw(s, name, reason, by=by)
+    _refresh(s)
+    typer.echo(f"{name} withdrawn")
+
+
+@players_app.command("list")
+@guarded
+def players_list(as_json: JSON = False) -> None:
+    """The registered players."""
+    rows = _rows("select name, status, seed, since, until, reason from players order by seed")
+    if as_json:
+        print_json(rows)
+        return
+    from rich.table import Table
+
+    table = Table("seed", "player", "status", "from round")
+    for r in rows:
+        table.add_row(str(r["seed"]), r["name"], r["status"], str(r["since"]))
+    _console().print(table)
+
+
+def _rows(sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    from tournament import readmodels
+
+    s = store()
+    from tournament import day
+
+    day.get_tournament(s)  # a clear message when there is none
+    readmodels.update(s)
+    return list(readmodels.database(s).query(sql, params or []))
+
+
+def _show_round(r: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print_json(r)
+        return
+    from rich.table import Table
+
+    table = Table("table", "players", "why", title=f"Round {r['number']}")
+    for tb in r["tables"]:
+        players = " - ".join(tb["players"]) + (" (bye)" if tb["bye"] else "")
+        table.add_row(str(tb["table"]), players, tb.get("why", ""))
+    _console().print(table)
+
+
+@round_app.command("pair")
+@guarded
+def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
+    """Pair the next round and show the pairings and why."""
+    from tournament import day, readmodels
+
+    s = store()
+    readmodels.update(s)
+    r = day.pair_next_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
+    _refresh(s)
+    _show_round(r, as_json)
+
+
+@round_app.command("close")
+@guarded
+def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
+    """Close the current round once every table is decided."""
+    from tournament import day, readmodels
+
+    s = store()
+    readmodels.update(s)
+    r = day.close_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
+    _refresh(s)
+    if as_json:
+        print_json({"round": r["number"], "closed": True})
+    else:
+        typer.echo(f"round {r['number']} closed")
+
+
+@round_app.command("show")
+@guarded
+def round_show(
+    number: Annotated[int | None, typer.Argument(help="The round (default: the last).")] = None,
+    as_json: JSON = False,
+) -> None:
+    """The pairings of a round."""
+    from tournament import day
+
+    t = day.get_tournament(store())
+    if not t.rounds:
+        fail("no round has been paired yet")
+    n = number or len(t.rounds)
+    if not 1 <= n <= len(t.rounds):
+        fail(f"there is no round {n}")
+    _show_round(t.rounds[n - 1], as_json)
+
+
+@app.command("partita")
+@guarded
+def partita(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
+    table: Annotated[int, typer.Argument(metavar="TABLE")],
+    games: Annotated[list[str], typer.Argument(help="The four games chosen (CH-3).")],
+    by: BY = "organizer",
+) -> None:
+    """Record the four games a table's partita plays."""
+    from tournament import day
+
+    s = store()
+    day.choose_partita(s, round_number, table, games, by=by)
+    _refresh(s)
+    typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
+
+
+@table_app.command("start")
+@guarded
+def table_start(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
+    table: Annotated[int, typer.Argument(metavar="TABLE")],
+    game: Annotated[str, typer.Argument(help="The challenge to start.")],
+    outside: Annotated[
+        list[str] | None, typer.Option("--outside", "-o", help="A player rolling for it.")
+    ] = None,
+    by: BY = "organizer",
+) -> None:
+    """Create the match of one challenge of a table; print its id (then record as usual)."""
+    from tournament import day
+
+    s = store()
+    match = day.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
+    _refresh(s)
+    typer.echo(match.number)
+
+
+@app.command("standings")
+@guarded
+def standings(as_json: JSON = False) -> None:
+    """The standings, with their tie-break columns."""
+    rows = _rows("select * from standings order by rank, player")
+    if as_json:
+        print_json(rows)
+        return
+    show_standings(rows)
+
+
+def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None:
+    from rich.table import Table
+
+    def num(v: Any) -> str:
+        return "" if v is None else (str(int(v)) if float(v).is_integer() else f"{v:g}")
+
+    table = Table("#", "player", "points", "challenges", "Buchholz", "cut-1", "S-B", title=title)
+    for r in rows:
+        table.add_row(
+            str(r["rank"]),
+            r["player"],
+            num(r["points"]),
+            num(r["challenge"]),
+            num(r["buchholz"]),
+            num(r["buchholz_cut1"]),
+            num(r["sonneborn_berger"]),
+        )
+    _console().print(table)
+
+
+@app.command("status")
+@guarded
+def status(as_json: JSON = False) -> None:
+    """Where the day stands: the round and what each table waits for."""
+    from tournament import day, readmodels
+
+    s = store()
+    readmodels.update(s)
+    info = day.status(day.get_tournament(s), readmodels.outcomes(readmodels.database(s)).get)
+    if as_json:
+        print_json(info)
+        return
+    state = "closed" if info["round_closed"] else "in play"
+    typer.echo(f"{info['name']}: {info['players']} active players, round {info['round']} {state}")
+    for tb in info["tables"]:
+        who = " - ".join(tb["players"])
+        if tb["bye"]:
+            typer.echo(f"  table {tb['table']}: {who} (bye)")
+            continue
+        done = "decided" if tb["decided"] else "playing"
+        games = ", ".join(f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]) or "no games yet"
+        typer.echo(f"  table {tb['table']}: {who}: {done}; {games}")
+
+
+@app.command("rebuild")
+@guarded
+def rebuild(as_json: JSON = False) -> None:
+    """Drop the read models and rebuild them from the event log."""
+    from tournament import readmodels
+
+    progress = readmodels.rebuild(store())
+    if as_json:
+        print_json({"events": progress.events})
+    else:
+        typer.echo(f"rebuilt the read models from {progress.events} events")
+
+
+@app.command("simulate")
+@guarded
+def simulate(
+    players: Annotated[int, typer.Option(help="How many players.")] = 8,
+    format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
+    rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
+    plays: Annotated[str, typer.Option(help="partita or one game.")] = "partita",
+    seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
+    as_json: JSON = False,
+) -> None:
+    """Simulate a whole tournament with computer players, into a database without one."""
+    from tournament import readmodels
+    from tournament import simulate as sim
+
+    s = store(create=True)
+    sim.run(
+        s,
+        sim.Simulation(
+            players, format, rounds, plays, seed, progress=None if as_json else typer.echo
+        ),
+    )
+    readmodels.update(s)
+    rows = list(readmodels.database(s).query("select * from standings order by rank, player"))
+    if as_json:
+        print_json(rows)
+    else:
+        show_standings(rows, "Standings after the simulation")
+
+
+@app.command("demo")
+@guarded
+def demo(as_json: JSON = False) -> None:
+    """A small club tournament and the examples of the rules, in a fresh database."""
+    from tournament import readmodels
+    from tournament.demo import build_demo
+
+    path = settings().db
+    s = build_demo(path)
+    db = readmodels.database(s)
+    rows = list(db.query("select * from standings order by rank, player"))
+    examples = list(db.query("select id, game, players, winners from matches where round is null"))
+    if as_json:
+        print_json({"standings": rows, "examples": examples, "database": str(path.resolve())})
+        return
+    show_standings(rows, "Torneo dimostrativo: Swiss, 3 rounds of Tetragon partite")
+    from rich.table import Table
+
+    table = Table("id", "game", "players", "winners", title="The examples of the rules")
+    for m in examples:
+        table.add_row(
+            m["id"],
+            m["game"],
+            ", ".join(json.loads(m["players"])),
+            ", ".join(json.loads(m["winners"] or "[]")) or "nobody",
+        )
+    _console().print(table)
+    _console().print(f"Demo database: {path.resolve()}")
+    _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
