@@ -1,0 +1,128 @@
+"""Pairings on small fields with known correct answers."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+from tournament.pairing import (
+    History,
+    Table,
+    berger,
+    bracket_order,
+    first_elimination_round,
+    next_elimination_round,
+    pods,
+    swiss,
+    table_sizes,
+)
+
+# FIDE Berger tables (Handbook C.05, Annex 1), first named plays first.
+BERGER_4 = [["1-4", "2-3"], ["4-3", "1-2"], ["2-4", "3-1"]]
+BERGER_6 = [
+    ["1-6", "2-5", "3-4"],
+    ["6-4", "5-3", "1-2"],
+    ["2-6", "3-1", "4-5"],
+    ["6-5", "1-4", "2-3"],
+    ["3-6", "4-2", "5-1"],
+]
+
+
+@pytest.mark.parametrize("table", [BERGER_4, BERGER_6])
+def test_berger_tables_match_fide(table: list[list[str]]) -> None:
+    players = [str(i) for i in range(1, len(table) + 2)]
+    for r, expected in enumerate(table, 1):
+        assert ["-".join(t.players) for t in berger(players, r)] == expected
+
+
+def test_round_robin_of_an_odd_number_gives_each_one_bye_and_every_pair_once() -> None:
+    players = ["a", "b", "c", "d", "e"]
+    byes, pairs = [], []
+    for r in range(1, 6):
+        tables = berger(players, r)
+        byes += [t.players[0] for t in tables if t.bye]
+        pairs += [frozenset(t.players) for t in tables if not t.bye]
+    assert sorted(byes) == players
+    assert sorted(pairs, key=sorted) == sorted(map(frozenset, combinations(players, 2)), key=sorted)
+
+
+def test_swiss_first_round_pairs_neighbours_in_the_ranking() -> None:
+    tables = swiss(["a", "b", "c", "d"], {}, History())
+    assert [t.players for t in tables] == [("a", "b"), ("c", "d")]
+
+
+def test_swiss_bye_goes_to_the_lowest_ranked_without_one() -> None:
+    ranked = ["a", "b", "c", "d", "e"]
+    tables = swiss(ranked, {}, History())
+    assert tables[-1] == Table(("e",), bye=True, why="bye: e, lowest ranked without a bye")
+    tables = swiss(ranked, {}, History(byes=frozenset({"e"})))
+    assert tables[-1].players == ("d",) and "without a bye" in tables[-1].why
+
+
+def test_swiss_no_rematch_and_score_groups() -> None:
+    ranked = ["a", "b", "c", "d"]
+    scores = {"a": 3, "b": 3, "c": 0, "d": 0}
+    met = History(opponents={"a": frozenset("b"), "b": frozenset("a")})
+    tables = swiss(ranked, scores, met)
+    assert frozenset("ab") not in {frozenset(t.players) for t in tables}
+    assert all(sorted(scores[p] for p in t.players) == [0, 3] for t in tables)
+    assert all("different scores" in t.why for t in tables)
+    tables = swiss(ranked, scores, History())
+    assert {frozenset(t.players) for t in tables} == {frozenset("ab"), frozenset("cd")}
+
+
+def test_swiss_allows_a_rematch_only_when_nothing_else_is_left() -> None:
+    everyone = {p: frozenset("ab") - {p} for p in "ab"}
+    tables = swiss(["a", "b"], {}, History(opponents=everyone))
+    assert tables[0].players in (("a", "b"), ("b", "a")) and "rematch" in tables[0].why
+
+
+def test_swiss_challenger_is_who_sat_first_less_often() -> None:
+    tables = swiss(["a", "b"], {}, History(first_seats={"a": 2, "b": 1}))
+    assert tables[0].players == ("b", "a")
+
+
+def test_swiss_large_field_is_paired_in_windows_without_rematches() -> None:
+    ranked = [f"p{i:03d}" for i in range(201)]
+    tables = swiss(ranked, {p: i // 50 for i, p in enumerate(ranked)}, History())
+    seated = [p for t in tables for p in t.players]
+    assert sorted(seated) == sorted(ranked) and sum(t.bye for t in tables) == 1
+
+
+def test_elimination_bracket_and_byes_to_top_seeds() -> None:
+    assert bracket_order(4) == [1, 4, 2, 3]
+    tables = first_elimination_round(["s1", "s2", "s3", "s4", "s5"])
+    assert [t.players for t in tables] == [("s1",), ("s4", "s5"), ("s2",), ("s3",)]
+    assert [t.bye for t in tables] == [True, False, True, True]
+    semis = next_elimination_round(tables, {0: "s1", 1: "s5", 2: "s2", 3: "s3"})
+    assert [t.players for t in semis] == [("s1", "s5"), ("s2", "s3")]
+    final = next_elimination_round(semis, {0: "s1", 1: "s3"}, third_place=True)
+    assert [t.players for t in final] == [("s1", "s3"), ("s5", "s2")]
+    assert "third place" in final[1].why
+
+
+@pytest.mark.parametrize(
+    "count, minimum, sizes",
+    [(3, 3, [3]), (8, 3, [4, 4]), (9, 3, [3, 3, 3]), (10, 3, [4, 3, 3]), (5, 3, [5]), (22, 3,
+     [4, 4, 4, 4, 3, 3])],
+)
+def test_table_sizes(count: int, minimum: int, sizes: list[int]) -> None:
+    assert table_sizes(count, minimum) == sizes
+
+
+def test_table_sizes_refuses_too_few() -> None:
+    with pytest.raises(ValueError):
+        table_sizes(2, 3)
+
+
+def test_pods_avoid_repeat_opponents_and_rotate_seats() -> None:
+    ranked = ["a", "b", "c", "d", "e", "f"]
+    met = {"a": "b", "b": "a", "c": "d", "d": "c", "e": "f", "f": "e"}
+    history = History(opponents={p: frozenset(q) for p, q in met.items()}, first_seats={"a": 1})
+    tables = pods(ranked, 3, history)
+    assert all("met before" not in t.why for t in tables)
+    for t in tables:
+        assert not any(history.met(p, q) for p in t.players for q in t.players)
+    first = next(t for t in tables if "a" in t.players)
+    assert first.players[0] != "a"
