@@ -212,10 +212,10 @@ def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
     active = t.active
     if len(active) < 2:
         raise Refused("at least two active players are needed to pair a round")
+    limit = t.settings.get("rounds")
+    if fmt in ("swiss", "pods") and limit and number > limit:
+        raise Refused(f"the tournament has {limit} rounds: all are paired")
     if fmt == "swiss":
-        limit = t.settings.get("rounds")
-        if limit and number > limit:
-            raise Refused(f"the Swiss has {limit} rounds: all are paired")
         rows = current_standings(t, outcome_of)
         ranked = [r.player for r in rows if r.player in active]
         return swiss(ranked, {r.player: r.points for r in rows}, history(t))

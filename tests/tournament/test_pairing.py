@@ -104,8 +104,14 @@ def test_elimination_bracket_and_byes_to_top_seeds() -> None:
 
 @pytest.mark.parametrize(
     "count, minimum, sizes",
-    [(3, 3, [3]), (8, 3, [4, 4]), (9, 3, [3, 3, 3]), (10, 3, [4, 3, 3]), (5, 3, [5]), (22, 3,
-     [4, 4, 4, 4, 3, 3])],
+    [
+        (3, 3, [3]),
+        (8, 3, [4, 4]),
+        (9, 3, [3, 3, 3]),
+        (10, 3, [4, 3, 3]),
+        (5, 3, [5]),
+        (22, 3, [4, 4, 4, 4, 3, 3]),
+    ],
 )
 def test_table_sizes(count: int, minimum: int, sizes: list[int]) -> None:
     assert table_sizes(count, minimum) == sizes

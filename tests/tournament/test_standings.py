@@ -25,14 +25,20 @@ ROUNDS = [[t("A", "B", 3, 1), t("C", "D", 2, 2)], [t("A", "C", 2, 2), t("B", "D"
 def test_hand_computed_table() -> None:
     rows = standings(["A", "B", "C", "D"], ROUNDS)
     assert [(r.rank, r.player, r.points) for r in rows] == [
-        (1, "A", 4), (2, "B", 3), (3, "C", 2), (4, "D", 1)
+        (1, "A", 4),
+        (2, "B", 3),
+        (3, "C", 2),
+        (4, "D", 1),
     ]
     values = {r.player: r.values for r in rows}
     assert values["A"]["challenge"] == 5 and values["D"]["challenge"] == 2
     assert {p: v["buchholz"] for p, v in values.items()} == {"A": 5, "B": 5, "C": 5, "D": 5}
     assert {p: v["buchholz_cut1"] for p, v in values.items()} == {"A": 3, "B": 4, "C": 4, "D": 3}
     assert {p: v["sonneborn_berger"] for p, v in values.items()} == {
-        "A": 4, "B": 1, "C": 2.5, "D": 1
+        "A": 4,
+        "B": 1,
+        "C": 2.5,
+        "D": 1,
     }
 
 

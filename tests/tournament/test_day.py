@@ -1,0 +1,221 @@
+"""Whole tournaments through the organizer's services, each format on a small field."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from tournament import day, readmodels, simulate
+from tournament.matches import Refused, record
+from tournament.store import Store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "t.db")
+
+
+def run(store: Store, **knobs) -> day.Tournament:
+    simulate.run(store, simulate.Simulation(**knobs))
+    return day.get_tournament(store)
+
+
+def pairs(t: day.Tournament) -> list[frozenset[str]]:
+    return [frozenset(tb["players"]) for r in t.rounds for tb in r["tables"] if not tb["bye"]]
+
+
+def test_swiss_odd_field_byes_and_no_rematch(store: Store) -> None:
+    t = run(store, players=7, format="swiss", rounds=4, plays="updown", seed=3)
+    assert len(t.rounds) == 4 and all(r["closed"] for r in t.rounds)
+    byes = [tb["players"][0] for r in t.rounds for tb in r["tables"] if tb["bye"]]
+    assert len(byes) == 4 and len(set(byes)) == 4  # one a round, never twice
+    assert len(pairs(t)) == len(set(pairs(t)))
+    with pytest.raises(Refused, match="all are paired"):
+        day.pair_next_round(store, day.replayed_outcome(store))
+
+
+def test_round_robin_everyone_meets_everyone_once(store: Store) -> None:
+    t = run(store, players=4, format="round_robin", plays="tiro", seed=5)
+    assert len(t.rounds) == 3
+    assert sorted(pairs(t), key=sorted) == sorted(
+        map(frozenset, combinations(t.players, 2)), key=sorted
+    )
+
+
+def test_elimination_with_byes_and_third_place(store: Store) -> None:
+    simulate.run(store, simulate.Simulation(players=5, format="elimination", plays="ventuno"))
+    t = day.get_tournament(store)
+    shapes = [[len(tb["players"]) for tb in r["tables"]] for r in t.rounds]
+    assert shapes == [[1, 2, 1, 1], [2, 2], [2]]
+
+
+def test_elimination_third_place_match(store: Store) -> None:
+    day.create(store, "Coppa", format="elimination", plays="ventuno", third_place=True)
+    day.add_players(store, ["a", "b", "c", "d"])
+    import random
+
+    rng = random.Random(1)
+    outcome_of = day.replayed_outcome(store)
+    for _ in range(2):
+        r = day.pair_next_round(store, outcome_of)
+        for tb in r["tables"]:
+            simulate.play_table(store, r["number"], tb, rng)
+        day.close_round(store, outcome_of)
+    final = day.get_tournament(store).rounds[-1]["tables"]
+    assert len(final) == 2 and "third place" in final[1]["why"]
+    with pytest.raises(Refused, match="bracket is complete"):
+        day.pair_next_round(store, outcome_of)
+
+
+def test_pods_tables_of_three_or_more(store: Store) -> None:
+    t = run(store, players=7, format="pods", rounds=2, plays="roulette_russa", seed=2)
+    assert [[len(tb["players"]) for tb in r["tables"]] for r in t.rounds] == [[4, 3], [4, 3]]
+
+
+def test_late_entry_and_dropout(store: Store) -> None:
+    import random
+
+    rng = random.Random(7)
+    day.create(store, "Sera", format="swiss", rounds=3, plays="updown")
+    day.add_players(store, ["a", "b", "c", "d"])
+    outcome_of = day.replayed_outcome(store)
+
+    def play_round() -> dict:
+        r = day.pair_next_round(store, outcome_of)
+        for tb in r["tables"]:
+            if not tb["bye"]:
+                simulate.play_table(store, r["number"], tb, rng)
+        day.close_round(store, outcome_of)
+        return r
+
+    play_round()
+    day.add_players(store, ["late"])  # arrives after round 1
+    day.withdraw(store, "b", "went home")
+    second = play_round()
+    seated = [p for tb in second["tables"] for p in tb["players"]]
+    assert "late" in seated and "b" not in seated
+    t = day.get_tournament(store)
+    assert t.players["late"]["since"] == 2 and t.players["b"]["status"] == "dropped"
+    rows = {r.player: r for r in day.current_standings(t, outcome_of)}
+    assert rows["late"].played == 1 and rows["b"].played == 1
+
+
+def test_withdrawn_before_the_start_leave_the_standings(store: Store) -> None:
+    day.create(store, "Sera", plays="updown")
+    day.add_players(store, ["a", "b", "c"])
+    day.withdraw(store, "c", "ill")
+    t = day.get_tournament(store)
+    assert [r.player for r in day.current_standings(t, day.replayed_outcome(store))] != []
+    assert "c" not in [r.player for r in day.current_standings(t, day.replayed_outcome(store))]
+
+
+def test_settings_and_day_errors(store: Store) -> None:
+    with pytest.raises(Refused, match="unknown format"):
+        day.create(store, "X", format="ladder")
+    with pytest.raises(Refused, match="no tournament"):
+        day.add_players(store, ["a"])
+    day.create(store, "X", plays="partita")
+    with pytest.raises(Refused, match="already holds a tournament"):
+        day.create(store, "Y")
+    day.add_players(store, ["a", "b"])
+    with pytest.raises(Refused, match="already registered"):
+        day.add_players(store, ["a"])
+    day.pair_next_round(store, day.replayed_outcome(store))
+    with pytest.raises(Refused, match="four different games"):
+        day.choose_partita(store, 1, 1, ["tiro", "tiro", "asta", "texas"])
+    with pytest.raises(Refused, match="choose the partita first"):
+        day.start_match(store, 1, 1, "tiro")
+    day.choose_partita(store, 1, 1, ["tiro", "asta", "texas", "updown"])
+    with pytest.raises(Refused, match="not tiro|not catena"):
+        day.start_match(store, 1, 1, "catena")
+    with pytest.raises(Refused, match="not decided"):
+        day.close_round(store, day.replayed_outcome(store))
+    with pytest.raises(Refused, match="not closed"):
+        day.pair_next_round(store, day.replayed_outcome(store))
+
+
+def tiro_match(store: Store, number: str, first: str, second: str, first_hits: bool) -> None:
+    """A Tiro between two players in which ``first`` hits 11 (or misses) and the other misses."""
+    events = [
+        {"type": "roll", "by": first, "die": "d6", "values": [6, 6, 5, 1]},
+        {"type": "roll", "by": second, "die": "d6", "values": [1, 1, 1, 1]},
+        {"type": "roll", "by": first, "die": "d20", "values": [11]},
+        {"type": "expression", "by": first, "expr": "6x(5:6+1)" if first_hits else "6+6+5+1"},
+        {"type": "pass", "by": second},
+    ]
+    for e in events:
+        record(store, number, e)
+
+
+def test_a_correction_after_its_round_closed_changes_standings_not_pairings(store: Store) -> None:
+    day.create(store, "Sera", format="swiss", rounds=2, plays="tiro", tiebreaks=["lot"])
+    day.add_players(store, ["a", "b"])
+    outcome_of = day.replayed_outcome(store)
+    r1 = day.pair_next_round(store, outcome_of)
+    first, second = r1["tables"][0]["players"]
+    match = day.start_match(store, 1, 1, "tiro")
+    tiro_match(store, match.number, first, second, first_hits=True)
+    day.close_round(store, outcome_of)
+    r2 = day.pair_next_round(store, outcome_of)
+    before = {
+        r.player: r.points for r in day.current_standings(day.get_tournament(store), outcome_of)
+    }
+    assert before == {first: 3, second: 0}
+
+    # The referee rejects the winning expression (position 4) after the round closed.
+    record(store, match.number, {"type": "ruling", "by": "referee", "on": 4, "accept": False})
+    t = day.get_tournament(store)
+    after = {r.player: r.points for r in day.current_standings(t, outcome_of)}
+    # Nobody hits: the challenge gives no point (CH-2), so the pairing is drawn 0-0.
+    assert after == {first: 1, second: 1}
+    assert t.rounds[1]["tables"] == r2["tables"]  # published pairings stay as they were
+    readmodels.update(store)
+    db = readmodels.database(store)
+    assert {r["player"]: r["points"] for r in db.query("select * from standings")} == after
+
+
+def tables(store: Store) -> dict[str, list[dict]]:
+    db = readmodels.database(store)
+    return {
+        name: list(db.query(f"select * from {name} order by 1, 2")) for name in readmodels.TABLES
+    }
+
+
+def test_rebuild_gives_exactly_the_incremental_read_models(store: Store) -> None:
+    progress = []
+    sim = simulate.Simulation(
+        players=6, rounds=2, seed=11, progress=lambda _: progress.append(readmodels.update(store))
+    )
+    simulate.run(store, sim)
+    # A correction after the end, so that an incremental update revisits a finished match.
+    finished = next(m for m in store.matches() if '"type":"end"' in m.lines[-1])
+    record(
+        store,
+        finished.number,
+        {"type": "void", "by": "referee", "on": len(finished.lines), "reason": "typo"},
+    )
+    readmodels.update(store)
+    incremental = tables(store)
+    assert len(progress) == 2 and all(p.events for p in progress)
+    readmodels.rebuild(store)
+    assert tables(store) == incremental
+    assert incremental["standings"] and incremental["matches"] and incremental["events"]
+    assert len(incremental["events"]) == readmodels.position(readmodels.database(store))
+
+
+def test_read_models_can_be_queried_like_any_sqlite_file(store: Store) -> None:
+    import sqlite3
+
+    run(store, players=4, rounds=1, plays="updown", seed=9)
+    readmodels.update(store)
+    conn = sqlite3.connect(store.env.get("SQLITE_DBNAME"))
+    (n,) = conn.execute("select count(*) from standings").fetchone()
+    assert n == 4
+    games = Counter(g for (g,) in conn.execute("select game from challenges"))
+    assert set(games) == {"updown"}
+    payload = conn.execute("select payload from events where type = 'Match.Recorded'").fetchone()
+    assert json.loads(payload[0])["type"] in ("roll", "bet", "timeout")
