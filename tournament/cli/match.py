@@ -150,6 +150,46 @@ def _record(match_id: str, event: dict[str, Any]) -> None:
         typer.echo(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
     for t in info["next"]:
         typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
+    if event["type"] in ("ruling", "void"):
+        _closed_round_effect(loaded.match.number)
+
+
+def _closed_round_effect(number: str) -> None:
+    """A correction in a match of a closed round: say what it changes in the standings."""
+    from tournament.day import get_tournament
+    from tournament.matches import Refused
+    from tournament.readmodels import database, update
+
+    s = store()
+    try:
+        t = get_tournament(s)
+    except Refused:
+        return
+    where = [
+        r["number"]
+        for r in t.rounds
+        if r["closed"] and any(number in tb.get("matches", {}).values() for tb in r["tables"])
+    ]
+    if not where:
+        return
+    db = database(s)
+    query = "select player, rank, points from standings order by rank, player"
+    before = (
+        {r["player"]: (r["rank"], r["points"]) for r in db.query(query)}
+        if db["standings"].exists()
+        else {}
+    )
+    update(s)
+    after = {r["player"]: (r["rank"], r["points"]) for r in db.query(query)}
+    typer.echo(
+        f"{number} is in round {where[0]}, already closed: the standings are recomputed; "
+        "pairings already published stay as they are."
+    )
+    for player, (rank, points) in after.items():
+        old = before.get(player)
+        if old != (rank, points):
+            was = f"#{old[0]} with {old[1]:g}" if old else "not ranked"
+            typer.echo(f"  {player}: #{rank} with {points:g} (was {was})")
 
 
 def _value(text: str) -> int | str:

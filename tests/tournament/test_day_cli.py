@@ -1,0 +1,84 @@
+"""The organizer's day from the command line alone."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.tournament.test_match_cli import ok, refused
+
+
+def record_tiro(db: Path, match: str, first: str, second: str) -> None:
+    ok(db, "match", "roll", match, first, "d6", "6", "6", "5", "1")
+    ok(db, "match", "roll", match, second, "d6", "1", "1", "1", "1")
+    ok(db, "match", "roll", match, first, "d20", "11")
+    ok(db, "match", "expr", match, first, "6x(5:6+1)")
+    ok(db, "match", "pass", match, second)
+
+
+def test_a_whole_swiss_from_the_cli(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    ok(
+        db,
+        "create",
+        "Sera al circolo",
+        "--date",
+        "2026-12-13",
+        "--plays",
+        "tiro",
+        "--rounds",
+        "2",
+        "--tiebreaks",
+        "challenge,lot",
+    )
+    ok(db, "players", "add", "Giallo", "Blu", "Verde", "--by", "Anna")
+    players = json.loads(ok(db, "players", "list", "--json"))
+    assert [p["name"] for p in players] == ["Giallo", "Blu", "Verde"]
+
+    round1 = json.loads(ok(db, "round", "pair", "--json"))
+    byes = [t for t in round1["tables"] if t["bye"]]
+    assert len(byes) == 1 and "lowest ranked without a bye" in byes[0]["why"]
+    table = next(t for t in round1["tables"] if not t["bye"])
+    match = ok(db, "table", "start", "1", str(table["table"]), "tiro").strip()
+    assert "not decided" in refused(db, "round", "close")
+    first, second = table["players"]
+    record_tiro(db, match, first, second)
+    status = json.loads(ok(db, "status", "--json"))
+    assert all(t["decided"] for t in status["tables"])
+    ok(db, "round", "close")
+
+    standings = json.loads(ok(db, "standings", "--json"))
+    points = {r["player"]: r["points"] for r in standings}
+    assert points[first] == 3 and points[second] == 0 and points[byes[0]["players"][0]] == 3
+    assert "Standings" in ok(db, "standings")
+
+    ok(db, "round", "pair")
+    # The referee strikes the winning expression of round 1 after the round closed.
+    out = ok(db, "match", "void", match, "4", "--reason", "written after time")
+    assert "already closed: the standings are recomputed" in out
+    assert f"  {first}: " in out
+    standings = json.loads(ok(db, "standings", "--json"))
+    assert {r["player"]: r["points"] for r in standings}[first] != 3
+
+
+def test_day_commands_refuse_cleanly(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    assert "no database" in refused(db, "standings")
+    ok(db, "match", "new", "tiro", "a", "b")
+    assert "no tournament" in refused(db, "standings")
+    assert "unknown format" in refused(db, "create", "X", "--format", "ladder")
+    assert "four numbers" in refused(db, "create", "X", "--scoring", "3,1")
+    ok(db, "create", "X")
+    assert "already holds a tournament" in refused(db, "create", "Y")
+    assert "at least two active players" in refused(db, "round", "pair")
+    assert "no round has been paired" in refused(db, "round", "show")
+
+
+def test_rebuild_and_simulate_from_the_cli(tmp_path: Path) -> None:
+    db = tmp_path / "sim.db"
+    rows = json.loads(
+        ok(db, "simulate", "--players", "6", "--rounds", "2", "--seed", "4", "--json")
+    )
+    assert len(rows) == 6 and rows[0]["rank"] == 1
+    assert "rebuilt the read models" in ok(db, "rebuild")
+    assert json.loads(ok(db, "standings", "--json")) == rows
