@@ -295,6 +295,15 @@ def choose_partita(
 ) -> Tournament:
     """CH-3: the four games a table's partita plays, chosen at its start."""
     t = get_tournament(store)
+    decide_partita(t, round_number, table_number, games, by)
+    store.save(t)
+    return t
+
+
+def decide_partita(
+    t: Tournament, round_number: int, table_number: int, games: Sequence[str], by: str
+) -> None:
+    """Check a partita's choice and record it on ``t`` (the caller saves)."""
     if t.settings["plays"] != PARTITA:
         raise Refused(f"this tournament plays {t.settings['plays']}, not partite")
     table = _open_table(t, round_number, table_number)
@@ -309,8 +318,6 @@ def choose_partita(
     if bad:
         raise Refused(f"{bad[0]} is not among this tournament's games ({', '.join(allowed)})")
     t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
-    store.save(t)
-    return t
 
 
 def start_match(
@@ -324,6 +331,22 @@ def start_match(
 ) -> Match:
     """Create the match of one challenge of a table, with the table's players, and attach it."""
     t = get_tournament(store)
+    match = open_match(store, t, round_number, table_number, game_name, outside, by, lexicon_path)
+    store.save(t)
+    return match
+
+
+def open_match(
+    store: Store,
+    t: Tournament,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+) -> Match:
+    """Store a table's new match and attach it to ``t`` (the caller saves ``t``)."""
     table = _open_table(t, round_number, table_number)
     games = table_games(t, table)
     if game_name not in games:
@@ -343,7 +366,6 @@ def start_match(
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )
-    store.save(t)
     return match
 
 

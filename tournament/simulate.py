@@ -64,22 +64,27 @@ def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
     return [rng.choice(others)] if others else []
 
 
-def play_table(store: Store, round_number: int, table: dict[str, Any], rng: random.Random) -> None:
-    t = day.get_tournament(store)
+def play_table(
+    store: Store, t: Any, round_number: int, table: dict[str, Any], rng: random.Random
+) -> None:
+    """Choose the partita (if any), open each challenge's match and let the bots play it.
+
+    Changes ``t`` in memory; the caller saves it once for the whole round.
+    """
     number = table["table"]
     if t.settings["plays"] == day.PARTITA:
         allowed = list(t.settings["games"])
         if len(table["players"]) == 2 and len(t.ranked_players) < 3 and "catena" in allowed:
             allowed.remove("catena")
         games = rng.sample(allowed, day.PARTITA_GAMES)
-        day.choose_partita(store, round_number, number, games, by=BY)
+        day.decide_partita(t, round_number, number, games, by=BY)
     else:
         games = [t.settings["plays"]]
     for g in games:
         outside: Sequence[str] = ()
         if g == "catena" and len(table["players"]) == 2:
             outside = outside_for(t, table, rng)
-        match = day.start_match(store, round_number, number, g, outside, by=BY)
+        match = day.open_match(store, t, round_number, number, g, outside, by=BY)
         play_match(store, match.number, rng)
 
 
@@ -109,9 +114,11 @@ def run(store: Store, sim: Simulation) -> None:
         except day.Refused:
             break  # every round is paired (Swiss limit, round robin, bracket complete)
         number = paired["number"]
+        t = day.get_tournament(store)
         for table in paired["tables"]:
             if not table["bye"]:
-                play_table(store, number, table, rng)
+                play_table(store, t, number, table, rng)
+        store.save(t)
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")
 

@@ -83,10 +83,13 @@ class Store(Application):
                 "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
             }
         )
+        self._next_number: int | None = None  # counted once, then kept (see create)
 
     def create(self, header: str, lines: Sequence[str]) -> Match:
         """Store a new match with its events, atomically, under the next free number."""
-        number = self._count_matches() + 1
+        if self._next_number is None:
+            self._next_number = self._count_matches() + 1
+        number = self._next_number
         for _ in range(100):
             match = Match(f"M{number}", header)
             for line, digest in zip(lines, chain(header, lines), strict=True):
@@ -96,6 +99,7 @@ class Store(Application):
             except IntegrityError:
                 number += 1  # another terminal took this number a moment ago
                 continue
+            self._next_number = number + 1
             return match
         raise StoreError("could not find a free match number")  # pragma: no cover
 

@@ -62,8 +62,10 @@ def test_elimination_third_place_match(store: Store) -> None:
     outcome_of = day.replayed_outcome(store)
     for _ in range(2):
         r = day.pair_next_round(store, outcome_of)
+        t = day.get_tournament(store)
         for tb in r["tables"]:
-            simulate.play_table(store, r["number"], tb, rng)
+            simulate.play_table(store, t, r["number"], tb, rng)
+        store.save(t)
         day.close_round(store, outcome_of)
     final = day.get_tournament(store).rounds[-1]["tables"]
     assert len(final) == 2 and "third place" in final[1]["why"]
@@ -86,9 +88,11 @@ def test_late_entry_and_dropout(store: Store) -> None:
 
     def play_round() -> dict:
         r = day.pair_next_round(store, outcome_of)
+        t = day.get_tournament(store)
         for tb in r["tables"]:
             if not tb["bye"]:
-                simulate.play_table(store, r["number"], tb, rng)
+                simulate.play_table(store, t, r["number"], tb, rng)
+        store.save(t)
         day.close_round(store, outcome_of)
         return r
 
