@@ -14,6 +14,8 @@ def fold(word: str) -> str:
     >>> fold("PaSSaMoNTaGNa")
     'passamontagna'
     """
+    if word.isascii():  # the common case: nothing to strip but case and spaces
+        return word.strip().lower()
     decomposed = unicodedata.normalize("NFD", word.strip().lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

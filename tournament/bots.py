@@ -11,14 +11,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import permutations
+from itertools import permutations, product
 from string import ascii_lowercase
 from typing import Any
 
 from engine.arithmetic import BinOp, Node, Num, judge, to_text
-from engine.dice import NUMERIC_DICE, face_letters
+from engine.dice import NUMERIC_DICE
 from engine.errors import RuleViolation
 from engine.events import JUDGED, parse_event
+from engine.games.asta import previous_slots, slot
 from engine.games.base import Turn
 from engine.games.catena import letters_of
 from engine.games.roulette_russa import covers
@@ -128,20 +129,27 @@ def _catena_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] 
 
 
 def _asta_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
+    """Every way the faces can be read (U/A either letter, a Z any letter), tried in turn."""
     state = replay.state
-    before = list(state.last_word or "".join(letters_of_faces(state.base)))
+    before = [sorted(s) for s in previous_slots(state)]
     for face in rng.sample(state.new, len(state.new)):
-        if face == "Z":
-            continue  # a bot does not play the jolly
-        for letter in face_letters(face):
-            found = _anagrams([*before, letter], replay.lexicon)
-            if found:
-                return {"word": rng.choice(found)}
+        added = sorted(slot(face, state.chosen))
+        for letters in product(*before, added):
+            if "*" in letters:
+                if len(letters) > 5:
+                    continue  # a bot tries the jolly only on short words
+                star = letters.index("*")
+                options: list[tuple[tuple[str, ...], str | None]] = [
+                    (letters[:star] + (c,) + letters[star + 1 :], c) for c in ascii_lowercase
+                ]
+            else:
+                options = [(letters, None)]
+            for candidate, jolly in options:
+                found = _anagrams(list(candidate), replay.lexicon)
+                if found:
+                    word = rng.choice(found)
+                    return {"word": word, "jolly": jolly} if jolly else {"word": word}
     return None
-
-
-def letters_of_faces(faces: Sequence[str]) -> list[str]:
-    return [face_letters(f)[0] for f in faces]
 
 
 def _texas_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:

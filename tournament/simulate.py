@@ -47,6 +47,7 @@ class Simulation:
     name: str = "Torneo simulato"
     table_size: int = 4
     demo: bool = False
+    max_events: int | None = None  # stop pairing new rounds once the store holds this many
     progress: Callable[[str], None] | None = None
 
 
@@ -109,6 +110,8 @@ def run(store: Store, sim: Simulation) -> None:
     outcome_of = day.replayed_outcome(store)
     number = 0
     while True:
+        if sim.max_events and (store.recorder.max_notification_id() or 0) >= sim.max_events:
+            break
         try:
             paired = day.pair_next_round(store, outcome_of, by=BY)
         except day.Refused:

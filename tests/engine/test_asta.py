@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import RuleViolation
+from engine.errors import NotAllowedNow, RuleViolation
 from engine.games.asta import JOLLY_SLOT, fits
 from tests.support import choose, out, pass_, play, roll, ruling, timeout, winners, word
 
@@ -118,3 +118,9 @@ def test_ref1_ruling_after_the_derived_out_reopens_play() -> None:
     assert replay.outcome is None
     assert replay.turns[0].player == "giallo"
     assert replay.pending_derived() == []
+
+
+def test_ast1_the_base_cannot_time_out() -> None:
+    with pytest.raises(NotAllowedNow) as e:
+        play("asta", GB, [roll("giallo", "consonant", "B"), timeout("giallo")])
+    assert e.value.rule == "AST-1"
