@@ -27,7 +27,6 @@ PROJECTION = "read_models"
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
-WATCHED = ("end", "ruling", "void")
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
 
 
@@ -70,17 +69,11 @@ def update(store: Store) -> Progress:
     summaries: dict[str, dict[str, Any]] = {}
     last = start - 1
     with db.conn:
-        for page in _pages(store, start):
-            rows = []
-            for n in page:
-                rows.append(_flat(n, numbers, summaries, progress))
-                last = n.id
-            db.conn.executemany(
-                "insert into events (id, aggregate, version, type, at, match, payload) "
-                "values (:id, :aggregate, :version, :type, :at, :match, :payload)",
-                rows,
-            )
+        for page in _pages(db, start):
+            rows = [_flat(n, numbers, summaries, progress) for n in page]
+            db.conn.executemany("insert into events values (?, ?, ?, ?, ?, ?, ?)", rows)
             progress.events += len(rows)
+            last = page[-1][0]
         _matches(db, store, summaries)
         if progress.tournament or progress.matches:
             _tournament(db, store)
@@ -90,13 +83,22 @@ def update(store: Store) -> Progress:
     return progress
 
 
-def _pages(store: Store, start: int) -> Iterator[list[Any]]:
+def _pages(db: sqlite_utils.Database, start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """The notification log, read in pages straight from eventsourcing's SQLite table.
+
+    (Read models are SQLite tables anyway; reading the rows ourselves skips building a UUID and
+    a notification object for every event, which made the rebuild four times slower.)
+    """
     while True:
-        page = store.recorder.select_notifications(start, PAGE * 5)
+        page = db.execute(
+            "select rowid, originator_id, originator_version, topic, state from stored_events "
+            "where rowid >= ? order by rowid limit ?",
+            [start, PAGE * 5],
+        ).fetchall()
         if not page:
             return
-        yield list(page)
-        start = page[-1].id + 1
+        yield page
+        start = page[-1][0] + 1
 
 
 def _create(db: sqlite_utils.Database) -> None:
@@ -176,48 +178,42 @@ def _create(db: sqlite_utils.Database) -> None:
 
 
 def _flat(
-    n: Any, numbers: dict[str, str], summaries: dict[str, dict[str, Any]], progress: Progress
-) -> dict[str, Any]:
+    n: tuple[Any, ...],
+    numbers: dict[str, str],
+    summaries: dict[str, dict[str, Any]],
+    progress: Progress,
+) -> tuple[Any, ...]:
     """One row of the flat events table, noting what the event changes."""
-    state = json.loads(n.state)
+    notification, aggregate, version, topic, raw = n
+    state = json.loads(raw)
     at = state.pop("timestamp", {}).get("_data_", "")
-    aggregate = n.originator_id.hex
     match = None
-    if n.topic == MATCH_RECORDED:
+    if topic == MATCH_RECORDED:
         match = numbers[aggregate]
         payload = state["line"]
         s = summaries.setdefault(match, {})
-        s["events"] = n.originator_version - 1
+        s["events"] = version - 1
         s["head"] = state["hash"]
         # A cheap look for the few lines that matter; parsed to be sure (a field of another
         # event could hold the same text).
-        if '"type":"' in payload and any(f'"type":"{k}"' in payload for k in WATCHED):
+        if '"type":"end"' in payload or '"type":"ruling"' in payload or '"type":"void"' in payload:
             kind = json.loads(payload)["type"]
             if kind == "end":
                 s["last_end"], s["end_at"] = payload, s["events"]
             elif kind in ("ruling", "void"):
                 s["corrected_at"] = s["events"]
         progress.matches.add(match)
-    elif n.topic == MATCH_STARTED:
+    elif topic == MATCH_STARTED:
         match = numbers[aggregate] = state["number"]
         payload = state["header"]
         summaries.setdefault(match, {})["new"] = (aggregate, payload)
         progress.matches.add(match)
     else:
-        progress.tournament = progress.tournament or n.topic.startswith(TOURNAMENT_PREFIX)
+        progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
         payload = json.dumps(
             {k: v for k, v in state.items() if k != "originator_topic"}, ensure_ascii=False
         )
-    kind = n.topic.rsplit(":", 1)[-1]
-    return {
-        "id": n.id,
-        "aggregate": aggregate,
-        "version": n.originator_version,
-        "type": kind,
-        "at": at,
-        "match": match,
-        "payload": payload,
-    }
+    return (notification, aggregate, version, topic.rsplit(":", 1)[-1], at, match, payload)
 
 
 def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[str, Any]]) -> None:

@@ -131,7 +131,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.owed:
         rule = "AST-1" if len(state.base) < BASE_FACES else "AST-5" if state.rescuer else "AST-2"
         # The base is rolled, not played: only a player's own turn can run out (CH-4).
-        events = ("roll",) if len(state.base) < BASE_FACES else ("roll", "timeout")
+        events: tuple[str, ...] = ("roll",) if len(state.base) < BASE_FACES else ("roll", "timeout")
         return (roll_turn(state.current, state.owed, rule, events),)
     target = len(state.last_word or state.base) + 1
     events = ("word", "pass", "timeout") + (("choose",) if _double_faces(state) else ())
