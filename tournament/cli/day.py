@@ -103,14 +103,19 @@ def create(
 
 @players_app.command("add")
 @guarded
-def players_add(names: Annotated[list[str], typer.Argument()], by: BY = "organizer") -> None:
+def players_add(
+    names: Annotated[list[str], typer.Argument()], by: BY = "organizer", as_json: JSON = False
+) -> None:
     """Register players (after round 1 they enter late, from the next round)."""
     from tournament import day
 
     s = store()
     t = day.add_players(s, names, by=by)
     _refresh(s)
-    typer.echo(f"{len(t.active)} active players")
+    if as_json:
+        print_json({"added": names, "active": t.active})
+    else:
+        typer.echo(f"{len(t.active)} active players")
 
 
 @players_app.command("withdraw")
@@ -119,14 +124,18 @@ def players_withdraw(
     name: Annotated[str, typer.Argument()],
     reason: Annotated[str, typer.Option(help="Why.")] = "withdrawn",
     by: BY = "organizer",
+    as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
     from tournament import day
 
     s = store()
-    day.withdraw(s, name, reason, by=by)
+    t = day.withdraw(s, name, reason, by=by)
     _refresh(s)
-    typer.echo(f"{name} withdrawn")
+    if as_json:
+        print_json({"player": name, **t.players[name]})
+    else:
+        typer.echo(f"{name} {t.players[name]['status']}")
 
 
 @players_app.command("list")
@@ -223,6 +232,7 @@ def partita(
     table: Annotated[int, typer.Argument(metavar="TABLE")],
     games: Annotated[list[str], typer.Argument(help="The four games chosen (CH-3).")],
     by: BY = "organizer",
+    as_json: JSON = False,
 ) -> None:
     """Record the four games a table's partita plays."""
     from tournament import day
@@ -230,7 +240,10 @@ def partita(
     s = store()
     day.choose_partita(s, round_number, table, games, by=by)
     _refresh(s)
-    typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
+    if as_json:
+        print_json({"round": round_number, "table": table, "games": games})
+    else:
+        typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
 
 
 @table_app.command("start")
