@@ -78,6 +78,62 @@ class Timeout:
 
 
 @dataclass(frozen=True)
+class Reroll:
+    by: str
+    dice: tuple[int, ...]
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Stand:
+    by: str
+
+
+@dataclass(frozen=True)
+class Card:
+    to: str
+    card: str
+
+
+@dataclass(frozen=True)
+class Seal:
+    by: str
+    commitment: str
+
+
+@dataclass(frozen=True)
+class Start:
+    by: str
+    player: str
+
+
+@dataclass(frozen=True)
+class Guess:
+    by: str
+    target: str
+    word: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    by: str
+    right: bool
+
+
+@dataclass(frozen=True)
+class Reveal:
+    by: str
+    word: str
+    salt: str
+
+
+@dataclass(frozen=True)
+class Hint:
+    by: str
+    letter: str
+
+
+@dataclass(frozen=True)
 class Ruling:
     by: str
     on: int
@@ -114,6 +170,15 @@ Event = (
     | Bet
     | Pass
     | Timeout
+    | Reroll
+    | Stand
+    | Card
+    | Seal
+    | Start
+    | Guess
+    | Answer
+    | Reveal
+    | Hint
     | Ruling
     | Void
     | Out
@@ -121,25 +186,17 @@ Event = (
 )
 
 EVENT_TYPES: dict[str, type] = {
-    "roll": Roll,
-    "choose": Choose,
-    "word": Word,
-    "chain": Chain,
-    "expression": Expression,
-    "doubt": Doubt,
-    "bet": Bet,
-    "pass": Pass,
-    "timeout": Timeout,
-    "ruling": Ruling,
-    "void": Void,
-    "out": Out,
-    "end": End,
-}
+    "roll": Roll, "choose": Choose, "word": Word, "chain": Chain, "expression": Expression,
+    "doubt": Doubt, "bet": Bet, "pass": Pass, "timeout": Timeout, "reroll": Reroll,
+    "stand": Stand, "card": Card, "seal": Seal, "start": Start, "guess": Guess,
+    "answer": Answer, "reveal": Reveal, "hint": Hint, "ruling": Ruling, "void": Void,
+    "out": Out, "end": End,
+}  # fmt: skip
 TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 DERIVED = (Out, End)
 REFEREE_EVENTS = (Ruling, Void)
 # The events that put a word, chain or expression to judgement, and so may receive a ruling (REF-1).
-JUDGED = (Word, Chain, Expression)
+JUDGED = (Word, Chain, Expression, Guess)
 
 
 def type_name(event: Event) -> str:
@@ -148,7 +205,9 @@ def type_name(event: Event) -> str:
 
 
 def actor(event: Event) -> str | None:
-    """Who acts in an input event (``None`` for the derived ``out`` and ``end``)."""
+    """Who acts in an input event: ``by``, the referee for a card dealt, ``None`` when derived."""
+    if isinstance(event, Card):
+        return REFEREE
     return getattr(event, "by", None)
 
 
@@ -160,20 +219,51 @@ def _text(kind: str, name: str, value: Any) -> str:
 
 def _check(kind: str, name: str, value: Any) -> Any:
     """Type-check one field by its name: the same field name means the same type everywhere."""
-    if name in ("by", "die", "word", "expr", "reason", "player", "call", "target", "jolly", "note"):
+    if name in (
+        "by",
+        "die",
+        "word",
+        "expr",
+        "reason",
+        "player",
+        "call",
+        "target",
+        "jolly",
+        "note",
+        "to",
+        "card",
+        "salt",
+        "letter",
+    ):
         return _text(kind, name, value)
+    if name == "commitment":
+        if not (
+            isinstance(value, str)
+            and len(value) == 64
+            and all(c in "0123456789abcdef" for c in value)
+        ):
+            raise MalformedEvent(f"a {kind}'s commitment must be 64 lowercase hex digits (sha256)")
+        return value
     if name == "on":
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MalformedEvent(f"a {kind}'s 'on' must be a position (a whole number from 1)")
         return value
-    if name == "accept":
+    if name in ("accept", "right"):
         if not isinstance(value, bool):
-            raise MalformedEvent(f"a {kind}'s 'accept' must be true or false")
+            raise MalformedEvent(f"a {kind}'s {name!r} must be true or false")
         return value
     if name == "value":
         if isinstance(value, bool) or not isinstance(value, (int, str)):
             raise MalformedEvent(f"a {kind}'s 'value' must be a number or a letter")
         return value
+    if name == "dice":
+        if (
+            not isinstance(value, list)
+            or not value
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        ):
+            raise MalformedEvent(f"a {kind}'s 'dice' must be a non-empty list of numbers")
+        return tuple(value)
     if name in ("values", "words", "winners"):
         if not isinstance(value, list) or (name != "winners" and not value):
             raise MalformedEvent(f"a {kind}'s {name!r} must be a non-empty list")

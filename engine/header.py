@@ -23,6 +23,7 @@ class Header:
     variants: Mapping[str, Any] = field(default_factory=dict)
     dice: FaceSet = field(default_factory=lambda: FaceSet.from_header(None))
     lexicon: Mapping[str, str] | None = None
+    options: Mapping[str, Any] = field(default_factory=dict)  # game fields: start, deck ...
 
     @property
     def everyone(self) -> tuple[str, ...]:
@@ -71,6 +72,14 @@ def parse_header(obj: Any) -> Header:
         and isinstance(lexicon.get("sha256"), str)
     ):
         raise MalformedEvent("the header's 'lexicon' must be an object with name and sha256")
+    known = {"format", "game", "players", "outside", "variants", "dice", "lexicon"}
+    options = {k: v for k, v in obj.items() if k not in known}
     return Header(
-        game, players, outside, dict(variants), FaceSet.from_header(obj.get("dice")), lexicon
+        game,
+        players,
+        outside,
+        dict(variants),
+        FaceSet.from_header(obj.get("dice")),
+        lexicon,
+        options,
     )

@@ -133,17 +133,18 @@ class Replay:
     def _step(self, state: Any, event: Event, position: int, verdict: bool | None) -> Any:
         """Check who acts and what, then let the game apply the event."""
         by = actor(event)
-        if by == REFEREE:
-            raise NotAllowedNow(
-                f"the referee records only rulings and voids, not a {type_name(event)}", "REF-1"
-            )
-        if by not in self.header.everyone:
+        kind = type_name(event)
+        if by not in self.header.everyone and by != REFEREE:
             raise MalformedEvent(f"{by!r} is not a player of this match")
         if self.rules.outcome(state) is not None:
             raise GameOver("the challenge is over: only a ruling or a void may come now", "CH-2")
         turns = self.rules.turns(state)
         mine = [t for t in turns if t.player == by]
-        kind = type_name(event)
+        if by == REFEREE and not mine:
+            # Some games give the referee a move (dealing cards, naming who starts).
+            raise NotAllowedNow(
+                f"the referee records only rulings and voids, not a {kind}", "REF-1"
+            )
         if not mine:
             who = ", ".join(dict.fromkeys(t.player for t in turns))
             raise NotYourTurn(f"it is not {by}'s turn; now: {who} ({turns[0].say})", turns[0].rule)

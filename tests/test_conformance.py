@@ -28,7 +28,8 @@ SEEDS = range(12)
 
 def players_for(game: str, rng: random.Random) -> tuple[list[str], list[str]]:
     names = ["giallo", "blu", "verde", "rosso", "nero", "bianco"]
-    count = rng.randint(rules(game).min_players, 4)
+    module = rules(game)
+    count = rng.randint(module.min_players, min(4, getattr(module, "max_players", 4)))
     players, outside = names[:count], names[count : count + rng.randint(0, 1)]
     if game == "catena" and count == 2 and not outside:
         outside = [names[count]]

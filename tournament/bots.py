@@ -33,7 +33,7 @@ VOCABULARY = (
     "pena vena vela mela mare male sale sano onta orso pecca capace sonata incasso satanico "
     "passamontagna pasta tana lana nave neve dado dato data tela"
 ).split()
-MAIN_EVENTS = ("roll", "word", "chain", "expression", "choose", "bet", "doubt")
+MAIN_EVENTS = ("roll", "word", "chain", "expression", "choose", "bet", "doubt", "reroll", "stand")
 
 
 def random_expression(numbers: Sequence[int], rng: random.Random) -> str:
@@ -69,6 +69,9 @@ def random_event(replay: Replay, rng: random.Random) -> dict[str, Any]:
         else:
             faces = getattr(replay.header.dice, die)
             event |= {"die": die, "values": [rng.choice(faces) for _ in range(count)]}
+    elif kind == "reroll":
+        back = rng.sample(list(turn.numbers), rng.randint(1, len(turn.numbers) - 1))
+        event |= {"dice": back, "values": [rng.randint(1, 6) for _ in back]}
     elif kind in ("choose", "bet"):
         event["value" if kind == "choose" else "call"] = rng.choice(turn.choices)
     elif kind == "word":

@@ -11,17 +11,11 @@ from types import ModuleType
 
 from engine.errors import BadHeader
 
-# Header name -> module of engine.games; the first eight are the mini-games of Tetragon (CH-3).
+# Header names, each a module of engine.games; the first eight are Tetragon's (CH-3).
 GAMES: tuple[str, ...] = (
-    "catena",
-    "asta",
-    "roulette_russa",
-    "texas",
-    "tiro",
-    "ventuno",
-    "battaglia",
-    "updown",
-)
+    "catena", "asta", "roulette_russa", "texas", "tiro", "ventuno", "battaglia", "updown",
+    "alphatiana",
+)  # fmt: skip
 TETRAGON = GAMES[:8]
 
 

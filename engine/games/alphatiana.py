@@ -1,0 +1,218 @@
+"""La Roulette Alphatiana (Ekrenor): a two-player dice duel to ten damage (RULES ALP-1..ALP-6)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.dice import check_roll
+from engine.errors import BadHeader, MalformedEvent, RuleViolation
+from engine.events import Choose, Event, Reroll, Roll, Stand
+from engine.games.base import Context, Note, Outcome, OutRecord, Turn, last_standing, roll_turn
+from engine.header import Header
+
+name = "alphatiana"
+title = "La Roulette Alphatiana"
+min_players = 2
+max_players = 2  # ALP-1
+DEATH = 10  # ALP-1
+HAND = 5
+MAX_THROWS = 5  # ALP-3
+FIVE: tuple[tuple[str, int], ...] = (("d6", HAND),)
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    attacker: str | None  # None during a roll-off (ALP-2)
+    damage: Mapping[str, int]
+    rolloff: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    hand: tuple[int, ...] = ()  # the attack as it stands
+    last_throw: tuple[int, ...] = ()  # the dice thrown in the last throw
+    throws: int = 0
+    standing: bool = False  # the attack is over; the defender chooses
+    face: int | None = None  # the face the defender rerolls (ALP-4)
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def defender(self) -> str:
+        a, b = self.header.players
+        return b if self.attacker == a else a
+
+
+def start(header: Header) -> State:
+    if len(header.players) != 2:
+        raise BadHeader("La Roulette Alphatiana is a duel of two players", "ALP-1")
+    how = header.options.get("start", "agreement")
+    if how not in ("agreement", "roll-off"):
+        raise MalformedEvent('the header\'s "start" must be "agreement" or "roll-off"')
+    damage = dict.fromkeys(header.players, 0)
+    # ALP-2: by agreement the first player listed attacks first; else a roll-off.
+    return State(header, None if how == "roll-off" else header.players[0], damage)
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if state.attacker is None:
+        return tuple(
+            roll_turn(p, FIVE, "ALP-2", say="roll-off: roll d6 x5, most sixes attacks first")
+            for p in state.header.players
+            if p not in state.rolloff
+        )
+    if not state.hand:
+        return (roll_turn(state.attacker, FIVE, "ALP-3", say="attack: roll d6 x5"),)
+    if not state.standing:
+        events = ("reroll", "stand") if len(state.last_throw) > 1 else ("stand",)
+        hand = " ".join(map(str, sorted(state.hand, reverse=True)))
+        return (
+            Turn(
+                state.attacker,
+                events,
+                f"attack {hand}: reroll or stand",
+                "ALP-3",
+                numbers=state.last_throw,
+            ),
+        )
+    if state.face is None:
+        faces = tuple(sorted(set(state.hand), reverse=True))
+        return (
+            Turn(
+                state.defender, ("choose",), "defend: choose a face shown", "ALP-4", choices=faces
+            ),
+        )
+    count = state.hand.count(state.face)
+    return (
+        roll_turn(
+            state.defender,
+            (("d6", count),),
+            "ALP-4",
+            say=f"defend the {state.face}s: roll d6 x{count}",
+        ),
+    )
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, Roll) and state.attacker is None:
+        return _rolloff(state, event, ctx)
+    if isinstance(event, Roll) and not state.hand:
+        values = _dice(state, event, HAND, "ALP-3")
+        return replace(state, hand=values, last_throw=values, throws=1)
+    if isinstance(event, Reroll):
+        return _reroll(state, event)
+    if isinstance(event, Stand):
+        return replace(state, standing=True)
+    if isinstance(event, Choose):
+        if event.value not in state.hand:
+            shown = " ".join(map(str, sorted(set(state.hand))))
+            raise RuleViolation(f"{event.value!r} is not a face of the attack ({shown})", "ALP-4")
+        return replace(state, face=event.value)
+    if isinstance(event, Roll):
+        assert state.face is not None and state.attacker is not None
+        return _defended(state, _dice(state, event, state.hand.count(state.face), "ALP-4"), ctx)
+    raise AssertionError(f"alphatiana cannot apply {event!r}")  # turns() admits no other type
+
+
+def _dice(state: State, event: Roll, count: int, rule: str) -> tuple[int, ...]:
+    if event.die != "d6":
+        raise RuleViolation(f"La Roulette Alphatiana uses d6, not {event.die}", rule)
+    if len(event.values) != count:
+        raise RuleViolation(
+            f"{event.by} must throw {count} d6 together, not {len(event.values)}", rule
+        )
+    return tuple(check_roll("d6", event.values, state.header.dice))  # type: ignore[misc]
+
+
+def _rolloff(state: State, event: Roll, ctx: Context) -> State:
+    """ALP-2: most sixes attacks first; equal, both roll again."""
+    rolls = {**state.rolloff, event.by: _dice(state, event, HAND, "ALP-2")}
+    if len(rolls) < 2:
+        return replace(state, rolloff=rolls)
+    a, b = state.header.players
+    sixes = {p: rolls[p].count(6) for p in (a, b)}
+    if sixes[a] == sixes[b]:
+        note = Note(
+            ctx.position, event.by, f"roll-off: {sixes[a]} sixes each, roll again", "ALP-2", False
+        )
+        return replace(state, rolloff={}, notes=(*state.notes, note))
+    first = a if sixes[a] > sixes[b] else b
+    note = Note(
+        ctx.position,
+        first,
+        f"roll-off: {first} attacks first ({sixes[a]}-{sixes[b]} sixes)",
+        "ALP-2",
+        True,
+    )
+    return replace(state, attacker=first, rolloff=rolls, notes=(*state.notes, note))
+
+
+def _reroll(state: State, event: Reroll) -> State:
+    """ALP-3: part of the last throw, keeping at least one of it; five throws at most."""
+    taken = Counter(event.dice)
+    if taken - Counter(state.last_throw):
+        shown = " ".join(map(str, state.last_throw))
+        raise RuleViolation(f"the dice taken back must come from the last throw ({shown})", "ALP-3")
+    if not 1 <= len(event.dice) < len(state.last_throw):
+        raise RuleViolation(
+            f"a reroll takes back 1 to {len(state.last_throw) - 1} of the last throw's dice",
+            "ALP-3",
+        )
+    if len(event.values) != len(event.dice):
+        raise RuleViolation("a reroll throws as many dice as it takes back", "ALP-3")
+    values = tuple(check_roll("d6", event.values, state.header.dice))  # type: ignore[misc]
+    hand = list(state.hand)
+    for v in event.dice:
+        hand.remove(v)
+    throws = state.throws + 1
+    return replace(
+        state,
+        hand=(*hand, *values),
+        last_throw=values,
+        throws=throws,
+        standing=throws >= MAX_THROWS,
+    )
+
+
+def damage_if_failed(hand: tuple[int, ...]) -> int:
+    """ALP-5: one per 6 in the attack, plus one.
+
+    >>> damage_if_failed((6, 6, 5, 5, 3))
+    3
+    >>> damage_if_failed((6, 6, 6, 6, 6))
+    6
+    """
+    return hand.count(6) + 1
+
+
+def damage_if_defended(hand: tuple[int, ...], face: int) -> int:
+    """ALP-5: the face rerolled minus the lowest attack die (possibly 0).
+
+    >>> damage_if_defended((6, 6, 5, 5, 3), 5)
+    2
+    >>> damage_if_defended((6, 6, 6, 5, 1), 1)
+    0
+    """
+    return face - min(hand)
+
+
+def _defended(state: State, rolled: tuple[int, ...], ctx: Context) -> State:
+    assert state.face is not None and state.attacker is not None
+    attacker, defender = state.attacker, state.defender
+    hand = " ".join(map(str, sorted(state.hand, reverse=True)))
+    if any(v > state.face for v in rolled):  # ALP-4
+        hurt, amount = attacker, damage_if_defended(state.hand, state.face)
+        text = f"{defender} defends the {state.face}s of {hand}: {attacker} takes {amount}"
+    else:
+        hurt, amount = defender, damage_if_failed(state.hand)
+        text = f"{defender} fails to defend the {state.face}s of {hand}: takes {amount}"
+    damage = {**state.damage, hurt: state.damage[hurt] + amount}
+    out = state.out
+    if damage[hurt] >= DEATH:  # ALP-1
+        out = (*out, OutRecord(hurt, f"{damage[hurt]} damage", "ALP-1"))
+    note = Note(ctx.position, defender, text, "ALP-5", hurt == attacker)
+    # ALP-6: the roles swap.
+    return State(state.header, defender, damage, out=out, notes=(*state.notes, note))
+
+
+def outcome(state: State) -> Outcome | None:
+    return last_standing(state.header.players, state.out)
