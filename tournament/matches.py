@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleViolation
-from engine.events import End, Event, Out, Ruling, Void, parse_event, type_name
+from engine.events import End, Event, Out, Ruling, Void, actor, parse_event, type_name
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError, default_lexicon
 from engine.match import Replay
@@ -152,4 +152,4 @@ def describe(event: Event) -> str:
     rest = " ".join(
         " ".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in fields.values()
     )
-    return f"{kind}: {event.by} {rest}".strip()
+    return f"{kind}: {actor(event)} {rest}".strip()

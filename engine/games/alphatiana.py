@@ -120,7 +120,11 @@ def _dice(state: State, event: Roll, count: int, rule: str) -> tuple[int, ...]:
         raise RuleViolation(
             f"{event.by} must throw {count} d6 together, not {len(event.values)}", rule
         )
-    return tuple(check_roll("d6", event.values, state.header.dice))  # type: ignore[misc]
+    return _d6(state, event.values)
+
+
+def _d6(state: State, values: tuple[object, ...]) -> tuple[int, ...]:
+    return tuple(int(v) for v in check_roll("d6", values, state.header.dice))  # type: ignore[call-overload]
 
 
 def _rolloff(state: State, event: Roll, ctx: Context) -> State:
@@ -159,7 +163,7 @@ def _reroll(state: State, event: Reroll) -> State:
         )
     if len(event.values) != len(event.dice):
         raise RuleViolation("a reroll throws as many dice as it takes back", "ALP-3")
-    values = tuple(check_roll("d6", event.values, state.header.dice))  # type: ignore[misc]
+    values = _d6(state, event.values)
     hand = list(state.hand)
     for v in event.dice:
         hand.remove(v)
