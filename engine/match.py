@@ -143,7 +143,7 @@ class Replay:
         if by == REFEREE and not mine:
             # Some games give the referee a move (dealing cards, naming who starts).
             raise NotAllowedNow(
-                f"the referee records only rulings and voids, not a {kind}", "REF-1"
+                f"the referee cannot record a {kind} now (rulings and voids only)", "REF-1"
             )
         if not mine:
             who = ", ".join(dict.fromkeys(t.player for t in turns))

@@ -22,6 +22,7 @@ from engine.events import JUDGED, parse_event
 from engine.games.asta import previous_slots, slot
 from engine.games.base import Turn
 from engine.games.catena import letters_of
+from engine.games.parola_nascosta import guessed, seal
 from engine.games.roulette_russa import covers
 from engine.games.texas import available
 from engine.lexicon import Lexicon
@@ -33,7 +34,10 @@ VOCABULARY = (
     "pena vena vela mela mare male sale sano onta orso pecca capace sonata incasso satanico "
     "passamontagna pasta tana lana nave neve dado dato data tela"
 ).split()
-MAIN_EVENTS = ("roll", "word", "chain", "expression", "choose", "bet", "doubt", "reroll", "stand")
+MAIN_EVENTS = (
+    "roll", "word", "chain", "expression", "choose", "bet", "doubt", "reroll", "stand",
+    "card", "seal", "start", "guess", "answer", "hint",
+)  # fmt: skip
 
 
 def random_expression(numbers: Sequence[int], rng: random.Random) -> str:
@@ -53,12 +57,20 @@ def _kind(turn: Turn, rng: random.Random) -> str:
     return rng.choice(turn.events)
 
 
-def random_event(replay: Replay, rng: random.Random) -> dict[str, Any]:
-    """One input event that the rules allow now (its content may still fail, as at a table)."""
+def random_event(
+    replay: Replay, rng: random.Random, secrets: dict[str, tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """One input event that the rules allow now (its content may still fail, as at a table).
+
+    ``secrets`` keeps the words the bots sealed in La parola nascosta (word, salt), which the
+    log itself never holds before they are revealed.
+    """
     turn = rng.choice(replay.turns)
     kind = _kind(turn, rng)
     by = turn.player
     event: dict[str, Any] = {"type": kind, "by": by}
+    if replay.header.game == "parola_nascosta":
+        return _parola_event(replay, kind, by, rng, {} if secrets is None else secrets)
     if kind == "roll":
         die, count = rng.choice(turn.dice)
         if die in NUMERIC_DICE:
@@ -106,6 +118,38 @@ def aimed_expression(numbers: Sequence[int], aims: set[Fraction], rng: random.Ra
             return text
         text = random_expression(numbers, rng)
     return text
+
+
+def _parola_event(
+    replay: Replay, kind: str, by: str, rng: random.Random, secrets: dict[str, tuple[str, str]]
+) -> dict[str, Any]:
+    """La parola nascosta: deal, seal a word, guess, and answer, hint and reveal truthfully."""
+    state = replay.state
+    if kind == "card":
+        missing = [p for p in (*replay.header.players, "table") if p not in state.cards]
+        free = [c for c in state.deck if c not in state.cards.values()]
+        return {"type": "card", "to": rng.choice(missing), "card": rng.choice(free)}
+    if kind == "start":
+        return {"type": "start", "by": "referee", "player": rng.choice(replay.header.players)}
+    if kind == "seal":
+        word, salt = rng.choice(VOCABULARY), f"{rng.getrandbits(64):016x}"
+        secrets[by] = (word, salt)
+        return {"type": "seal", "by": by, "commitment": seal(word, salt)}
+    if kind == "guess":
+        out = {o.player for o in replay.out}
+        others = [p for p in replay.header.players if p != by and p not in out]
+        return {
+            "type": "guess",
+            "by": by,
+            "target": rng.choice(others),
+            "word": rng.choice(VOCABULARY),
+        }
+    word, salt = secrets[by]
+    if kind == "answer":
+        return {"type": "answer", "by": by, "right": guessed(state.pending.word, word)}
+    if kind == "hint":
+        return {"type": "hint", "by": by, "letter": word[0] if state.silent == 1 else word[-1]}
+    return {"type": "reveal", "by": by, "word": word, "salt": salt}
 
 
 # --- words: where a bot can find a real one cheaply, it does ------------------------------------
@@ -187,8 +231,9 @@ def random_game(replay: Replay, rng: random.Random, limit: int = 400) -> Replay:
     Every event goes through ``Replay.apply``; derived events are written as the recording
     commands write them, so the result reads like a log recorded at a table.
     """
+    secrets: dict[str, tuple[str, str]] = {}
     while replay.outcome is None and replay.position < limit:
-        obj = random_event(replay, rng)
+        obj = random_event(replay, rng, secrets)
         replay = replay.apply(parse_event(obj))
         last = replay.position
         if isinstance(replay.events[-1], JUDGED) and rng.random() < 0.1:

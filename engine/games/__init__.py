@@ -14,7 +14,7 @@ from engine.errors import BadHeader
 # Header names, each a module of engine.games; the first eight are Tetragon's (CH-3).
 GAMES: tuple[str, ...] = (
     "catena", "asta", "roulette_russa", "texas", "tiro", "ventuno", "battaglia", "updown",
-    "alphatiana",
+    "alphatiana", "parola_nascosta",
 )  # fmt: skip
 TETRAGON = GAMES[:8]
 

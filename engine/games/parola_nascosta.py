@@ -1,0 +1,352 @@
+"""La parola nascosta: guess the others' hidden words; Morra decides a silent table
+(RULES PN-1..PN-7).
+
+Words are sealed: the log holds sha256(salt + ":" + word) until the player reveals word and
+salt, so nobody can change a word after writing it (PN-3). Every reveal is checked against its
+seal, and every answer and hint against the revealed word (PN-4, PN-5): a contradiction is
+shown to the referee, whose ruling on the guess decides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from engine.decks import BEATS, WORD_KINDS, Card, deck_from_header
+from engine.errors import BadHeader, RuleViolation
+from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
+from engine.events import Card as CardEvent
+from engine.games.base import Context, Note, Outcome, OutRecord, Turn, outcome_for
+from engine.header import Header
+from engine.text import fold
+
+name = "parola_nascosta"
+title = "La parola nascosta"
+min_players = 2
+max_players = 10
+TABLE = "table"
+SILENT_ROUNDS_TO_FINAL = 3  # PN-5
+
+
+def seal(word: str, salt: str) -> str:
+    """The commitment of a word (PN-3, FORMAT): sha256 of salt, a colon and the word.
+
+    >>> seal("cassaforte", "s4lt") == hashlib.sha256(b"s4lt:cassaforte").hexdigest()
+    True
+    """
+    return hashlib.sha256(f"{salt}:{word}".encode()).hexdigest()
+
+
+def guessed(guess: str, word: str) -> bool:
+    """PN-4: right when the guess is the word or a part of it of at least 3 letters.
+
+    >>> guessed("cassa", "Cassaforte"), guessed("ca", "cassaforte"), guessed("forte", "casa")
+    (True, False, False)
+    """
+    g, w = fold(guess), fold(word)
+    return g == w or (len(g) >= 3 and g in w)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A guess waiting for its answer."""
+
+    guesser: str
+    target: str
+    word: str
+    position: int
+    verdict: bool | None  # the referee's ruling on the guess, if any (REF-1)
+
+
+@dataclass(frozen=True)
+class State:
+    header: Header
+    deck: Mapping[str, Card]
+    cards: Mapping[str, str] = field(default_factory=dict)  # player or "table" -> card id
+    seals: Mapping[str, str] = field(default_factory=dict)
+    current: str | None = None  # whose guess it is; None until the start (PN-4)
+    pending: Pending | None = None
+    round_guessed: frozenset[str] = frozenset()
+    round_right: bool = False
+    silent: int = 0  # full rounds with no right guess (PN-5)
+    hints_owed: frozenset[str] = frozenset()
+    answers: tuple[tuple[int, str, str, bool], ...] = ()  # (position, target, guess, right)
+    hints: tuple[tuple[int, str, str, str], ...] = ()  # (position, player, first|last, letter)
+    revealed: Mapping[str, str] = field(default_factory=dict)
+    winner: str | None = None
+    out: tuple[OutRecord, ...] = ()
+    notes: tuple[Note, ...] = ()
+
+
+def start(header: Header) -> State:
+    if len(header.players) > max_players:
+        raise BadHeader("La parola nascosta seats 2 to 10 players", "PN-1")
+    return State(header, deck_from_header(header.options.get("deck")))
+
+
+def _in(state: State) -> list[str]:
+    gone = {o.player for o in state.out}
+    return [p for p in state.header.players if p not in gone]
+
+
+def card_of(state: State, who: str) -> Card:
+    return state.deck[state.cards[who]]
+
+
+def _step(state: State, player: str) -> int:
+    """+1 clockwise (the seating order), -1 anticlockwise, by the table card's clock (PN-4)."""
+    return 1 if card_of(state, TABLE).clock == "cw" else -1
+
+
+def _next(state: State, after: str, step: int, among: list[str]) -> str:
+    order = list(state.header.players)
+    i = order.index(after)
+    for k in range(1, len(order) + 1):
+        p = order[(i + step * k) % len(order)]
+        if p in among:
+            return p
+    return after
+
+
+def _reveals_owed(state: State) -> list[str]:
+    """Players out (and, at the end, everyone) who must still show their word."""
+    gone = [o.player for o in state.out]
+    owed = gone if state.winner is None else list(state.header.players)
+    return [p for p in owed if p not in state.revealed]
+
+
+def turns(state: State) -> tuple[Turn, ...]:
+    if outcome(state):
+        return ()
+    dealt = [p for p in (*state.header.players, TABLE) if p not in state.cards]
+    unsealed = [p for p in state.header.players if p not in state.seals]
+    if dealt or unsealed or state.current is None:
+        out = []
+        if dealt:
+            out.append(Turn("referee", ("card",), f"deal a card to {', '.join(dealt)}", "PN-2"))
+        out += [
+            Turn(p, ("seal",), "seal the word written for the card", "PN-3")
+            for p in unsealed
+            if p in state.cards
+        ]
+        if not dealt and not unsealed:
+            out.append(
+                Turn("referee", ("start",), "name the player the table card points at", "PN-4")
+            )
+        return tuple(out)
+    owed = _reveals_owed(state)
+    voluntary = [
+        Turn(p, ("reveal",), "may show their word", "PN-3")
+        for p in state.header.players
+        if p not in state.revealed and p not in owed
+    ]
+    if owed:
+        return tuple(Turn(p, ("reveal",), "reveal the word and its salt", "PN-4") for p in owed)
+    if state.pending:
+        p = state.pending
+        return (
+            Turn(p.target, ("answer",), f"answer {p.guesser}'s guess: right or wrong", "PN-4"),
+            *voluntary,
+        )
+    if state.hints_owed:
+        which = "first" if state.silent == 1 else "last"
+        return tuple(
+            Turn(p, ("hint",), f"say the {which} letter of the word", "PN-5")
+            for p in state.header.players
+            if p in state.hints_owed
+        ) + tuple(voluntary)
+    return (Turn(state.current, ("guess",), "guess another player's word", "PN-4"), *voluntary)
+
+
+def apply(state: State, event: Event, ctx: Context) -> State:
+    if isinstance(event, CardEvent):
+        return _deal(state, event)
+    if isinstance(event, Seal):
+        return replace(state, seals={**state.seals, event.by: event.commitment})
+    if isinstance(event, Start):
+        if event.player not in state.header.players:
+            raise RuleViolation(f"{event.player} is not at the table", "PN-4")
+        suit = card_of(state, TABLE).suit
+        note = Note(
+            ctx.position,
+            event.player,
+            f"starts; words are {WORD_KINDS[suit]} ({suit})",
+            "PN-2",
+            True,
+        )
+        return replace(state, current=event.player, notes=(*state.notes, note))
+    if isinstance(event, Guess):
+        if event.target == event.by or event.target not in _in(state):
+            raise RuleViolation(f"{event.target} is not another player still in", "PN-4")
+        return replace(
+            state, pending=Pending(event.by, event.target, event.word, ctx.position, ctx.verdict)
+        )
+    if isinstance(event, Answer):
+        return _answered(state, event, ctx)
+    if isinstance(event, Hint):
+        return _hint(state, event, ctx)
+    if isinstance(event, Reveal):
+        return _reveal(state, event, ctx)
+    raise AssertionError(f"parola nascosta cannot apply {event!r}")  # turns() admits no other
+
+
+def _deal(state: State, event: CardEvent) -> State:
+    if event.card not in state.deck:
+        raise RuleViolation(f"card {event.card!r} is not in the deck", "PN-1")
+    if event.to != TABLE and event.to not in state.header.players:
+        raise RuleViolation(f"{event.to!r} is neither a player nor the table", "PN-2")
+    if event.to in state.cards:
+        raise RuleViolation(f"{event.to} already has a card", "PN-2")
+    if event.card in state.cards.values():
+        raise RuleViolation(f"card {event.card} was already dealt", "PN-2")
+    return replace(state, cards={**state.cards, event.to: event.card})
+
+
+def _answered(state: State, event: Answer, ctx: Context) -> State:
+    p = state.pending
+    assert p is not None
+    right = p.verdict if p.verdict is not None else event.right
+    answers = (*state.answers, (p.position, p.target, p.word, event.right))
+    out = state.out
+    if right:  # PN-4: a right guess puts the word's owner out
+        out = (*out, OutRecord(p.target, f"{p.guesser} guessed {p.word!r}", "PN-4"))
+    state = replace(
+        state,
+        pending=None,
+        answers=answers,
+        out=out,
+        round_right=state.round_right or right,
+        round_guessed=state.round_guessed | {p.guesser},
+    )
+    state = _check_lies(state, p.target, ctx)
+    left = _in(state)
+    if len(left) == 1:  # PN-7
+        return replace(state, winner=left[0])
+    return _advance(state, p.guesser, ctx)
+
+
+def _advance(state: State, guesser: str, ctx: Context) -> State:
+    """The next guesser; at the end of a full round, PN-5's hints or the final challenge."""
+    left = _in(state)
+    following = _next(state, guesser, _step(state, guesser), left)
+    if not set(left) <= state.round_guessed:
+        return replace(state, current=following)
+    was_silent = not state.round_right
+    state = replace(
+        state,
+        current=following,
+        round_guessed=frozenset(),
+        round_right=False,
+        silent=state.silent + was_silent,
+    )
+    if not was_silent:
+        return state
+    if state.silent >= SILENT_ROUNDS_TO_FINAL:
+        return _final_challenge(state, ctx)
+    return replace(state, hints_owed=frozenset(left))
+
+
+def _hint(state: State, event: Hint, ctx: Context) -> State:
+    if len(fold(event.letter)) != 1 or not fold(event.letter).isalpha():
+        raise RuleViolation("a hint is one letter", "PN-5")
+    which = "first" if state.silent == 1 else "last"
+    hints = (*state.hints, (ctx.position, event.by, which, fold(event.letter)))
+    state = replace(state, hints=hints, hints_owed=state.hints_owed - {event.by})
+    return _check_lies(state, event.by, ctx)
+
+
+def _reveal(state: State, event: Reveal, ctx: Context) -> State:
+    if event.by not in state.seals:
+        raise RuleViolation(f"{event.by} has sealed no word", "PN-3")
+    if seal(event.word, event.salt) != state.seals[event.by]:
+        raise RuleViolation(
+            f"{event.by}'s word and salt do not match the seal: a word cannot change after "
+            "it is sealed",
+            "PN-3",
+        )
+    state = replace(state, revealed={**state.revealed, event.by: event.word})
+    note = Note(ctx.position, event.by, f"reveals {fold(event.word)}", "PN-3", True)
+    return _check_lies(replace(state, notes=(*state.notes, note)), event.by, ctx)
+
+
+def _check_lies(state: State, player: str, ctx: Context) -> State:
+    """PN-4, PN-5: once a word is known, every answer and hint about it is checked (once)."""
+    word = state.revealed.get(player)
+    if word is None:
+        return state
+    notes = list(state.notes)
+    seen = {(n.position, n.rule) for n in notes if not n.ok}
+    for position, target, guess, said_right in state.answers:
+        if (
+            target == player
+            and guessed(guess, word) != said_right
+            and (position, "PN-4") not in seen
+        ):
+            truth = "right" if guessed(guess, word) else "wrong"
+            notes.append(
+                Note(
+                    position,
+                    player,
+                    f"answered {'right' if said_right else 'wrong'} "
+                    f"to {guess!r}, but the guess is {truth}: the referee decides",
+                    "PN-4",
+                    False,
+                )
+            )
+    w = fold(word)
+    for position, who, which, letter in state.hints:
+        expected = w[0] if which == "first" else w[-1]
+        if who == player and letter != expected and (position, "PN-5") not in seen:
+            notes.append(
+                Note(
+                    position,
+                    player,
+                    f"said {letter!r} as the {which} letter, but it is {expected!r}",
+                    "PN-5",
+                    False,
+                )
+            )
+    return replace(state, notes=tuple(notes))
+
+
+def _final_challenge(state: State, ctx: Context) -> State:
+    """PN-6: Morra in pairs from the lowest percentile, in that player's clock direction."""
+    left = _in(state)
+    first = min(left, key=lambda p: (card_of(state, p).percentile, state.header.players.index(p)))
+    step = 1 if card_of(state, first).clock == "cw" else -1
+    order = [first]
+    while len(order) < len(left):
+        order.append(_next(state, order[-1], step, [p for p in left if p not in order]))
+    out = list(state.out)
+    for a, b in zip(order[0::2], order[1::2], strict=False):  # odd: the last sits out (Ruling)
+        ha, hb = card_of(state, a).morra, card_of(state, b).morra
+        if BEATS[ha] == hb:
+            out.append(OutRecord(b, f"Morra: {hb} loses to {a}'s {ha}", "PN-6"))
+        elif BEATS[hb] == ha:
+            out.append(OutRecord(a, f"Morra: {ha} loses to {b}'s {hb}", "PN-6"))
+    state = replace(state, out=tuple(out))
+    left = _in(state)
+    if len(left) == 1:
+        return replace(state, winner=left[0])
+    # PN-6: the tie-breaker of the first player out's card; nobody out yet: the table card's.
+    decider = card_of(state, state.out[0].player if state.out else TABLE)
+    rule = decider.tiebreak
+    sign = 1 if rule.startswith("highest") else -1
+
+    def key(p: str) -> tuple[int, int]:
+        c = card_of(state, p)
+        primary = c.percentile if rule.endswith("percentile") else c.d10
+        return (sign * primary, sign * c.percentile)
+
+    winner = max(left, key=key)
+    note = Note(
+        ctx.position, winner, f"wins the tie-breaker {rule} of card {decider.id}", "PN-6", True
+    )
+    return replace(state, winner=winner, notes=(*state.notes, note))
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.winner is None or _reveals_owed(state):
+        return None  # PN-7, and at the end every player still hiding a word reveals it
+    return outcome_for(state.header.players, [state.winner])

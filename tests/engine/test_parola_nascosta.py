@@ -1,0 +1,172 @@
+"""La parola nascosta (PN-1..PN-7): deal, seal, guess, answer, reveal, hints, Morra."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.decks import DEFAULT_DECK, deck_from_header
+from engine.errors import BadHeader, MalformedEvent, NotYourTurn, RuleViolation
+from engine.games.parola_nascosta import guessed, seal
+from tests.support import out, play, ruling, winners
+
+GBV = ["giallo", "blu", "verde"]
+WORDS = {"giallo": ("cassaforte", "s1"), "blu": ("martello", "s2"), "verde": ("scala", "s3")}
+# Default deck: 01 giallo (37, cw, sasso), 02 blu (74, ccw, carta), 03 verde (11, cw, forbice),
+# table 04 (48, ccw, sasso, fiori, lowest-d10). 03's tie-breaker is highest-d10.
+CARDS = {"giallo": "01", "blu": "02", "verde": "03", "table": "04"}
+
+
+def deal(cards=CARDS, words=WORDS, starter="giallo") -> list[dict]:
+    events = [{"type": "card", "to": to, "card": c} for to, c in cards.items()]
+    events += [{"type": "seal", "by": p, "commitment": seal(w, s)} for p, (w, s) in words.items()]
+    return events + [{"type": "start", "by": "referee", "player": starter}]
+
+
+def guess(by: str, target: str, word: str) -> dict:
+    return {"type": "guess", "by": by, "target": target, "word": word}
+
+
+def answer(by: str, right: bool) -> dict:
+    return {"type": "answer", "by": by, "right": right}
+
+
+def reveal(by: str, words=WORDS) -> dict:
+    word, salt = words[by]
+    return {"type": "reveal", "by": by, "word": word, "salt": salt}
+
+
+def hint(by: str, letter: str) -> dict:
+    return {"type": "hint", "by": by, "letter": letter}
+
+
+def test_pn1_the_default_deck_and_cards_by_hand() -> None:
+    assert len(DEFAULT_DECK) == 40 and len({c.percentile for c in DEFAULT_DECK}) == 40
+    with pytest.raises(RuleViolation, match="not in the deck") as e:
+        play("parola_nascosta", GBV, [{"type": "card", "to": "giallo", "card": "99"}])
+    assert e.value.rule == "PN-1"
+    with pytest.raises(BadHeader, match="Morra hand"):
+        deck_from_header([{**DEFAULT_DECK[0].to_json(), "morra": "pietra"}])
+
+
+def test_pn2_one_card_each_and_one_on_the_table() -> None:
+    with pytest.raises(RuleViolation, match="already has a card") as e:
+        play("parola_nascosta", GBV, deal()[:3] + [{"type": "card", "to": "blu", "card": "05"}])
+    assert e.value.rule == "PN-2"
+    with pytest.raises(RuleViolation, match="already dealt"):
+        play("parola_nascosta", GBV, deal()[:1] + [{"type": "card", "to": "blu", "card": "01"}])
+    replay = play("parola_nascosta", GBV, deal())
+    assert "words are a concept (fiori)" in replay.notes[0].text
+
+
+def test_pn3_a_sealed_word_cannot_change() -> None:
+    events = deal() + [guess("giallo", "blu", "martello"), answer("blu", True)]
+    with pytest.raises(RuleViolation, match="do not match the seal") as e:
+        play("parola_nascosta", GBV, events + [reveal("blu", {"blu": ("martelli", "s2")})])
+    assert e.value.rule == "PN-3"
+    with pytest.raises(MalformedEvent, match="64 lowercase hex"):
+        play(
+            "parola_nascosta", GBV, deal()[:4] + [{"type": "seal", "by": "blu", "commitment": "x"}]
+        )
+
+
+def test_pn4_turns_follow_the_table_cards_clock_and_a_right_guess_puts_out() -> None:
+    replay = play("parola_nascosta", GBV, deal() + [guess("giallo", "blu", "martello")])
+    assert replay.turns[0].player == "blu" and replay.turns[0].events == ("answer",)
+    replay = play(
+        "parola_nascosta", GBV, deal() + [guess("giallo", "blu", "martello"), answer("blu", True)]
+    )
+    assert out(replay) == ["blu"] and replay.turns[0].events == ("reveal",)
+    events = deal() + [guess("giallo", "blu", "martello"), answer("blu", True), reveal("blu")]
+    replay = play("parola_nascosta", GBV, events)
+    # The table card 04 turns anticlockwise: after giallo comes verde.
+    assert replay.turns[0].player == "verde" and replay.turns[0].events == ("guess",)
+    with pytest.raises(NotYourTurn):
+        play("parola_nascosta", GBV, events + [guess("blu", "verde", "scala")])
+
+
+def test_pn4_part_of_the_word_counts_and_the_last_one_in_wins() -> None:
+    assert guessed("cassa", "cassaforte") and not guessed("ca", "cassaforte")
+    events = deal() + [
+        guess("giallo", "blu", "martello"),
+        answer("blu", True),
+        reveal("blu"),
+        guess("verde", "giallo", "cassa"),
+        answer("giallo", True),
+        reveal("giallo"),
+    ]
+    replay = play("parola_nascosta", GBV, events)
+    assert replay.outcome is None and replay.turns[0].player == "verde"  # verde still reveals
+    replay = play("parola_nascosta", GBV, events + [reveal("verde")])
+    assert winners(replay) == ("verde",)
+
+
+def test_pn4_answers_are_checked_against_the_revealed_word() -> None:
+    events = deal() + [
+        guess("giallo", "verde", "scal"),
+        answer("verde", False),
+        guess("verde", "blu", "martello"),
+        answer("blu", True),
+        reveal("blu"),
+        guess("giallo", "verde", "pala"),
+        answer("verde", False),
+        {"type": "reveal", "by": "verde", "word": "scala", "salt": "s3"},
+    ]
+    replay = play("parola_nascosta", GBV, events)
+    lies = [n for n in replay.notes if not n.ok and n.rule == "PN-4"]
+    assert len(lies) == 1 and "answered wrong to 'scal'" in lies[0].text
+
+
+def test_ref1_a_ruling_on_a_guess_decides_over_the_answer() -> None:
+    events = deal() + [guess("giallo", "blu", "martell"), answer("blu", True), reveal("blu")]
+    replay = play("parola_nascosta", GBV, events)
+    assert out(replay) == ["blu"]
+    replay = play("parola_nascosta", GBV, events + [ruling(9, False)])
+    assert out(replay) == [] and replay.turns[0].player == "verde"
+
+
+def silent_round(order=("giallo", "verde", "blu")) -> list[dict]:
+    targets = {"giallo": "blu", "verde": "giallo", "blu": "verde"}
+    events = []
+    for p in order:
+        events += [guess(p, targets[p], "nulla"), answer(targets[p], False)]
+    return events
+
+
+def test_pn5_silent_rounds_first_letters_then_last_then_the_final_challenge() -> None:
+    replay = play("parola_nascosta", GBV, deal() + silent_round())
+    assert {t.player for t in replay.turns if t.events == ("hint",)} == set(GBV)
+    firsts = [hint("giallo", "c"), hint("blu", "m"), hint("verde", "s")]
+    lasts = [hint("giallo", "e"), hint("blu", "o"), hint("verde", "x")]  # verde lies: scala
+    events = deal() + silent_round() + firsts + silent_round() + lasts + silent_round()
+    replay = play("parola_nascosta", GBV, events)
+    # PN-6: verde (11) has the lowest percentile and a clockwise card: verde meets giallo,
+    # forbice loses to sasso; blu sits out. Two are left: the first out's card (verde's 03,
+    # highest-d10) picks giallo (37: d10 7) over blu (74: d10 4).
+    assert out(replay) == ["verde"] and replay.state.winner == "giallo"
+    assert replay.out[0].rule == "PN-6"
+    replay = play("parola_nascosta", GBV, events + [reveal(p) for p in GBV])
+    assert winners(replay) == ("giallo",)
+    assert any("said 'x' as the last letter" in n.text for n in replay.notes)
+
+
+def test_pn6_nobody_out_the_table_card_decides() -> None:
+    deck = [c.to_json() for c in DEFAULT_DECK]
+    for c in deck[:3]:
+        c["morra"] = "carta"  # every pair draws
+    events = deal() + silent_round() + [hint(p, WORDS[p][0][0]) for p in GBV]
+    events += silent_round() + [hint(p, WORDS[p][0][-1]) for p in GBV] + silent_round()
+    replay = play("parola_nascosta", GBV, events, deck=deck)
+    # Table card 04: lowest-d10: giallo 7, blu 4, verde 1: verde wins.
+    assert out(replay) == [] and replay.state.winner == "verde"
+
+
+def test_pn7_two_players() -> None:
+    cards = {"giallo": "01", "blu": "02", "table": "04"}
+    words = {"giallo": WORDS["giallo"], "blu": WORDS["blu"]}
+    events = deal(cards, words) + [
+        guess("giallo", "blu", "martello"),
+        answer("blu", True),
+        reveal("blu", words),
+        reveal("giallo", words),
+    ]
+    assert winners(play("parola_nascosta", ["giallo", "blu"], events)) == ("giallo",)
