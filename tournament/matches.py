@@ -61,6 +61,19 @@ def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
     return Loaded(match, replay)
 
 
+def read_deck(path: Path) -> list[Any]:
+    """An organizer's deck file: a JSON list of cards (PN-1), inlined into the match header."""
+    try:
+        deck = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise Refused(f"cannot read the deck {path}: {e.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise Refused(f"the deck {path} is not a JSON list of cards") from None
+    if not isinstance(deck, list):
+        raise Refused(f"the deck {path} is not a JSON list of cards")
+    return deck
+
+
 def check_log(text: str, lexicon_path: str | None = None) -> MatchLog:
     """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError)."""
     return read_log(text, lambda header: lexicon_for(header, lexicon_path))

@@ -19,6 +19,8 @@ SEED_WINNERS = {
     "ventuno-seed.jsonl": ("verde",),
     "battaglia-seed.jsonl": ("giallo",),
     "updown-seed.jsonl": ("giallo",),
+    "alphatiana-full.jsonl": ("Blu",),
+    "parola_nascosta-full.jsonl": ("giallo",),
 }
 
 
@@ -85,3 +87,25 @@ def test_asta_seed_words() -> None:
     replay = replay_example("asta-seed.jsonl")
     assert replay.state.last_word == "capace"
     assert [o.player for o in replay.out] == ["verde", "blu"]
+
+
+def test_alphatiana_seed_attack_and_successful_defence() -> None:
+    """ALP-3..ALP-5, the seed's first example: 6 6 5 5 3; R defends the 5s with a 6: M takes 2."""
+    replay = replay_example("alphatiana-seed-attack.jsonl")
+    assert replay.notes[-1].text == "R defends the 5s of 6 6 5 5 3: M takes 2"
+    assert replay.state.damage == {"M": 2, "R": 0}
+    assert replay.state.attacker == "R"  # ALP-6: the roles swap
+
+
+def test_alphatiana_seed_six_six_six_five_one() -> None:
+    """The seed's other example: defending the 1 almost surely succeeds and deals nothing."""
+    replay = replay_example("alphatiana-seed-six-six-six.jsonl")
+    assert replay.state.damage == {"M": 0, "R": 0}
+    assert replay.notes[-1].text.startswith("R defends the 1s of 6 6 6 5 1")
+
+
+def test_parola_nascosta_full_game_ends_at_morra() -> None:
+    """PN-5, PN-6: three silent rounds, then Morra; the first out's card breaks the tie."""
+    replay = replay_example("parola_nascosta-full.jsonl")
+    assert [o.rule for o in replay.out] == ["PN-6"]
+    assert replay.state.silent == 3

@@ -374,7 +374,9 @@ def demo(as_json: JSON = False) -> None:
     s = build_demo(path)
     db = readmodels.database(s)
     rows = list(db.query("select * from standings order by rank, player"))
-    examples = list(db.query("select id, game, players, winners from matches where round is null"))
+    examples = list(
+        db.query("select id, game, players, status, winners from matches where round is null")
+    )
     if as_json:
         print_json({"standings": rows, "examples": examples, "database": str(path.resolve())})
         return
@@ -387,7 +389,9 @@ def demo(as_json: JSON = False) -> None:
             m["id"],
             m["game"],
             ", ".join(json.loads(m["players"])),
-            ", ".join(json.loads(m["winners"] or "[]")) or "nobody",
+            ", ".join(json.loads(m["winners"] or "[]")) or "nobody"
+            if m["status"] == "finished"
+            else "(a turn, in play)",
         )
     _console().print(table)
     _console().print(f"Demo database: {path.resolve()}")

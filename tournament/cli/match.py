@@ -202,7 +202,8 @@ def match_new(
     game: Annotated[
         str,
         typer.Argument(
-            help="catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"
+            help="catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown, "
+            "alphatiana, parola_nascosta"
         ),
     ],
     players: Annotated[
@@ -214,13 +215,23 @@ def match_new(
             "--outside", "-o", help="A player outside the challenge who rolls for it (repeatable)."
         ),
     ] = None,
+    start: Annotated[
+        str | None, typer.Option(help="Alphatiana: roll-off (default: the first player attacks).")
+    ] = None,
+    deck: Annotated[
+        Path | None, typer.Option(help="La parola nascosta: a deck file (JSON list of cards).")
+    ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
-    from tournament.matches import check_log, import_log
+    from tournament.matches import check_log, import_log, read_deck
 
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game, "players": players}
     if outside:
         header["outside"] = outside
+    if start:
+        header["start"] = start
+    if deck:
+        header["deck"] = read_deck(deck)
     match = import_log(store(create=True), check_log(json.dumps(header), settings().lexicon))
     typer.echo(match.number)
 
@@ -314,6 +325,129 @@ def match_pass(match_id: ID, by: BY) -> None:
 def match_timeout(match_id: ID, by: BY) -> None:
     """Record that a player's time ran out (CH-4)."""
     _record(match_id, {"type": "timeout", "by": by})
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        fail(f"{what} must be dice values such as 2,1,3, not {text!r}")
+
+
+@match_app.command("reroll")
+@guarded
+def match_reroll(
+    match_id: ID,
+    by: BY,
+    dice: Annotated[str, typer.Argument(help="The faces taken back, e.g. 2,1,3.")],
+    values: Annotated[str, typer.Argument(help="How they fell, e.g. 5,2,6.")],
+) -> None:
+    """Record an Alphatiana reroll (ALP-3): `match reroll M7 M 2,1,3 5,2,6`."""
+    _record(
+        match_id,
+        {
+            "type": "reroll",
+            "by": by,
+            "dice": _numbers(dice, "the dice taken back"),
+            "values": _numbers(values, "the values"),
+        },
+    )
+
+
+@match_app.command("stand")
+@guarded
+def match_stand(match_id: ID, by: BY) -> None:
+    """Record that the Alphatiana attacker stops rerolling (ALP-3)."""
+    _record(match_id, {"type": "stand", "by": by})
+
+
+@match_app.command("card")
+@guarded
+def match_card(
+    match_id: ID,
+    to: Annotated[str, typer.Argument(help="A player, or table.")],
+    card: Annotated[str, typer.Argument(help="The card's id in the deck.")],
+) -> None:
+    """Record a card dealt in La parola nascosta (PN-2)."""
+    _record(match_id, {"type": "card", "to": to, "card": card})
+
+
+@match_app.command("seal")
+@guarded
+def match_seal(
+    match_id: ID,
+    by: BY,
+    commitment: Annotated[
+        str | None, typer.Option(help="A seal made elsewhere: sha256 of salt:word.")
+    ] = None,
+) -> None:
+    """Seal a word (PN-3): typed without echo; only its seal is stored. Keep the salt printed."""
+    salt = None
+    if commitment is None:
+        import secrets
+
+        from engine.games.parola_nascosta import seal
+
+        word = typer.prompt(f"{by}'s word (not shown)", hide_input=True).strip()
+        if not word:
+            fail("an empty word cannot be sealed")
+        salt = secrets.token_hex(8)
+        commitment = seal(word, salt)
+        del word
+    _record(match_id, {"type": "seal", "by": by, "commitment": commitment})
+    if salt:
+        typer.echo(f"{by}: keep this salt to reveal the word later: {salt}")
+
+
+@match_app.command("start")
+@guarded
+def match_start(
+    match_id: ID, player: Annotated[str, typer.Argument(help="The player the arrow points at.")]
+) -> None:
+    """Record who starts La parola nascosta (the table card's arrow, PN-4)."""
+    _record(match_id, {"type": "start", "by": "referee", "player": player})
+
+
+@match_app.command("guess")
+@guarded
+def match_guess(
+    match_id: ID,
+    by: BY,
+    target: Annotated[str, typer.Argument(help="Whose word is guessed.")],
+    word: Annotated[str, typer.Argument()],
+) -> None:
+    """Record a guess at another player's hidden word (PN-4)."""
+    _record(match_id, {"type": "guess", "by": by, "target": target, "word": word})
+
+
+@match_app.command("answer")
+@guarded
+def match_answer(
+    match_id: ID, by: BY, answer: Annotated[str, typer.Argument(help="right or wrong")]
+) -> None:
+    """Record the answer to a guess (PN-4); a right answer puts the player out."""
+    if answer not in ("right", "wrong"):
+        fail(f"the answer is right or wrong, not {answer!r}")
+    _record(match_id, {"type": "answer", "by": by, "right": answer == "right"})
+
+
+@match_app.command("reveal")
+@guarded
+def match_reveal(
+    match_id: ID,
+    by: BY,
+    word: Annotated[str, typer.Argument()],
+    salt: Annotated[str, typer.Option(help="The salt printed when the word was sealed.")],
+) -> None:
+    """Reveal a sealed word; it is checked against its seal (PN-3)."""
+    _record(match_id, {"type": "reveal", "by": by, "word": word, "salt": salt})
+
+
+@match_app.command("hint")
+@guarded
+def match_hint(match_id: ID, by: BY, letter: Annotated[str, typer.Argument()]) -> None:
+    """Record the first or last letter said after a silent round (PN-5)."""
+    _record(match_id, {"type": "hint", "by": by, "letter": letter})
 
 
 @match_app.command("rule")
