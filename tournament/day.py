@@ -86,13 +86,27 @@ def _check_settings(config: dict[str, Any]) -> None:
         raise Refused(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
     if config["plays"] == PARTITA and len(set(config["games"])) < PARTITA_GAMES:
         raise Refused("a Tetragon partita chooses four games: allow at least four (CH-3)")
+    if config["plays"] != PARTITA and config["format"] == "pods":
+        if getattr(game(config["plays"]), "max_players", 10) < 3:
+            raise Refused(
+                f"{game(config['plays']).title} is a duel: pair it in a two-player format"
+            )
     bad = [t for t in config["tiebreaks"] if t not in TIEBREAKS]
     if bad:
         raise Refused(f"unknown tie-break {bad[0]!r} (known: {', '.join(TIEBREAKS)})")
     if config["lang"] not in ("it", "en"):
         raise Refused("printed material is in Italian (it) or English (en)")
-    if not 3 <= config["table_size"] <= 10:
-        raise Refused("tables of several players seat 3 to 10")
+    smallest = pod_minimum(config["plays"], config["games"])
+    if not smallest <= config["table_size"] <= 10:
+        raise Refused(f"tables of several players seat {smallest} to 10")
+
+
+def pod_minimum(plays: str, games: Sequence[str]) -> int:
+    """The smallest table of a pods tournament: 3 for multiple challenges, 2 for La parola
+    nascosta (tables of 2 to 10)."""
+    if plays == "parola_nascosta":
+        return 2
+    return max(3, *(game(g).min_players for g in ([plays] if plays != PARTITA else games)))
 
 
 def scoring_of(t: Tournament) -> Scoring:
@@ -255,7 +269,7 @@ def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
     # pods
     rows = current_standings(t, outcome_of)
     ranked = [r.player for r in rows if r.player in active]
-    minimum = max(3, *(game(g).min_players for g in t.settings["games"]))
+    minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
         raise Refused(f"tables of several players need at least {minimum} active players")
     return pods(ranked, minimum, history(t), t.settings["table_size"])

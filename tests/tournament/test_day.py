@@ -223,3 +223,23 @@ def test_read_models_can_be_queried_like_any_sqlite_file(store: Store) -> None:
     assert set(games) == {"updown"}
     payload = conn.execute("select payload from events where type = 'Match.Recorded'").fetchone()
     assert json.loads(payload[0])["type"] in ("roll", "bet", "timeout")
+
+
+def test_alphatiana_duels_in_a_swiss(store: Store) -> None:
+    t = run(store, players=5, format="swiss", rounds=2, plays="alphatiana", seed=4)
+    assert all(r["closed"] for r in t.rounds) and len(t.rounds) == 2
+    assert all(len(tb["players"]) == 2 for r in t.rounds for tb in r["tables"] if not tb["bye"])
+    with pytest.raises(Refused, match="is a duel"):
+        day.create(
+            Store(store.env.get("SQLITE_DBNAME") + "2"), "X", format="pods", plays="alphatiana"
+        )
+
+
+def test_la_parola_nascosta_at_tables_of_two_to_ten(store: Store) -> None:
+    t = run(
+        store, players=5, format="pods", rounds=2, plays="parola_nascosta", seed=6, table_size=2
+    )
+    sizes = [[len(tb["players"]) for tb in r["tables"]] for r in t.rounds]
+    assert sizes == [[3, 2], [3, 2]]
+    rows = day.current_standings(t, day.replayed_outcome(store))
+    assert sum(r.played for r in rows) == 10
