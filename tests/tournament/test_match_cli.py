@@ -9,9 +9,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.support import EXAMPLES
-from tournament.cli import app
+from tournament.cli import full_app
 from tournament.matchlog import chain
 from tournament.store import Store
+
+app = full_app()
 
 runner = CliRunner()
 

@@ -10,8 +10,10 @@ from typer.testing import CliRunner
 
 from tests.tournament.test_match_cli import ok, refused
 from tournament import readmodels
-from tournament.cli import app
+from tournament.cli import full_app
 from tournament.store import Store
+
+app = full_app()
 
 
 def test_an_alphatiana_turn_by_hand(tmp_path: Path) -> None:
