@@ -216,56 +216,66 @@ def _flat(
     return (notification, aggregate, version, topic.rsplit(":", 1)[-1], at, match, payload)
 
 
+MATCH_COLUMNS = (
+    "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
+    "last_end", "end_at", "corrected_at", "round", "table_no",
+)  # fmt: skip
+
+
+def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
+    for k in range(0, len(items), size):
+        yield items[k : k + size]
+
+
 def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
+    """Bring the touched matches' rows and challenges up to date, a few statements in all."""
     from tournament.matches import load
 
+    columns = ", ".join(MATCH_COLUMNS)
+    rows: dict[str, dict[str, Any]] = {}
+    for chunk in _chunks(list(summaries)):
+        marks = ", ".join("?" * len(chunk))
+        for found in db.conn.execute(f"select {columns} from matches where id in ({marks})", chunk):
+            rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
+    written, challenges = [], []
     for number, s in summaries.items():
+        row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
         if "new" in s:
             aggregate, header_line = s.pop("new")
             header = json.loads(header_line)
-            db.conn.execute(
-                "insert into matches (id, uuid, game, players, outside, events, status) "
-                "values (?, ?, ?, ?, ?, 0, 'in_progress')",
-                [
-                    number,
-                    aggregate,
-                    header["game"],
-                    json.dumps(header["players"]),
-                    json.dumps(header.get("outside", [])),
-                ],
+            row.update(
+                id=number,
+                uuid=aggregate,
+                game=header["game"],
+                events=0,
+                players=json.dumps(header["players"]),
+                outside=json.dumps(header.get("outside", [])),
             )
-        if s:
-            sets = ", ".join(f"{k} = :{k}" for k in s)
-            db.conn.execute(f"update matches set {sets} where id = :id", {**s, "id": number})
-        row = db.execute(
-            "select last_end, end_at, corrected_at from matches where id = ?", [number]
-        ).fetchone()
-        last_end, end_at, corrected_at = row
+        row.update(s)
         outcome: Outcome | None
-        if last_end and (corrected_at or 0) < end_at:
-            end = json.loads(last_end)
+        if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
+            end = json.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             outcome = load(store, number).replay.outcome
-        db.conn.execute(
-            "update matches set status = ?, winners = ?, points = ? where id = ?",
-            [
-                "finished" if outcome else "in_progress",
-                json.dumps(list(outcome.winners)) if outcome else None,
-                json.dumps(dict(outcome.points)) if outcome else None,
-                number,
-            ],
+        row.update(
+            status="finished" if outcome else "in_progress",
+            winners=json.dumps(list(outcome.winners)) if outcome else None,
+            points=json.dumps(dict(outcome.points)) if outcome else None,
         )
-        db.conn.execute("delete from challenges where match = ?", [number])
+        written.append(tuple(row[c] for c in MATCH_COLUMNS))
         if outcome:
-            game = db.execute("select game from matches where id = ?", [number]).fetchone()[0]
-            db.conn.executemany(
-                "insert into challenges (match, player, game, points, won) values (?, ?, ?, ?, ?)",
-                [
-                    (number, p, game, pts, int(p in outcome.winners))
-                    for p, pts in outcome.points.items()
-                ],
-            )
+            challenges += [
+                (number, p, row["game"], pts, int(p in outcome.winners))
+                for p, pts in outcome.points.items()
+            ]
+    marks = ", ".join("?" * len(MATCH_COLUMNS))
+    db.conn.executemany(f"insert or replace into matches ({columns}) values ({marks})", written)
+    for chunk in _chunks(list(summaries)):
+        db.conn.execute(
+            f"delete from challenges where match in ({', '.join('?' * len(chunk))})", chunk
+        )
+    db.conn.executemany("insert into challenges values (?, ?, ?, ?, ?)", challenges)
 
 
 def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
