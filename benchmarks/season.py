@@ -57,6 +57,17 @@ def build(db: Path, players: int, events: int) -> None:
     print(f"simulated in {time.perf_counter() - start:.0f} s")
 
 
+def ensure_snapshot(db: Path) -> None:
+    """A season built before snapshots existed gets the one the program now takes itself."""
+    from tournament.store import Store
+    from tournament.tournaments import TOURNAMENT_ID
+
+    store = Store(db)
+    if store.snapshots is not None and not list(store.snapshots.get(TOURNAMENT_ID, limit=1)):
+        store.take_snapshot(TOURNAMENT_ID)
+        print("took the tournament's snapshot (the program takes one every 100 events)")
+
+
 def raw_scan(db: Path) -> tuple[int, float]:
     conn = sqlite3.connect(db)
     start = time.perf_counter()
@@ -90,6 +101,7 @@ def main() -> None:
         print(f"building {args.db}: {args.players} players, about {args.events:,} events")
         build(args.db, args.players, args.events)
 
+    ensure_snapshot(args.db)
     count, raw = raw_scan(args.db)
     out = subprocess.run(
         [sys.executable, "-c", REBUILD, str(args.db)], check=True, capture_output=True, text=True

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 import sqlite_utils
@@ -70,10 +71,11 @@ def update(store: Store) -> Progress:
     last = start - 1
     with db.conn:
         for page in _pages(db, start):
-            rows = [_flat(n, numbers, summaries, progress) for n in page]
+            rows = _flat_rows(page, numbers, summaries, progress)
             db.conn.executemany("insert into events values (?, ?, ?, ?, ?, ?, ?)", rows)
             progress.events += len(rows)
             last = page[-1][0]
+        progress.matches = set(summaries)
         _matches(db, store, summaries)
         if progress.tournament or progress.matches:
             _tournament(db, store)
@@ -177,43 +179,54 @@ def _create(db: sqlite_utils.Database) -> None:
     )
 
 
-def _flat(
-    n: tuple[Any, ...],
+def _flat_rows(
+    page: list[tuple[Any, ...]],
     numbers: dict[str, str],
     summaries: dict[str, dict[str, Any]],
     progress: Progress,
-) -> tuple[Any, ...]:
-    """One row of the flat events table, noting what the event changes."""
-    notification, aggregate, version, topic, raw = n
-    state = json.loads(raw)
-    at = state.pop("timestamp", {}).get("_data_", "")
-    match = None
-    if topic == MATCH_RECORDED:
-        match = numbers[aggregate]
-        payload = state["line"]
-        s = summaries.setdefault(match, {})
-        s["events"] = version - 1
-        s["head"] = state["hash"]
-        # A cheap look for the few lines that matter; parsed to be sure (a field of another
-        # event could hold the same text).
-        if '"type":"end"' in payload or '"type":"ruling"' in payload or '"type":"void"' in payload:
-            kind = json.loads(payload)["type"]
-            if kind == "end":
-                s["last_end"], s["end_at"] = payload, s["events"]
-            elif kind in ("ruling", "void"):
-                s["corrected_at"] = s["events"]
-        progress.matches.add(match)
-    elif topic == MATCH_STARTED:
-        match = numbers[aggregate] = state["number"]
-        payload = state["header"]
-        summaries.setdefault(match, {})["new"] = (aggregate, payload)
-        progress.matches.add(match)
-    else:
-        progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
-        payload = json.dumps(
-            {k: v for k, v in state.items() if k != "originator_topic"}, ensure_ascii=False
-        )
-    return (notification, aggregate, version, topic.rsplit(":", 1)[-1], at, match, payload)
+) -> list[tuple[Any, ...]]:
+    """The rows of the flat events table for one page, noting what each event changes.
+
+    The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
+    """
+    loads = json.loads
+    rows: list[tuple[Any, ...]] = []
+    append = rows.append
+    for notification, aggregate, version, topic, raw in page:
+        state = loads(raw)
+        at = state["timestamp"]["_data_"]
+        if topic == MATCH_RECORDED:
+            match = numbers[aggregate]
+            payload = state["line"]
+            s = summaries.get(match)
+            if s is None:
+                s = summaries[match] = {}
+            s["events"] = version - 1
+            s["head"] = state["hash"]
+            # A cheap look for the few lines that matter; parsed to be sure (a field of
+            # another event could hold the same text).
+            if (
+                '"type":"end"' in payload
+                or '"type":"ruling"' in payload
+                or ('"type":"void"' in payload)
+            ):
+                kind = loads(payload)["type"]
+                if kind == "end":
+                    s["last_end"], s["end_at"] = payload, version - 1
+                elif kind in ("ruling", "void"):
+                    s["corrected_at"] = version - 1
+        elif topic == MATCH_STARTED:
+            match = numbers[aggregate] = state["number"]
+            payload = state["header"]
+            summaries.setdefault(match, {})["new"] = (aggregate, payload)
+        else:
+            match = None
+            progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
+            state.pop("timestamp")
+            state.pop("originator_topic", None)
+            payload = json.dumps(state, ensure_ascii=False)
+        append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
+    return rows
 
 
 MATCH_COLUMNS = (
@@ -232,6 +245,7 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
     from tournament.matches import load
 
     columns = ", ".join(MATCH_COLUMNS)
+    as_row = itemgetter(*MATCH_COLUMNS)
     rows: dict[str, dict[str, Any]] = {}
     for chunk in _chunks(list(summaries)):
         marks = ", ".join("?" * len(chunk))
@@ -249,7 +263,7 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
                 game=header["game"],
                 events=0,
                 players=json.dumps(header["players"]),
-                outside=json.dumps(header.get("outside", [])),
+                outside=json.dumps(header["outside"]) if header.get("outside") else "[]",
             )
         row.update(s)
         outcome: Outcome | None
@@ -263,7 +277,7 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
             winners=json.dumps(list(outcome.winners)) if outcome else None,
             points=json.dumps(dict(outcome.points)) if outcome else None,
         )
-        written.append(tuple(row[c] for c in MATCH_COLUMNS))
+        written.append(as_row(row))
         if outcome:
             challenges += [
                 (number, p, row["game"], pts, int(p in outcome.winners))

@@ -15,6 +15,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -23,6 +24,7 @@ from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
 from tournament.matchlog import chain, genesis, link
+from tournament.tournaments import Tournament
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
@@ -71,9 +73,14 @@ def normalise_number(text: str) -> str:
 
 
 class Store(Application):
-    """The event store of one database file."""
+    """The event store of one database file.
+
+    The tournament aggregate gathers an event for every registration, pairing and match of the
+    season; a snapshot every 100 of them keeps loading it quick (eventsourcing's snapshots).
+    """
 
     name = "tournament"
+    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Tournament: 100}
 
     def __init__(self, db: str | Path = DEFAULT_DB) -> None:
         super().__init__(

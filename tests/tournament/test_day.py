@@ -243,3 +243,17 @@ def test_la_parola_nascosta_at_tables_of_two_to_ten(store: Store) -> None:
     assert sizes == [[3, 2], [3, 2]]
     rows = day.current_standings(t, day.replayed_outcome(store))
     assert sum(r.played for r in rows) == 10
+
+
+def test_the_tournament_is_loaded_from_a_snapshot_and_agrees_with_its_events(store: Store) -> None:
+    from eventsourcing.application import project_aggregate
+
+    from tournament.tournaments import TOURNAMENT_ID
+
+    t = run(store, players=12, rounds=4, seed=8)
+    assert t.version > 100
+    snapshots = list(store.snapshots.get(TOURNAMENT_ID)) if store.snapshots else []
+    assert snapshots, "a snapshot is taken every 100 events"
+    events = store.events.get(TOURNAMENT_ID)
+    from_events = project_aggregate(None, events)
+    assert from_events.players == t.players and from_events.rounds == t.rounds
