@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+import orjson
 import sqlite_utils
 
 from engine.games.base import Outcome
@@ -189,7 +190,7 @@ def _flat_rows(
 
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
-    loads = json.loads
+    loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     for notification, aggregate, version, topic, raw in page:
