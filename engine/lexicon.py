@@ -11,7 +11,6 @@ Loading a lexicon is the one piece of I/O the engine owns; rules receive a :clas
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -47,25 +46,10 @@ class Lexicon:
     def __len__(self) -> int:
         return len(self._words)
 
-    def starting_with(self, prefix: str) -> Iterator[str]:
-        """The words that start with ``prefix`` (folded), in the trie's order."""
-        prefix = fold(prefix)
-        keys = getattr(self._words, "iterkeys", None)
-        if keys is not None:
-            return keys(prefix)
-        return (w for w in sorted(self._words) if w.startswith(prefix))
-
     @property
     def identity(self) -> dict[str, str]:
         """What a match header records: ``{"name": ..., "sha256": ...}``."""
         return {"name": self.name, "sha256": self.sha256}
-
-    @classmethod
-    def from_words(cls, words: Iterable[str], name: str = "inline") -> Lexicon:
-        """A small in-memory lexicon (tests, examples): its sha256 is that of its sorted words."""
-        folded = sorted({fold(w) for w in words if w.strip()})
-        digest = hashlib.sha256("\n".join(folded).encode()).hexdigest()
-        return cls(name, digest, frozenset(folded))
 
     @classmethod
     def from_file(cls, path: str | Path) -> Lexicon:

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.events import event_to_json
-from engine.games import game
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
@@ -124,7 +123,3 @@ def run(store: Store, sim: Simulation) -> None:
         store.save(t)
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")
-
-
-def min_players(plays: str) -> int:
-    return 2 if plays == day.PARTITA else game(plays).min_players
