@@ -155,11 +155,10 @@ def players_list(as_json: JSON = False) -> None:
 
 
 def _rows(sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-    from tournament import readmodels
+    """Rows of the read models, brought up to date first."""
+    from tournament import day, readmodels
 
     s = store()
-    from tournament import day
-
     day.get_tournament(s)  # a clear message when there is none
     readmodels.update(s)
     return list(readmodels.database(s).query(sql, params or []))
