@@ -64,7 +64,7 @@ def test_a_game_of_la_parola_nascosta_by_hand(tmp_path: Path) -> None:
         )
         assert result.exit_code == 0, result.stderr
         assert word not in result.stdout
-        salts[player] = result.stdout.rsplit("reveal the word later: ", 1)[1].strip()
+        salts[player] = result.stdout.rsplit("to reveal the word later: ", 1)[1].strip()
     ok(db, "match", "start", "M1", "giallo")
     secret_free(db, "cassaforte", "martello")
 

@@ -396,7 +396,7 @@ def match_seal(
         del word
     _record(match_id, {"type": "seal", "by": by, "commitment": commitment})
     if salt:
-        typer.echo(f"{by}: keep this salt to reveal the word later: {salt}")
+        typer.echo(f"{by}: keep this salt private, to reveal the word later: {salt}")
 
 
 @match_app.command("start")
