@@ -149,7 +149,9 @@ class Replay:
             who = ", ".join(dict.fromkeys(t.player for t in turns))
             raise NotYourTurn(f"it is not {by}'s turn; now: {who} ({turns[0].say})", turns[0].rule)
         if not any(kind in t.events for t in mine):
-            raise NotAllowedNow(f"{by} cannot {kind} now; expected: {mine[0].say}", mine[0].rule)
+            raise NotAllowedNow(
+                f"{by}'s {kind} is not allowed now; expected: {mine[0].say}", mine[0].rule
+            )
         return self.rules.apply(state, event, Context(self.lexicon, position, verdict))
 
     def _refold(self, events: tuple[Event, ...], voided: frozenset[int], start: int) -> tuple:

@@ -77,6 +77,10 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
 
 
 def _check_settings(config: dict[str, Any]) -> None:
+    if config["rounds"] is not None and (
+        not isinstance(config["rounds"], int) or config["rounds"] < 1
+    ):
+        raise Refused("a tournament has at least one round")
     if config["format"] not in FORMATS:
         raise Refused(f"unknown format {config['format']!r} (known: {', '.join(FORMATS)})")
     if config["plays"] != PARTITA and config["plays"] not in GAMES:

@@ -82,3 +82,13 @@ def test_rebuild_and_simulate_from_the_cli(tmp_path: Path) -> None:
     assert len(rows) == 6 and rows[0]["rank"] == 1
     assert "rebuilt the read models" in ok(db, "rebuild")
     assert json.loads(ok(db, "standings", "--json")) == rows
+
+
+def test_more_mistakes_are_one_sentence(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    assert "cannot be used" in refused(
+        tmp_path / "missing" / "x.db", "match", "new", "tiro", "a", "b"
+    )
+    assert "at least one round" in refused(db, "create", "X", "--rounds", "0")
+    ok(db, "match", "new", "tiro", "a", "b")
+    assert "a's expression is not allowed now" in refused(db, "match", "expr", "M1", "a", "1")

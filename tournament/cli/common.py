@@ -57,6 +57,8 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
+        from eventsourcing.persistence import PersistenceError
+
         from engine.errors import RuleViolation
         from engine.lexicon import LexiconError
         from tournament.matches import Refused
@@ -69,7 +71,7 @@ def guarded(fn: F) -> F:
             fail(str(e))
         except RuleViolation as e:
             fail(str(e))
-        except sqlite3.Error as e:
+        except (sqlite3.Error, PersistenceError) as e:
             fail(f"the database cannot be used: {e}")
         except OSError as e:
             fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
