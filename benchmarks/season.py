@@ -91,6 +91,17 @@ def pair_one_round(db: Path) -> tuple[int, float]:
     return len(tables), time.perf_counter() - start
 
 
+def verify_all(db: Path) -> tuple[int, float]:
+    """Every match's hash chain and replay (issue: audit and disputes)."""
+    from engine.lexicon import default_lexicon
+    from tournament.verify import verify_store
+
+    start = time.perf_counter()
+    report = verify_store(db, lambda header: default_lexicon())
+    assert report.ok, report.failures[:3]
+    return report.events, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", type=Path, default=Path("season.db"))
@@ -121,6 +132,11 @@ def main() -> None:
     )
     tables, seconds = pair_one_round(args.db)
     print(f"(b) pairing one Swiss round: {tables} tables in {seconds:.2f} s (goal <= 2 s)")
+    verified, seconds = verify_all(args.db)
+    print(
+        f"(d) tournament verify: {verified / seconds:,.0f} events/s ({seconds:.1f} s), "
+        f"{verified / seconds / raw_rate:.2f} of the raw rate"
+    )
     peak = (rebuild["rss_kib"] - base["rss_kib"]) / 1024
     print(
         f"(c) rebuild peak memory: {rebuild['rss_kib'] / 1024:.0f} MiB resident "

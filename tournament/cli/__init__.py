@@ -41,7 +41,7 @@ def command_word(argv: Sequence[str]) -> str | None:
 
 
 def register_all() -> None:
-    from tournament.cli import day  # noqa: F401 - registers the organizer's commands
+    from tournament.cli import audit, day  # noqa: F401 - registers the other commands
 
 
 def main() -> None:

@@ -1,0 +1,113 @@
+"""tournament verify: a change behind the program's back is found, with its match and position."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.support import EXAMPLES
+from tests.tournament.test_match_cli import ok, refused, run
+from tournament.matchlog import genesis, link
+from tournament.store import match_uuid
+
+
+def stored(db: Path, match: str) -> list[tuple[int, bytes]]:
+    conn = sqlite3.connect(db)
+    return conn.execute(
+        "select originator_version, state from stored_events where originator_id = ? "
+        "order by originator_version",
+        [match_uuid(match).hex],
+    ).fetchall()
+
+
+def overwrite(db: Path, match: str, version: int, state: bytes) -> None:
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute(
+            "update stored_events set state = ? where originator_id = ? and originator_version = ?",
+            [state, match_uuid(match).hex, version],
+        )
+
+
+def imported(tmp_path: Path) -> Path:
+    db = tmp_path / "v.db"
+    for name in ("tiro-seed.jsonl", "ventuno-seed.jsonl"):
+        ok(db, "match", "import", str(EXAMPLES / name))
+    return db
+
+
+def test_an_untouched_store_verifies(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    assert "verified 2 matches, 19 events: every hash chain is intact" in ok(db, "verify")
+    report = json.loads(ok(db, "verify", "M1", "--json"))
+    assert report == {"ok": True, "matches": 1, "events": 6, "failures": []}
+
+
+def test_a_changed_value_breaks_the_chain_at_its_position(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    version, state = stored(db, "M1")[3]  # position 3: verde rolls the target, 11
+    overwrite(db, "M1", version, state.replace(b'\\"values\\":[11]', b'\\"values\\":[12]'))
+    result = run(db, "verify")
+    assert result.exit_code == 1
+    assert "FAILED M1, position 3: the hash chain breaks here" in result.stderr
+    assert "M2" not in result.stderr
+
+
+def test_unreadable_bytes_are_reported_not_crashed_on(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    overwrite(db, "M2", 5, b"\xff\x00 not json")
+    result = run(db, "verify", "--json")
+    assert result.exit_code == 1
+    failures = json.loads(result.stdout)["failures"]
+    assert failures == [
+        {"match": "M2", "position": 4, "problem": "the stored event is not readable"}
+    ]
+
+
+def rechain(db: Path, match: str, change: bytes, into: bytes) -> None:
+    """A careful forger: change one event and recompute every hash after it."""
+    rows = stored(db, match)
+    header = json.loads(rows[0][1])["header"]
+    previous = genesis(header)
+    for version, state in rows[1:]:
+        event = json.loads(state.replace(change, into))
+        previous = link(previous, event["line"])
+        event["hash"] = previous
+        overwrite(db, match, version, json.dumps(event, separators=(",", ":")).encode())
+
+
+def test_a_rechained_illegal_change_fails_the_replay(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    rechain(db, "M1", b'\\"values\\":[11]', b'\\"values\\":[21]')
+    result = run(db, "verify", "M1")
+    assert result.exit_code == 1
+    assert (
+        "FAILED M1, position 3: the replay refuses it: 21 is not a face of a d20" in result.stderr
+    )
+
+
+def test_a_rechained_legal_change_is_caught_by_the_printed_head_hash(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    printed = json.loads(ok(db, "match", "show", "M1", "--json"))["head"]
+    # Blu's expression now misses: the log stays legal and the chain consistent ...
+    rechain(db, "M1", b"(5+4+2):1", b"(5+4+2)*1")
+    assert "every hash chain is intact" in ok(db, "verify", "M1")
+    # ... but the head hash on the signed score sheet no longer matches.
+    result = run(db, "verify", "M1", "--head", printed)
+    assert result.exit_code == 1
+    assert "FAILED M1, position 6: the stored head hash is" in result.stderr
+    assert f"not the {printed} printed" in result.stderr
+
+
+def test_an_exported_log_on_its_own(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    path = tmp_path / "m1.jsonl"
+    ok(db, "match", "export", "M1", "-o", str(path))
+    head = json.loads(path.read_text().splitlines()[-1])["hash"]
+    assert f"6 events, chain intact, replay agrees; head {head}" in ok(
+        db, "verify", "--file", str(path)
+    )
+    path.write_text(path.read_text().replace('"values": [11]', '"values": [12]'))
+    assert "line 4: the hash does not match" in refused(db, "verify", "--file", str(path))
+    assert "carries no hash" in refused(db, "verify", "--file", str(EXAMPLES / "tiro-seed.jsonl"))
