@@ -3,7 +3,8 @@
 (a) ``tournament rebuild`` against a bare sqlite3 scan with JSON decoding of the same stored
     events, in the same run (goal: at least 0.25 of the raw rate);
 (b) the time to pair one Swiss round of 1,000 players (goal: at most 2 s);
-(c) the peak memory of the rebuild, in its own process.
+(c) the peak memory of the rebuild, in its own process;
+(d) ``tournament verify`` of the whole store, against the same raw rate.
 
     python benchmarks/season.py --db /tmp/season.db            # builds it the first time
     python benchmarks/season.py --db /tmp/season.db --players 200 --events 100000   # smaller

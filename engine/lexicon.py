@@ -19,6 +19,7 @@ from engine.text import fold
 
 DATA = Path(__file__).with_name("lexicon_data")
 DEFAULT_NAME = "hunspell-it-7.5.0"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
 DEFAULT_FILE = DATA / "it_hunspell.marisa"
 
 
@@ -45,6 +46,28 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self._words)
+
+    def words_of_length(self, length: int) -> list[str]:
+        """Every word of ``length`` letters: a walk of the trie that prunes absent prefixes."""
+        words = self._words
+        has_prefix = getattr(words, "has_keys_with_prefix", None)
+        if has_prefix is None:
+            return sorted(w for w in words if len(w) == length)
+        found: list[str] = []
+        prefixes = [""]
+        for depth in range(length):
+            last = depth == length - 1
+            grown = []
+            for p in prefixes:
+                for c in LETTERS:
+                    w = p + c
+                    if last:
+                        if w in words:
+                            found.append(w)
+                    elif has_prefix(w):
+                        grown.append(w)
+            prefixes = grown
+        return found
 
     @property
     def identity(self) -> dict[str, str]:

@@ -111,3 +111,17 @@ def test_an_exported_log_on_its_own(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace('"values": [11]', '"values": [12]'))
     assert "line 4: the hash does not match" in refused(db, "verify", "--file", str(path))
     assert "carries no hash" in refused(db, "verify", "--file", str(EXAMPLES / "tiro-seed.jsonl"))
+
+
+def test_solve_contracts(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    tiro = json.loads(ok(db, "solve", "tiro", "6", "6", "5", "1", "--target", "11", "--json"))
+    assert tiro["solvable"] is True and tiro["key"] == [1, 1, 0] and tiro["expression"]
+    ship = json.loads(ok(db, "solve", "battaglia", "3", "5", "1", "--target", "15", "--json"))
+    assert ship["solvable"] is True and ship["expression"]
+    assert json.loads(ok(db, "solve", "battaglia", "1", "1", "1", "--target", "14", "--json")) == {
+        "solvable": False
+    }
+    chain = json.loads(ok(db, "solve", "catena", "casa", "rete", "geme", "--json"))
+    assert chain["length"] == 8 and chain["chain"][0] in ("casa", "geme")
+    assert "three anchor words" in refused(db, "solve", "catena", "casa", "rete")

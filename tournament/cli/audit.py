@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings
+
+if TYPE_CHECKING:
+    from engine.solve import Shot
 
 
 @app.command("verify")
@@ -76,3 +79,74 @@ def verify(
             typer.echo(f"FAILED {failure}", err=True)
     if not report.ok:
         raise typer.Exit(1)
+
+
+solve_app = typer.Typer(help="Referee assist: the best possible play.", no_args_is_help=True)
+app.add_typer(solve_app, name="solve")
+
+
+@solve_app.command("tiro")
+@guarded
+def solve_tiro(
+    dice: Annotated[list[int], typer.Argument(help="The four numbers.")],
+    target: Annotated[int, typer.Option(help="The target rolled on the d20.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The expression that hits the target with most divisions, then multiplications, then
+    subtractions (TIR-3), and whether the target was reachable at all."""
+    from engine.solve import best_shot
+
+    shot = best_shot(dice, target)
+    _print_shot(shot, as_json, with_key=True)
+
+
+@solve_app.command("battaglia")
+@guarded
+def solve_battaglia(
+    dice: Annotated[list[int], typer.Argument(help="The three numbers.")],
+    target: Annotated[int, typer.Option(help="The value of the ship aimed at.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Whether a roll can sink a ship of this value (BAT-2), and how."""
+    from engine.solve import best_shot
+
+    _print_shot(best_shot(dice, target), as_json, with_key=False)
+
+
+def _print_shot(shot: Shot | None, as_json: bool, with_key: bool) -> None:
+    if shot is None:
+        answer: dict[str, object] = {"solvable": False}
+    else:
+        answer = {"solvable": True, "expression": shot.expression}
+        if with_key:
+            answer["key"] = list(shot.key)
+    if as_json:
+        print_json(answer)
+    elif shot is None:
+        typer.echo("no expression reaches it")
+    else:
+        key = f" (key {answer['key']})" if with_key else ""
+        typer.echo(f"{answer['expression']}{key}")
+
+
+@solve_app.command("catena")
+@guarded
+def solve_catena(
+    anchors: Annotated[list[str], typer.Argument(help="The three anchor words.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon."""
+    from engine.lexicon import Lexicon, default_lexicon
+    from engine.solve import WordGraph, shortest_chain
+
+    if len(anchors) != 3:
+        fail("La catena has three anchor words (CAT-1)")
+    path = settings().lexicon
+    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    chain = shortest_chain(WordGraph.from_lexicon(lexicon), anchors)
+    if as_json:
+        print_json({"length": len(chain) if chain else None, "chain": chain or []})
+    elif chain is None:
+        typer.echo("no chain joins these words")
+    else:
+        typer.echo(f"{len(chain)} words: {'-'.join(chain)}")

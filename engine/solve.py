@@ -1,0 +1,140 @@
+"""Referee assist: what the best play was, as pure functions over the dice and the lexicon.
+
+Used by the referee to settle "was that reachable?" and by the computer players.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+
+from engine.arithmetic import BinOp, Node, Num, to_text
+from engine.lexicon import Lexicon
+from engine.text import fold
+
+Key = tuple[int, int, int]  # divisions, multiplications, subtractions (TIR-3)
+_OP_KEY = {"/": (1, 0, 0), "*": (0, 1, 0), "-": (0, 0, 1), "+": (0, 0, 0)}
+
+
+@dataclass(frozen=True)
+class Shot:
+    """The best expression for a target: its tie-break key (TIR-3) and its text."""
+
+    key: Key
+    expression: str
+
+
+def _add(a: Key, b: Key, c: Key) -> Key:
+    return (a[0] + b[0] + c[0], a[1] + b[1] + c[1], a[2] + b[2] + c[2])
+
+
+def expressions(numbers: Sequence[int]) -> dict[Fraction, tuple[Key, Node]]:
+    """Every value the numbers can make, each number used once (TIR-2, BAT-2), with the best
+    key reaching it.
+
+    Dynamic programming over subsets of the dice: a sub-expression worth v is only ever kept with
+    its best key, which is enough, as keys add up and TIR-3 compares them in order.
+    """
+    n = len(numbers)
+    best: dict[int, dict[Fraction, tuple[Key, Node]]] = {
+        1 << i: {Fraction(v): ((0, 0, 0), Num(v))} for i, v in enumerate(numbers)
+    }
+    for size in range(2, n + 1):
+        for chosen in combinations(range(n), size):
+            mask = sum(1 << i for i in chosen)
+            table: dict[Fraction, tuple[Key, Node]] = {}
+            sub = (mask - 1) & mask
+            while sub:
+                rest = mask ^ sub
+                if sub in best and rest in best:
+                    for va, (ka, na) in best[sub].items():
+                        for vb, (kb, nb) in best[rest].items():
+                            for op in "+-*/":
+                                if op == "/" and vb == 0:
+                                    continue
+                                value = (
+                                    va + vb
+                                    if op == "+"
+                                    else va - vb
+                                    if op == "-"
+                                    else va * vb
+                                    if op == "*"
+                                    else va / vb
+                                )
+                                key = _add(ka, kb, _OP_KEY[op])
+                                if value not in table or key > table[value][0]:
+                                    table[value] = (key, BinOp(op, na, nb))
+                sub = (sub - 1) & mask
+            best[mask] = table
+    return best[(1 << n) - 1]
+
+
+def best_shot(numbers: Sequence[int], target: int) -> Shot | None:
+    """TIR-3: the expression hitting ``target`` with the highest key, or None if none can.
+
+    >>> best_shot([6, 6, 5, 1], 11)
+    Shot(key=(1, 1, 0), expression='(1+5/6)*6')
+    >>> best_shot([1, 1, 1, 1], 20) is None
+    True
+    """
+    found = expressions(numbers).get(Fraction(target))
+    return Shot(found[0], to_text(found[1])) if found else None
+
+
+# --- La catena ----------------------------------------------------------------------------------
+
+
+class WordGraph:
+    """The 4-letter admitted words and their one-letter neighbours (CAT-2)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = frozenset(words)
+        buckets: dict[str, list[str]] = {}
+        for w in self.words:
+            for i in range(len(w)):
+                buckets.setdefault(w[:i] + "_" + w[i + 1 :], []).append(w)
+        self.neighbours: dict[str, list[str]] = {w: [] for w in self.words}
+        for group in buckets.values():
+            for w in group:
+                self.neighbours[w].extend(x for x in group if x != w)
+
+    @classmethod
+    def from_lexicon(cls, lexicon: Lexicon, length: int = 4) -> WordGraph:
+        return cls(lexicon.words_of_length(length))
+
+    def path(self, start: str, goal: str) -> list[str] | None:
+        """A shortest chain from ``start`` to ``goal`` (breadth first), both included."""
+        if start not in self.words or goal not in self.words:
+            return None
+        before: dict[str, str | None] = {start: None}
+        queue = deque([start])
+        while queue:
+            w = queue.popleft()
+            if w == goal:
+                out = [w]
+                while before[out[-1]] is not None:
+                    out.append(before[out[-1]])  # type: ignore[arg-type]
+                return out[::-1]
+            for x in self.neighbours[w]:
+                if x not in before:
+                    before[x] = w
+                    queue.append(x)
+        return None
+
+
+def shortest_chain(graph: WordGraph, anchors: Sequence[str]) -> list[str] | None:
+    """CAT-2, CAT-3: the shortest chain through the three anchor words, in any order.
+
+    Any chain through three words passes them in some order; the best in that order joins a
+    shortest path from the first to the middle one with one from the middle to the last.
+    """
+    a, b, c = (fold(w) for w in anchors)
+    best: list[str] | None = None
+    for first, middle, last in ((a, b, c), (b, a, c), (a, c, b)):
+        left, right = graph.path(first, middle), graph.path(middle, last)
+        if left and right and (best is None or len(left) + len(right) - 1 < len(best)):
+            best = left + right[1:]
+    return best

@@ -1,0 +1,44 @@
+"""Referee assist against the seeds: what was reachable, and the best play."""
+
+from __future__ import annotations
+
+from engine.arithmetic import judge, numbers, to_text
+from engine.games.catena import check_chain
+from engine.solve import WordGraph, best_shot, expressions, shortest_chain
+
+
+def test_tiro_seed_best_expression_and_key() -> None:
+    shot = best_shot([6, 6, 5, 1], 11)
+    assert shot is not None
+    # Giallo's 6 x (5:6+1) has key (1, 1, 0): nothing better exists with these dice.
+    assert shot.key == (1, 1, 0)
+    assert judge(shot.expression, [6, 6, 5, 1]).value == 11
+    blu = best_shot([5, 4, 2, 1], 11)
+    assert blu is not None and blu.key >= (1, 0, 0)
+
+
+def test_battaglia_seed_what_each_roll_could_sink() -> None:
+    assert best_shot([3, 5, 1], 15) is not None  # Giallo sinks the 15
+    assert best_shot([2, 5, 5], 13) is None and best_shot([2, 5, 5], 4) is None  # Blu cannot
+    assert best_shot([1, 1, 1], 14) is None and best_shot([1, 1, 1], 4) is None  # "sfortunato"
+    assert best_shot([4, 5, 4], 4) is not None and best_shot([3, 4, 2], 14) is not None
+
+
+def test_expressions_use_each_number_once() -> None:
+    for value, (_, node) in expressions([2, 3, 4]).items():
+        assert sorted(numbers(node)) == [2, 3, 4]
+        assert judge(to_text(node), [2, 3, 4]).value == value
+
+
+def test_catena_seed_shortest_chain_is_eight_words(lexicon) -> None:
+    graph = WordGraph.from_lexicon(lexicon)
+    chain = shortest_chain(graph, ["casa", "rete", "geme"])
+    assert chain is not None and len(chain) == 8  # Blu's 8 anelli were the best possible
+    assert check_chain(chain, ["casa", "rete", "geme"], lexicon) is None
+    assert len(graph.path("casa", "rete")) == 5 and len(graph.path("rete", "geme")) == 4
+
+
+def test_catena_unreachable_or_unknown() -> None:
+    graph = WordGraph(["casa", "cose", "rete"])
+    assert graph.path("casa", "rete") is None
+    assert shortest_chain(graph, ["casa", "rete", "cose"]) is None
