@@ -220,3 +220,10 @@ def _defended(state: State, rolled: tuple[int, ...], ctx: Context) -> State:
 
 def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out)
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    damage = ", ".join(f"{p} {d}" for p, d in state.damage.items())
+    attack = f"; attack {' '.join(map(str, state.hand))}" if state.hand else ""
+    return f"damage {damage}{attack}"

@@ -215,3 +215,11 @@ def _judge(state: State, event: Word | Pass | Timeout, ctx: Context) -> State:
 
 def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # AST-4, AST-5
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    base = " ".join(state.base) or "not rolled"
+    word = state.last_word or "none yet"
+    new = f"; rolled {' '.join(state.new)}" if state.new else ""
+    return f"base {base}; last word {word}{new}"

@@ -128,3 +128,10 @@ def outcome(state: State) -> Outcome | None:
     if any(state.owed.values()):
         return None
     return last_standing(state.header.players, state.out)  # BAT-4
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    ships = ", ".join(f"{p} {' '.join(map(str, s)) or 'none'}" for p, s in state.ships.items())
+    rolled = f"; rolled {' '.join(map(str, state.rolled))}" if state.rolled else ""
+    return f"ships: {ships or 'not rolled'}{rolled}"

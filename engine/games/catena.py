@@ -216,3 +216,10 @@ def outcome(state: State) -> Outcome | None:
     valid = {p: n for p, n in state.chains.items() if n is not None}
     best = min(valid.values(), default=None)
     return outcome_for(state.header.players, [p for p, n in valid.items() if n == best])
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    anchors = ", ".join(anchor_words(state)) or "none yet"
+    chains = ", ".join(f"{p} {n if n else 'no chain'}" for p, n in state.chains.items())
+    return f"anchors: {anchors}" + (f"; chains: {chains}" if chains else "")

@@ -350,3 +350,9 @@ def outcome(state: State) -> Outcome | None:
     if state.winner is None or _reveals_owed(state):
         return None  # PN-7, and at the end every player still hiding a word reveals it
     return outcome_for(state.header.players, [state.winner])
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit (sealed words stay sealed)."""
+    shown = ", ".join(f"{p} {fold(w)}" for p, w in state.revealed.items()) or "none"
+    return f"silent rounds {state.silent}; words shown: {shown}"

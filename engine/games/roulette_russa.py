@@ -171,3 +171,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # RR-4, RR-6
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    doubts = ", ".join(f"{a} doubts {b}" for a, b in sorted(state.doubts))
+    return f"consonants {listed(state)}" + (f"; {doubts}" if doubts else "")

@@ -154,3 +154,10 @@ def outcome(state: State) -> Outcome | None:
     return outcome_for(
         state.header.players, [p for p, t in totals(state).items() if t == best and best > 0]
     )
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    common = " ".join(state.common).upper() or "none yet"
+    scores = ", ".join(f"{p} {t}" for p, t in totals(state).items())
+    return f"round {min(state.round, ROUNDS)}; common letters {common}; totals {scores}"

@@ -116,3 +116,11 @@ def outcome(state: State) -> Outcome | None:
     hits = {p: k for p, k in state.shots.items() if k is not None}
     best = max(hits.values(), default=None)
     return outcome_for(state.header.players, [p for p, k in hits.items() if k == best])
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    dice = ", ".join(f"{p} {' '.join(map(str, d))}" for p, d in state.dice.items())
+    return f"target {state.target if state.target is not None else 'not rolled'}" + (
+        f"; dice {dice}" if dice else ""
+    )

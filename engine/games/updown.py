@@ -114,3 +114,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out)  # UPD-4
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    last = f"to beat {state.last_number}" if state.last_number else "no number yet"
+    return last + (f"; {state.current} said {state.call}" if state.call else "")

@@ -109,3 +109,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # VEN-2
+
+
+def summary(state: State) -> str:
+    """The state in words, for the audit."""
+    rolled = f"; rolled {'-'.join(map(str, state.rolled))}" if state.rolled else ""
+    return f"total {state.total}{rolled}"

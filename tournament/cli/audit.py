@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, settings
+from tournament.cli.common import app, fail, guarded, print_json, settings, store
 
 if TYPE_CHECKING:
     from engine.solve import Shot
@@ -150,3 +150,145 @@ def solve_catena(
         typer.echo("no chain joins these words")
     else:
         typer.echo(f"{len(chain)} words: {'-'.join(chain)}")
+
+
+@app.command("audit")
+@guarded
+def audit(
+    match_id: Annotated[str, typer.Argument(metavar="MATCH")],
+    at: Annotated[int | None, typer.Option(help="Only the state after this position.")] = None,
+    what_if: Annotated[
+        str | None,
+        typer.Option("--what-if", help="void:N, or replace:N={json event}: replayed, not stored."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
+    from tournament.audit import outcome_json, state_words, timeline
+    from tournament.matches import load
+
+    s = store()
+    loaded = load(s, match_id, settings().lexicon)
+    replay = loaded.replay
+    if what_if:
+        _what_if(s, loaded, what_if, as_json)
+        return
+    if at is not None:
+        if not 0 <= at <= replay.position:
+            fail(f"{loaded.match.number} has positions 0 to {replay.position}")
+        words = state_words(replay, at)
+        if as_json:
+            print_json({"match": loaded.match.number, "position": at, "state": words})
+        else:
+            typer.echo(f"{loaded.match.number} after position {at}: {words}")
+        return
+    rows = timeline(loaded)
+    if as_json:
+        print_json(
+            {
+                "match": loaded.match.number,
+                "game": replay.header.game,
+                "outcome": outcome_json(replay.outcome),
+                "timeline": rows,
+            }
+        )
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(
+        "#",
+        "who",
+        "what",
+        "state after",
+        "rules",
+        "judged / referee / best",
+        title=f"{loaded.match.number}: {replay.rules.title}",
+        show_lines=False,
+    )
+    for r in rows:
+        remarks = list(r["judged"])
+        if r["ruling"]:
+            verdict = "accepted" if r["ruling"]["accept"] else "rejected"
+            remarks.append(f"[bold]referee {verdict} it at #{r['ruling']['at']}[/bold]")
+        if r["voided_by"]:
+            remarks.append(f"[bold red]void (#{r['voided_by']})[/bold red]")
+        if r["best"]:
+            remarks.append(f"[dim]{r['best']}[/dim]")
+        what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
+        table.add_row(
+            str(r["position"]), r["who"], what, r["state"], " ".join(r["rules"]), "\n".join(remarks)
+        )
+    console = Console()
+    console.print(table)
+    outcome = outcome_json(replay.outcome)
+    if outcome:
+        console.print(
+            f"winners: {', '.join(outcome['winners']) or 'nobody'}; head hash {loaded.match.head}",
+            soft_wrap=True,
+        )
+
+
+def _what_if(s: object, loaded: object, change: str, as_json: bool) -> None:
+    from tournament import day, readmodels
+    from tournament.audit import outcome_json, what_if
+    from tournament.matches import Refused
+
+    changed, why = what_if(loaded, change)  # type: ignore[arg-type]
+    before = loaded.replay.outcome  # type: ignore[attr-defined]
+    number = loaded.match.number  # type: ignore[attr-defined]
+    result: dict[str, object] = {
+        "match": number,
+        "change": change,
+        "outcome_before": outcome_json(before),
+    }
+    if changed is None:
+        result |= {"possible": False, "why": why}
+    else:
+        after = changed.outcome
+        result |= {"possible": True, "outcome_after": outcome_json(after)}
+        try:
+            t = day.get_tournament(s)  # type: ignore[arg-type]
+        except Refused:
+            t = None
+        if t is not None and any(
+            number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"]
+        ):
+            readmodels.update(s)  # type: ignore[arg-type]
+            known = readmodels.outcomes(readmodels.database(s))  # type: ignore[arg-type]
+            old = day.current_standings(t, known.get)
+            known[number] = after
+            new = day.current_standings(t, known.get)
+            result["standings"] = [
+                {
+                    "player": n.player,
+                    "rank": n.rank,
+                    "points": n.points,
+                    "rank_before": next(o.rank for o in old if o.player == n.player),
+                    "points_before": next(o.points for o in old if o.player == n.player),
+                }
+                for n in new
+            ]
+    if as_json:
+        print_json(result)
+        return
+    typer.echo(f"what if {change} in {number}? nothing is stored.")
+    if not result["possible"]:
+        typer.echo(f"  the log could not have happened: {why}")
+        return
+    for label, key in (("now", "outcome_before"), ("then", "outcome_after")):
+        o = result[key]
+        typer.echo(
+            f"  {label}: "
+            + (
+                f"winners {', '.join(o['winners']) or 'nobody'}"  # type: ignore[index]
+                if o
+                else "still in play"
+            )
+        )
+    for row in result.get("standings", []):  # type: ignore[attr-defined]
+        if (row["rank"], row["points"]) != (row["rank_before"], row["points_before"]):
+            typer.echo(
+                f"  standings: {row['player']} #{row['rank']} with {row['points']:g} "
+                f"(now #{row['rank_before']} with {row['points_before']:g})"
+            )

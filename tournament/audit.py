@@ -1,0 +1,156 @@
+"""The audit of a match: its timeline, the best play beside what was played, and what-ifs.
+
+Everything here reads the log and replays it; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.errors import RuleViolation
+from engine.events import (
+    Chain,
+    End,
+    Event,
+    Expression,
+    Out,
+    Pass,
+    Ruling,
+    Timeout,
+    Void,
+    actor,
+    parse_event,
+)
+from engine.games.base import Outcome
+from engine.match import Replay
+from engine.solve import WordGraph, best_shot, shortest_chain
+from tournament.matches import Loaded, Refused, describe
+
+REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
+
+
+def state_words(replay: Replay, position: int) -> str:
+    """The state after ``position`` in words, with who is out."""
+    state = replay.history[position]
+    words = replay.rules.summary(state)
+    gone = [o.player for o in state.out]
+    return words + (f"; out: {', '.join(gone)}" if gone else "")
+
+
+def _rule(replay: Replay, position: int, event: Event) -> str:
+    """The rule under which the event was taken (the turn it answered), or the referee's."""
+    for kind, rule in REFEREE_RULES.items():
+        if isinstance(event, kind):
+            return rule
+    if isinstance(event, Out):
+        return next((o.rule for o in replay.out if o.player == event.player), "")
+    who = actor(event)
+    turns = replay.rules.turns(replay.history[position - 1])
+    return next((t.rule for t in turns if t.player == who), "")
+
+
+def best_possible(replay: Replay, position: int, event: Event, graph: list[WordGraph]) -> str:
+    """What the best play was, for the moves a solver can judge (expressions, chains)."""
+    before = replay.history[position - 1]
+    who = actor(event)
+    game = replay.header.game
+    shot_taken = isinstance(event, (Expression, Pass, Timeout))
+    if shot_taken and game == "tiro" and before.target is not None:
+        shot = best_shot(before.dice[who], before.target)
+        return f"best: {shot.expression} (key {shot.key})" if shot else "the target was unreachable"
+    if shot_taken and game == "battaglia" and before.rolled is not None:
+        sinkable = [
+            f"{p}'s {v} with {shot.expression}"
+            for p, ships in before.ships.items()
+            if p != who
+            for v in sorted(set(ships))
+            if (shot := best_shot(before.rolled, v))
+        ]
+        return "could sink " + "; ".join(sinkable) if sinkable else "no ship could be sunk"
+    if isinstance(event, Chain) and game == "catena":
+        if not graph:
+            graph.append(WordGraph.from_lexicon(replay.lexicon))
+        from engine.games.catena import anchor_words
+
+        chain = shortest_chain(graph[0], anchor_words(before))
+        return (
+            f"shortest possible: {len(chain)} words ({'-'.join(chain)})"
+            if chain
+            else ("no chain joins the anchors")
+        )
+    return ""
+
+
+def timeline(loaded: Loaded) -> list[dict[str, Any]]:
+    """One row per event: who, what, the state after it, rulings and voids, the rules applied."""
+    replay = loaded.replay
+    events = replay.events
+    voided_by = {e.on: i for i, e in enumerate(events, 1) if isinstance(e, Void)}
+    ruled_by = {e.on: (i, e) for i, e in enumerate(events, 1) if isinstance(e, Ruling)}
+    graph: list[WordGraph] = []
+    rows = []
+    for position, event in enumerate(events, 1):
+        notes = [n for n in replay.notes if n.position == position]
+        row: dict[str, Any] = {
+            "position": position,
+            "who": actor(event) or "",
+            "what": describe(event),
+            "state": state_words(replay, position),
+            "rules": sorted(
+                {r for r in [_rule(replay, position, event)] + [n.rule for n in notes] if r}
+            ),
+            "judged": [n.text for n in notes],
+            "voided_by": voided_by.get(position),
+            "ruling": None,
+            "best": best_possible(replay, position, event, graph),
+            "hash": loaded.match.hashes[position - 1],
+        }
+        if position in ruled_by:
+            at, ruling = ruled_by[position]
+            row["ruling"] = {"at": at, "accept": ruling.accept, "note": ruling.note}
+        rows.append(row)
+    return rows
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "points": dict(outcome.points)}
+
+
+def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
+    """Replay the log with one event voided (``void:N``) or replaced (``replace:N=JSON``).
+
+    A void is replayed as if the referee had recorded it now. A replacement keeps the play that
+    followed (without the derived events, rulings and voids after it, which the replay says
+    again). Returns the new replay, or None and why the changed log could not have happened.
+    """
+    events = list(loaded.replay.events)
+    try:
+        kind, _, rest = change.partition(":")
+        if kind == "void":
+            position = int(rest)
+            changed = [*events, Void("referee", position, "what-if")]
+        elif kind == "replace":
+            where, _, text = rest.partition("=")
+            position = int(where)
+            # The play after the replaced event is kept; what was derived from it, and rulings
+            # and voids (which name positions of the old log), are the replay's to say again.
+            later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
+            changed = [*events[: position - 1], parse_event(json.loads(text)), *later]
+        else:
+            raise ValueError
+        if not 1 <= position <= len(events):
+            raise Refused(f"there is no position {position} in {loaded.match.number}")
+    except (ValueError, json.JSONDecodeError):
+        raise Refused(
+            "a what-if is void:N or replace:N={json event}, e.g. replace:4="
+            '\'{"type": "expression", "by": "blu", "expr": "5+5+1"}\''
+        ) from None
+    except RuleViolation as v:
+        raise Refused(f"the replacement is not an event: {v}") from None
+    try:
+        return Replay.of(loaded.replay.header, loaded.replay.lexicon, changed), ""
+    except RuleViolation as v:
+        return None, str(v)
