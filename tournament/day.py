@@ -156,6 +156,8 @@ def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) ->
     players = tuple(table["players"])
     if table["bye"]:
         return TableResult(players, bye=True)
+    if table.get("amendments"):  # the organizer's amended result stands over the matches
+        return TableResult(players, points=dict(table["amendments"][-1]["points"]))
     games = table_games(t, table)
     matches = table.get("matches", {})
     if not games or any(g not in matches for g in games):
@@ -170,14 +172,17 @@ def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) ->
     return TableResult(players, points=points)
 
 
-def round_results(t: Tournament, outcome_of: OutcomeOf) -> list[list[TableResult]]:
-    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds]
+def round_results(
+    t: Tournament, outcome_of: OutcomeOf, upto: int | None = None
+) -> list[list[TableResult]]:
+    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds[:upto]]
 
 
-def current_standings(t: Tournament, outcome_of: OutcomeOf) -> list[Row]:
+def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
+    """The standings on the decided tables (of the first ``upto`` rounds)."""
     return standings(
         t.ranked_players,
-        round_results(t, outcome_of),
+        round_results(t, outcome_of, upto),
         scoring_of(t),
         t.settings["tiebreaks"],
         t.settings["seed"],
@@ -196,11 +201,11 @@ def table_winner(t: Tournament, result: TableResult) -> str:
 # --- rounds ----------------------------------------------------------------------------
 
 
-def history(t: Tournament) -> History:
+def history(t: Tournament, upto: int | None = None) -> History:
     opponents: dict[str, set[str]] = {}
     byes: set[str] = set()
     first: dict[str, int] = {}
-    for r in t.rounds:
+    for r in t.rounds[:upto]:
         for tb in r["tables"]:
             players = tb["players"]
             if tb["bye"]:
@@ -225,18 +230,32 @@ def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") 
     return t.rounds[-1]
 
 
+def active_in(t: Tournament, number: int) -> list[str]:
+    """Who plays round ``number``: registered by then, and not withdrawn or dropped before it."""
+    return [
+        p
+        for p, info in t.players.items()
+        if info["since"] <= number
+        and (
+            info["status"] == "active" or (info["status"] == "dropped" and number <= info["until"])
+        )
+    ]
+
+
 def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
+    """Round ``number``'s pairings from the rounds before it (also to re-pair a past round)."""
     fmt = t.settings["format"]
-    active = t.active
+    active = active_in(t, number)
+    before = number - 1
     if len(active) < 2:
         raise Refused("at least two active players are needed to pair a round")
     limit = t.settings.get("rounds")
     if fmt in ("swiss", "pods") and limit and number > limit:
         raise Refused(f"the tournament has {limit} rounds: all are paired")
     if fmt == "swiss":
-        rows = current_standings(t, outcome_of)
+        rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
-        return swiss(ranked, {r.player: r.points for r in rows}, history(t))
+        return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [
             p
@@ -262,7 +281,7 @@ def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
         if number == 1:
             seeded = sorted(active, key=lambda p: t.players[p]["seed"])
             return first_elimination_round(seeded)
-        previous = t.rounds[-1]["tables"]
+        previous = t.rounds[before - 1]["tables"]
         main = [tb for tb in previous if "third place" not in tb.get("why", "")]
         if len(main) <= 1:
             raise Refused("the bracket is complete: the final has been played")
@@ -271,12 +290,12 @@ def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
         prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
         return next_elimination_round(prev_tables, winners, t.settings["third_place"])
     # pods
-    rows = current_standings(t, outcome_of)
+    rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
         raise Refused(f"tables of several players need at least {minimum} active players")
-    return pods(ranked, minimum, history(t), t.settings["table_size"])
+    return pods(ranked, minimum, history(t, before), t.settings["table_size"])
 
 
 def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
@@ -404,6 +423,7 @@ def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
                     "matches": tb.get("matches", {}),
                     "decided": result.decided,
                     "points": dict(result.points) if result.points else None,
+                    "amended": tb["amendments"][-1] if tb.get("amendments") else None,
                 }
             )
     return {
@@ -415,3 +435,73 @@ def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
         "round_closed": bool(current and current["closed"]),
         "tables": tables,
     }
+
+
+# --- corrections -----------------------------------------------------------------------
+
+
+def amend_result(
+    t: Tournament,
+    round_number: int,
+    table_number: int,
+    points: dict[str, int],
+    reason: str,
+    by: str = "organizer",
+) -> None:
+    """Amend a table's result on ``t`` (the caller saves): the match logs stay as recorded."""
+    if not 1 <= round_number <= len(t.rounds):
+        raise Refused(f"there is no round {round_number}")
+    tables = t.rounds[round_number - 1]["tables"]
+    if not 1 <= table_number <= len(tables):
+        raise Refused(f"round {round_number} has no table {table_number}")
+    table = tables[table_number - 1]
+    if table["bye"]:
+        raise Refused(f"table {table_number} is a bye: there is no result to amend")
+    if set(points) != set(table["players"]):
+        raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
+    if any(not isinstance(v, int) or v < 0 for v in points.values()):
+        raise Refused("challenge points are whole numbers from 0")
+    if not reason.strip():
+        raise Refused("an amended result needs a reason")
+    t.amend_result(round=round_number, table=table_number, points=points, reason=reason, by=by)
+
+
+def effect(
+    t: Tournament,
+    outcome_of: OutcomeOf,
+    changed: Tournament,
+    changed_outcome_of: OutcomeOf,
+    from_round: int,
+) -> dict[str, Any]:
+    """What a correction to round ``from_round`` changes: the standings, and how every later
+    round would have been paired (published pairings are never changed)."""
+    old = {r.player: r for r in current_standings(t, outcome_of)}
+    new = current_standings(changed, changed_outcome_of)
+    rows = [
+        {
+            "player": r.player,
+            "rank": r.rank,
+            "points": r.points,
+            "rank_before": old[r.player].rank,
+            "points_before": old[r.player].points,
+        }
+        for r in new
+    ]
+    later = []
+    for k in range(from_round + 1, len(t.rounds) + 1):
+        published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
+        try:
+            would = [list(tb.players) for tb in _pairings(changed, k, changed_outcome_of)]
+        except Refused:
+            continue
+        if sorted(map(sorted, would)) != sorted(map(sorted, published)):
+            later.append({"round": k, "published": published, "would_be": would})
+    return {"standings": rows, "later_pairings": later}
+
+
+def round_of_match(t: Tournament, number: str) -> int | None:
+    """The round whose table plays this match, if any."""
+    for r in t.rounds:
+        if any(number in tb.get("matches", {}).values() for tb in r["tables"]):
+            return int(r["number"])
+    return None

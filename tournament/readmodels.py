@@ -26,6 +26,7 @@ from engine.games.base import Outcome
 from tournament.store import PAGE, Store
 
 PROJECTION = "read_models"
+SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
@@ -43,6 +44,11 @@ class Progress:
 
 def database(store: Store) -> sqlite_utils.Database:
     return sqlite_utils.Database(store.env.get("SQLITE_DBNAME"))
+
+
+def _schema(db: sqlite_utils.Database) -> int | None:
+    row = db.execute("select position from _projections where name = 'schema'").fetchone()
+    return row[0] if row else None
 
 
 def position(db: sqlite_utils.Database) -> int:
@@ -64,6 +70,8 @@ def rebuild(store: Store) -> Progress:
 def update(store: Store) -> Progress:
     """Bring the read models up to the last stored event, from where they stopped."""
     db = database(store)
+    if "_projections" in db.table_names() and _schema(db) != SCHEMA:
+        return rebuild(store)  # made by an older version of the program
     _create(db)
     start = position(db) + 1
     progress = Progress()
@@ -108,6 +116,7 @@ def _create(db: sqlite_utils.Database) -> None:
     if "_projections" in db.table_names():
         return
     db.table("_projections").create({"name": str, "position": int}, pk="name")
+    db.conn.execute("insert into _projections values ('schema', ?)", [SCHEMA])
     db.table("events").create(
         {
             "id": int,
@@ -161,6 +170,7 @@ def _create(db: sqlite_utils.Database) -> None:
             "matches": str,
             "decided": int,
             "points": str,
+            "amended": str,
         },
         pk=("round", "table_no"),
     )
@@ -360,6 +370,7 @@ def _tournament(db: sqlite_utils.Database, store: Store) -> None:
                     "matches": json.dumps(tb.get("matches", {})),
                     "decided": int(result.decided),
                     "points": json.dumps(dict(result.points)) if result.points else None,
+                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
                 }
             )
             for number in tb.get("matches", {}).values():

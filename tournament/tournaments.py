@@ -55,6 +55,20 @@ class Tournament(Aggregate):
     def attach_match(self, round: int, table: int, game: str, match: str, by: str) -> None:  # noqa: A002
         self.table(round, table).setdefault("matches", {})[game] = match
 
+    @event("ResultAmended")
+    def amend_result(
+        self,
+        round: int,
+        table: int,
+        points: dict[str, int],
+        reason: str,
+        by: str,  # noqa: A002
+    ) -> None:
+        # The match logs stay as they are: the amendment stands beside them, and is shown.
+        self.table(round, table).setdefault("amendments", []).append(
+            {"points": points, "reason": reason, "by": by}
+        )
+
     @event("RoundClosed")
     def close_round(self, number: int, by: str) -> None:
         self.rounds[number - 1]["closed"] = True

@@ -257,3 +257,17 @@ def test_the_tournament_is_loaded_from_a_snapshot_and_agrees_with_its_events(sto
     events = store.events.get(TOURNAMENT_ID)
     from_events = project_aggregate(None, events)
     assert from_events.players == t.players and from_events.rounds == t.rounds
+
+
+def test_read_models_of_an_older_program_are_rebuilt(store: Store) -> None:
+    run(store, players=4, rounds=1, plays="updown", seed=3)
+    readmodels.update(store)
+    before = tables(store)
+    db = readmodels.database(store)
+    with db.conn:
+        db.conn.execute("delete from _projections where name = 'schema'")
+        db.conn.execute("drop table standings")
+        db.conn.execute("create table standings (player text)")  # an old, different table
+    progress = readmodels.update(store)
+    assert progress.events == len(before["events"])  # rebuilt from the first event
+    assert tables(store) == before

@@ -53,10 +53,15 @@ def test_a_whole_swiss_from_the_cli(tmp_path: Path) -> None:
     assert "Standings" in ok(db, "standings")
 
     ok(db, "round", "pair")
-    # The referee strikes the winning expression of round 1 after the round closed.
+    # The referee strikes the winning expression of round 1 after the round closed: first the
+    # program shows what it would change, and stores nothing ...
     out = ok(db, "match", "void", match, "4", "--reason", "written after time")
     assert "already closed: the standings are recomputed" in out
-    assert f"  {first}: " in out
+    assert f"  {first}: " in out and "nothing stored" in out
+    assert {r["player"]: r["points"] for r in json.loads(ok(db, "standings", "--json"))}[first] == 3
+    # ... then records it when confirmed.
+    out = ok(db, "match", "void", match, "4", "--reason", "written after time", "--yes")
+    assert f"{match} #7 void #4 (written after time)" in out
     standings = json.loads(ok(db, "standings", "--json"))
     assert {r["player"]: r["points"] for r in standings}[first] != 3
 
@@ -92,3 +97,52 @@ def test_more_mistakes_are_one_sentence(tmp_path: Path) -> None:
     assert "at least one round" in refused(db, "create", "X", "--rounds", "0")
     ok(db, "match", "new", "tiro", "a", "b")
     assert "a's expression is not allowed now" in refused(db, "match", "expr", "M1", "a", "1")
+
+
+def test_an_amended_result_shows_its_effect_before_it_is_recorded(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    ok(db, "create", "Sera", "--plays", "tiro", "--rounds", "2", "--tiebreaks", "lot")
+    ok(db, "players", "add", "a", "b", "c", "d")
+    round1 = json.loads(ok(db, "round", "pair", "--json"))
+    for tb in round1["tables"]:
+        match = ok(db, "table", "start", "1", str(tb["table"]), "tiro").strip()
+        record_tiro(db, match, *tb["players"])
+    ok(db, "round", "close")
+    ok(db, "round", "pair")
+    winner, loser = round1["tables"][0]["players"]
+    before = json.loads(ok(db, "standings", "--json"))
+    preview = json.loads(
+        ok(
+            db,
+            "amend",
+            "1",
+            "1",
+            f"{winner}=0",
+            f"{loser}=1",
+            "--reason",
+            "score sheet misread",
+            "--json",
+        )
+    )
+    assert preview["stored"] is False
+    moved = {r["player"]: r for r in preview["standings"]}
+    assert moved[loser]["points"] == 3 and moved[loser]["points_before"] == 0
+    assert json.loads(ok(db, "standings", "--json")) == before
+    out = ok(
+        db,
+        "amend",
+        "1",
+        "1",
+        f"{winner}=0",
+        f"{loser}=1",
+        "--reason",
+        "score sheet misread",
+        "--yes",
+    )
+    assert "result amended (score sheet misread)" in out
+    points = {r["player"]: r["points"] for r in json.loads(ok(db, "standings", "--json"))}
+    assert points[loser] == 3 and points[winner] == 0
+    status_round1 = json.loads(ok(db, "round", "show", "1", "--json"))["tables"][0]
+    assert status_round1["amendments"][0]["by"] == "organizer"
+    assert "player=number" in refused(db, "amend", "1", "1", "a=x", "--reason", "r")
+    assert "each once" in refused(db, "amend", "1", "1", "zz=1", "--reason", "r", "--yes")

@@ -395,3 +395,50 @@ def demo(as_json: JSON = False) -> None:
     _console().print(table)
     _console().print(f"Demo database: {path.resolve()}")
     _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
+
+
+@app.command("amend")
+@guarded
+def amend(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
+    table: Annotated[int, typer.Argument(metavar="TABLE")],
+    points: Annotated[list[str], typer.Argument(help="Challenge points: giallo=3 blu=1 ...")],
+    reason: Annotated[str, typer.Option(help="Why the result is amended.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
+    by: BY = "organizer",
+    as_json: JSON = False,
+) -> None:
+    """Amend a table's result (the match logs stay as they are); in a closed round, first show
+    what it changes, and record it with --yes."""
+    import copy
+
+    from tournament import day, readmodels
+    from tournament.cli.match import show_effect
+
+    given: dict[str, int] = {}
+    for item in points:
+        player, _, value = item.partition("=")
+        if not value.isdigit():
+            fail(f"points are written player=number, not {item!r}")
+        given[player] = int(value)
+    s = store()
+    t = day.get_tournament(s)
+    readmodels.update(s)
+    known = readmodels.outcomes(readmodels.database(s)).get
+    changed = copy.deepcopy(t)
+    day.amend_result(changed, round_number, table, given, reason, by)
+    closed = t.rounds[round_number - 1]["closed"]
+    effect = day.effect(t, known, changed, known, round_number)
+    stored = yes or not closed
+    if stored:
+        day.amend_result(t, round_number, table, given, reason, by)
+        s.save(t)
+        _refresh(s)
+    if as_json:
+        print_json({"stored": stored, **effect})
+        return
+    show_effect(effect)
+    if stored:
+        typer.echo(f"round {round_number}, table {table}: result amended ({reason})")
+    else:
+        typer.echo("nothing stored: the round is closed; repeat with --yes to record it")

@@ -135,9 +135,14 @@ def match_show(
 # --- match: recording, one event a command --------------------------------------------------------
 
 
-def _record(match_id: str, event: dict[str, Any]) -> None:
+def _record(match_id: str, event: dict[str, Any], confirmed: bool = True) -> None:
     from tournament.matches import describe, record, summary
 
+    if event["type"] in ("ruling", "void"):
+        effect = correction_effect(match_id, event)
+        if effect and not confirmed:
+            typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
+            return
     loaded, stored = record(store(), match_id, event, settings().lexicon)
     info = summary(loaded)
     first = loaded.replay.position - len(stored) + 1
@@ -150,46 +155,53 @@ def _record(match_id: str, event: dict[str, Any]) -> None:
         typer.echo(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
     for t in info["next"]:
         typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
-    if event["type"] in ("ruling", "void"):
-        _closed_round_effect(loaded.match.number)
 
 
-def _closed_round_effect(number: str) -> None:
-    """A correction in a match of a closed round: say what it changes in the standings."""
-    from tournament.day import get_tournament
-    from tournament.matches import Refused
-    from tournament.readmodels import database, update
+def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | None:
+    """For a ruling or void on a match of a closed round: print what it changes in the
+    standings and in the later pairings, before anything is stored; None elsewhere."""
+    from engine.errors import RuleViolation
+    from engine.events import parse_event
+    from tournament import day, readmodels
+    from tournament.matches import Refused, load
 
     s = store()
     try:
-        t = get_tournament(s)
+        t = day.get_tournament(s)
     except Refused:
-        return
-    where = [
-        r["number"]
-        for r in t.rounds
-        if r["closed"] and any(number in tb.get("matches", {}).values() for tb in r["tables"])
-    ]
-    if not where:
-        return
-    db = database(s)
-    query = "select player, rank, points from standings order by rank, player"
-    before = (
-        {r["player"]: (r["rank"], r["points"]) for r in db.query(query)}
-        if db["standings"].exists()
-        else {}
-    )
-    update(s)
-    after = {r["player"]: (r["rank"], r["points"]) for r in db.query(query)}
+        return None
+    loaded = load(s, match_id, settings().lexicon)
+    number = loaded.match.number
+    round_number = day.round_of_match(t, number)
+    if round_number is None or not t.rounds[round_number - 1]["closed"]:
+        return None
+    try:
+        after = loaded.replay.apply(parse_event(event)).outcome
+    except RuleViolation as v:
+        raise Refused(str(v)) from None
+    readmodels.update(s)
+    known = readmodels.outcomes(readmodels.database(s))
+    changed = {**known, number: after}
+    effect = day.effect(t, known.get, t, changed.get, round_number)
     typer.echo(
-        f"{number} is in round {where[0]}, already closed: the standings are recomputed; "
+        f"{number} is in round {round_number}, already closed: the standings are recomputed; "
         "pairings already published stay as they are."
     )
-    for player, (rank, points) in after.items():
-        old = before.get(player)
-        if old != (rank, points):
-            was = f"#{old[0]} with {old[1]:g}" if old else "not ranked"
-            typer.echo(f"  {player}: #{rank} with {points:g} (was {was})")
+    show_effect(effect)
+    return effect
+
+
+def show_effect(effect: dict[str, Any]) -> None:
+    for row in effect["standings"]:
+        if (row["rank"], row["points"]) != (row["rank_before"], row["points_before"]):
+            typer.echo(
+                f"  {row['player']}: #{row['rank']} with {row['points']:g} "
+                f"(was #{row['rank_before']} with {row['points_before']:g})"
+            )
+    for later in effect["later_pairings"]:
+        published = ", ".join(" - ".join(p) for p in later["published"])
+        would = ", ".join(" - ".join(p) for p in later["would_be"])
+        typer.echo(f"  round {later['round']} was paired {published}; it would now be {would}")
 
 
 def _value(text: str) -> int | str:
@@ -457,6 +469,7 @@ def match_rule(
     on: Annotated[int, typer.Argument(help="The position ruled on.")],
     decision: Annotated[str, typer.Argument(help="accept or reject")],
     note: Annotated[str | None, typer.Option(help="Why.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Record the referee's ruling on a word, chain or expression (REF-1)."""
     if decision not in ("accept", "reject"):
@@ -469,7 +482,7 @@ def match_rule(
     }
     if note:
         event["note"] = note
-    _record(match_id, event)
+    _record(match_id, event, confirmed=yes)
 
 
 @match_app.command("void")
@@ -478,6 +491,7 @@ def match_void(
     match_id: ID,
     on: Annotated[int, typer.Argument(help="The position struck.")],
     reason: Annotated[str, typer.Option(help="Why it is struck.")],
+    yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Strike a wrongly entered event (REF-2); enter the right one after it."""
-    _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason})
+    _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason}, confirmed=yes)
