@@ -9,7 +9,14 @@ import statistics
 import time
 
 from engine.lexicon import default_lexicon
-from engine.solve import WordGraph, best_shot, shortest_chain
+from engine.solve import (
+    WordGraph,
+    asta_words,
+    best_shot,
+    roulette_word,
+    shortest_chain,
+    texas_best,
+)
 
 
 def timed(fn, repeat: int = 20) -> float:
@@ -39,6 +46,16 @@ def main() -> None:
         ),
         ("solve battaglia 3 5 1 --target 15", lambda: best_shot([3, 5, 1], 15)),
         ("solve catena casa rete geme", lambda: shortest_chain(graph, ["casa", "rete", "geme"])),
+        ("solve texas SNOASACI (8-letter pool)", lambda: texas_best(lexicon, list("snoasaci"))),
+        (
+            "solve asta pace Z A (jolly: 26 letters)",
+            lambda: asta_words(lexicon, list("pace"), [{"*"}, {"a"}]),
+        ),
+        ("solve roulette_russa SSTPGNM", lambda: roulette_word(lexicon, list("sstpgnm"))),
+        (
+            "solve roulette_russa QXQX (nothing: every try)",
+            lambda: roulette_word(lexicon, list("qxqx")),
+        ),
     ):
         print(f"{name}: {timed(fn) * 1000:.2f} ms (goal <= 20 ms)")
 

@@ -19,6 +19,8 @@ from engine.text import fold
 
 DATA = Path(__file__).with_name("lexicon_data")
 DEFAULT_NAME = "hunspell-it-7.5.0"
+ANAGRAM_LENGTH = 10  # as lexicon_data/build_it_lexicon.py indexes them
+VOWELS = frozenset("aeiou")
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 DEFAULT_FILE = DATA / "it_hunspell.marisa"
 
@@ -46,6 +48,35 @@ class Lexicon:
 
     def __len__(self) -> int:
         return len(self._words)
+
+    def anagrams(self, key: str) -> list[str]:
+        """The words (up to 10 letters) made of exactly these letters: ``key`` sorted."""
+        return self._indexes[0].get(key, [])
+
+    def by_consonants(self, key: str) -> list[str]:
+        """The shortest word whose consonants are exactly ``key`` (sorted), if any."""
+        return self._indexes[1].get(key, [])
+
+    @cached_property
+    def _indexes(self) -> tuple[Any, Any]:
+        # The shipped list has its indexes built beside it; another list gets them in memory.
+        if self.name == DEFAULT_NAME:
+            return _IndexView(DATA / "it_anagrams.marisa"), _IndexView(
+                DATA / "it_consonants.marisa"
+            )
+        anagrams: dict[str, list[str]] = {}
+        shortest: dict[str, list[str]] = {}
+        for w in sorted(self._all_words()):
+            if len(w) <= ANAGRAM_LENGTH:
+                anagrams.setdefault("".join(sorted(w)), []).append(w)
+            key = "".join(sorted(c for c in w if c not in VOWELS))
+            if key not in shortest or len(w) < len(shortest[key][0]):
+                shortest[key] = [w]
+        return anagrams, shortest
+
+    def _all_words(self) -> list[str]:
+        keys = getattr(self._words, "keys", None)
+        return list(keys()) if keys else list(self._words)
 
     def words_of_length(self, length: int) -> list[str]:
         """Every word of ``length`` letters: a walk of the trie that prunes absent prefixes."""
@@ -96,6 +127,25 @@ class Lexicon:
         import marisa_trie
 
         return cls(path.stem, digest, marisa_trie.Trie(words))
+
+
+class _IndexView:
+    """A shipped index (marisa BytesTrie, key -> words), memory-mapped on first use."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def _trie(self) -> Any:
+        import marisa_trie
+
+        trie = marisa_trie.BytesTrie()
+        trie.mmap(str(self.path))
+        return trie
+
+    def get(self, key: str, default: list[str]) -> list[str]:
+        found = self._trie.get(key)
+        return [w.decode() for w in found] if found else default
 
 
 def _mmap_trie(path: Path) -> Any:

@@ -9,7 +9,8 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, product
+from string import ascii_lowercase
 
 from engine.arithmetic import BinOp, Node, Num, to_text
 from engine.lexicon import Lexicon
@@ -138,3 +139,77 @@ def shortest_chain(graph: WordGraph, anchors: Sequence[str]) -> list[str] | None
         if left and right and (best is None or len(left) + len(right) - 1 < len(best)):
             best = left + right[1:]
     return best
+
+
+# --- words: Texas Word'em, L'asta, La roulette russa ----------------------------------------------
+
+CONSONANT_LETTERS = "bcdfghjklmnpqrstvwxyz"
+
+
+def texas_best(lexicon: Lexicon, letters: Sequence[str]) -> tuple[str, int] | None:
+    """TEX-3: the best-scoring admitted word from these letters (length, +1 using them all).
+
+    >>> from engine.lexicon import default_lexicon
+    >>> texas_best(default_lexicon(), "tnoasaci")[1]  # Blu's round 3: 8 letters, all used
+    9
+    """
+    pool = sorted(fold("".join(letters)))
+    seen: set[str] = set()
+    for size in range(len(pool), 1, -1):
+        found = []
+        for combo in combinations(pool, size):
+            key = "".join(combo)
+            if key not in seen:
+                seen.add(key)
+                found += lexicon.anagrams(key)
+        if found:
+            word = min(found)
+            return word, size + (1 if size == len(pool) else 0)
+    return None
+
+
+def asta_words(
+    lexicon: Lexicon, previous: Sequence[Iterable[str]], added: Iterable[Iterable[str]]
+) -> list[tuple[str, str | None]]:
+    """AST-2, AST-3: every admitted word of the previous letters plus one of the added ones.
+
+    ``previous`` and ``added`` are slots: the letters each may be (``*`` a jolly, any letter).
+    Returns (word, the letter a jolly stands for, or None), sorted.
+
+    >>> from engine.lexicon import default_lexicon
+    >>> ("pecca", "c") in asta_words(default_lexicon(), ["p", "a", "c", "e"], ["*", "a"])
+    True
+    >>> asta_words(default_lexicon(), list("pecca"), ["t", "o"])  # Verde, in the seed
+    []
+    """
+    out: set[tuple[str, str | None]] = set()
+    for extra in added:
+        slots = [sorted(s) for s in previous] + [sorted(extra)]
+        for letters in product(*slots):
+            jokers = letters.count("*")
+            if jokers > 1:
+                continue  # one jolly at a time keeps the search small
+            fills = ascii_lowercase if jokers else [None]
+            for c in fills:
+                word = "".join(sorted(c if x == "*" else x for x in letters))  # type: ignore[misc]
+                out.update((w, c) for w in lexicon.anagrams(word))
+    return sorted(out, key=lambda wj: (wj[0], wj[1] or ""))
+
+
+def roulette_word(lexicon: Lexicon, consonants: Sequence[str], extra: int = 2) -> str | None:
+    """RR-3: a short admitted word whose consonants include all these (up to ``extra`` more).
+
+    >>> from engine.lexicon import default_lexicon
+    >>> roulette_word(default_lexicon(), list("sstpgnm"))
+    'pigmentasse'
+    """
+    base = sorted(fold("".join(consonants)))
+    for more in range(extra + 1):
+        found = [
+            w
+            for added in combinations_with_replacement(CONSONANT_LETTERS, more)
+            for w in lexicon.by_consonants("".join(sorted(base + list(added))))
+        ]
+        if found:
+            return min(found, key=lambda w: (len(w), w))
+    return None

@@ -19,12 +19,20 @@ from engine.events import (
     Ruling,
     Timeout,
     Void,
+    Word,
     actor,
     parse_event,
 )
 from engine.games.base import Outcome
 from engine.match import Replay
-from engine.solve import WordGraph, best_shot, shortest_chain
+from engine.solve import (
+    WordGraph,
+    asta_words,
+    best_shot,
+    roulette_word,
+    shortest_chain,
+    texas_best,
+)
 from tournament.matches import Loaded, Refused, describe
 
 REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
@@ -68,6 +76,26 @@ def best_possible(replay: Replay, position: int, event: Event, graph: list[WordG
             if (shot := best_shot(before.rolled, v))
         ]
         return "could sink " + "; ".join(sinkable) if sinkable else "no ship could be sunk"
+    answered = isinstance(event, (Word, Pass, Timeout))
+    if answered and game == "asta" and before.new:
+        from engine.games.asta import previous_slots, slot
+
+        legal = asta_words(
+            replay.lexicon, previous_slots(before), [slot(f, before.chosen) for f in before.new]
+        )
+        words = sorted({w for w, _ in legal})
+        if not words:
+            return "no legal word existed"
+        more = f" ({len(words)} in all)" if len(words) > 6 else ""
+        return f"legal words: {', '.join(words[:6])}{more}"
+    if answered and game == "texas" and who is not None and who in before.personal:
+        from engine.games.texas import available
+
+        best = texas_best(replay.lexicon, list(available(before, who).elements()))
+        return f"best: {best[0]} ({best[1]})" if best else "no word could be made"
+    if answered and game == "roulette_russa" and before.writer == who:
+        found = roulette_word(replay.lexicon, [c for c, _ in before.consonants])
+        return f"a word that covers them: {found}" if found else "no word covers them"
     if isinstance(event, Chain) and game == "catena":
         if not graph:
             graph.append(WordGraph.from_lexicon(replay.lexicon))

@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from itertools import permutations, product
 from string import ascii_lowercase
 from typing import Any
 
@@ -23,10 +22,9 @@ from engine.games.asta import previous_slots, slot
 from engine.games.base import Turn
 from engine.games.catena import letters_of
 from engine.games.parola_nascosta import guessed, seal
-from engine.games.roulette_russa import covers
 from engine.games.texas import available
-from engine.lexicon import Lexicon
 from engine.match import Replay
+from engine.solve import asta_words, roulette_word, texas_best
 
 # A few real words of every length the games ask for; the rest come from the dice at random.
 VOCABULARY = (
@@ -155,12 +153,6 @@ def _parola_event(
 # --- words: where a bot can find a real one cheaply, it does ------------------------------------
 
 
-def _anagrams(letters: Sequence[str], lexicon: Lexicon) -> list[str]:
-    if len(letters) > 7:  # 8! orderings is past what a bot should spend on one turn
-        return []
-    return sorted({w for p in permutations(letters) if (w := "".join(p)) in lexicon})
-
-
 def _catena_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
     anchor = replay.state.anchors[by]
     firsts, lasts = letters_of(anchor, "consonant"), letters_of(anchor, "vowel")
@@ -176,45 +168,25 @@ def _catena_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] 
 
 
 def _asta_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    """Every way the faces can be read (U/A either letter, a Z any letter), tried in turn."""
+    """One of the legal words (AST-2), the jolly said where one is used (AST-3)."""
     state = replay.state
-    before = [sorted(s) for s in previous_slots(state)]
-    for face in rng.sample(state.new, len(state.new)):
-        added = sorted(slot(face, state.chosen))
-        for letters in product(*before, added):
-            if "*" in letters:
-                if len(letters) > 5:
-                    continue  # a bot tries the jolly only on short words
-                star = letters.index("*")
-                options: list[tuple[tuple[str, ...], str | None]] = [
-                    (letters[:star] + (c,) + letters[star + 1 :], c) for c in ascii_lowercase
-                ]
-            else:
-                options = [(letters, None)]
-            for candidate, jolly in options:
-                found = _anagrams(list(candidate), replay.lexicon)
-                if found:
-                    word = rng.choice(found)
-                    return {"word": word, "jolly": jolly} if jolly else {"word": word}
-    return None
+    legal = asta_words(
+        replay.lexicon, previous_slots(state), [slot(f, state.chosen) for f in state.new]
+    )
+    if not legal:
+        return None
+    word, jolly = rng.choice(legal)
+    return {"word": word, "jolly": jolly} if jolly else {"word": word}
 
 
 def _texas_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    letters = list(available(replay.state, by).elements())
-    best: list[str] = []
-    for size in range(min(len(letters), 6), 2, -1):
-        for _ in range(10):
-            pick = rng.sample(letters, size)
-            best = _anagrams(pick, replay.lexicon)
-            if best:
-                return {"word": rng.choice(best)}
-    return None
+    best = texas_best(replay.lexicon, list(available(replay.state, by).elements()))
+    return {"word": best[0]} if best else None
 
 
 def _roulette_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    needed = [c for c, _ in replay.state.consonants]
-    found = [w for w in VOCABULARY if covers(w, needed)]
-    return {"word": rng.choice(found)} if found else None
+    found = roulette_word(replay.lexicon, [c for c, _ in replay.state.consonants], extra=1)
+    return {"word": found} if found else None
 
 
 WORD_FINDERS = {

@@ -19,7 +19,13 @@ Run on a Debian machine (as root)::
     apt-get install -y hunspell-it hunspell-tools
     python engine/lexicon_data/build_it_lexicon.py
 
-It rewrites ``it_hunspell.marisa`` beside this file and prints the word count and sha256.
+It rewrites ``it_hunspell.marisa`` (and its ``.sha256``) beside this file, then the two
+indexes the referee assist uses, derived from it alone (``--indexes`` rebuilds only those):
+
+- ``it_anagrams.marisa``: sorted letters -> the words of up to 10 letters with them (Texas
+  Word'em's best word, L'asta's legal next words);
+- ``it_consonants.marisa``: sorted consonants -> the shortest word with exactly them (a word
+  for La roulette russa).
 """
 
 from __future__ import annotations
@@ -36,6 +42,10 @@ import marisa_trie
 DIC = Path("/usr/share/hunspell/it_IT.dic")
 AFF = Path("/usr/share/hunspell/it_IT.aff")
 OUT = Path(__file__).with_name("it_hunspell.marisa")
+ANAGRAMS = OUT.with_name("it_anagrams.marisa")
+CONSONANTS = OUT.with_name("it_consonants.marisa")
+ANAGRAM_LENGTH = 10
+VOWELS = frozenset("aeiou")
 
 ROMAN = re.compile(r"^m{0,4}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 ROMAN_BUT_ITALIAN = frozenset({"i", "ci", "di", "li", "mi", "vi", "mix"})
@@ -79,7 +89,26 @@ def keep(form: str) -> str | None:
     return word
 
 
+def build_indexes() -> None:
+    """The assist's indexes, from the shipped trie (deterministic: sorted input)."""
+    trie = marisa_trie.Trie()
+    trie.mmap(str(OUT))
+    words = sorted(trie.iterkeys())
+    anagrams = [("".join(sorted(w)), w.encode()) for w in words if len(w) <= ANAGRAM_LENGTH]
+    marisa_trie.BytesTrie(anagrams).save(str(ANAGRAMS))
+    shortest: dict[str, str] = {}
+    for w in words:
+        key = "".join(sorted(c for c in w if c not in VOWELS))
+        if key not in shortest or (len(w), w) < (len(shortest[key]), shortest[key]):
+            shortest[key] = w
+    marisa_trie.BytesTrie([(k, w.encode()) for k, w in shortest.items()]).save(str(CONSONANTS))
+    print(f"{len(anagrams)} words by anagram key, {len(shortest)} consonant keys")
+
+
 def main() -> int:
+    if "--indexes" in sys.argv:
+        build_indexes()
+        return 0
     expanded = subprocess.run(
         ["unmunch", str(DIC), str(AFF)], capture_output=True, check=True
     ).stdout.decode("utf-8")
@@ -87,7 +116,9 @@ def main() -> int:
     trie = marisa_trie.Trie(sorted(words))
     trie.save(str(OUT))
     digest = hashlib.sha256(OUT.read_bytes()).hexdigest()
+    OUT.with_suffix(".sha256").write_text(digest + "\n")
     print(f"{len(words)} words -> {OUT} ({OUT.stat().st_size} bytes, sha256 {digest})")
+    build_indexes()
     return 0
 
 

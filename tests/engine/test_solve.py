@@ -42,3 +42,33 @@ def test_catena_unreachable_or_unknown() -> None:
     graph = WordGraph(["casa", "cose", "rete"])
     assert graph.path("casa", "rete") is None
     assert shortest_chain(graph, ["casa", "rete", "cose"]) is None
+
+
+def test_texas_best_word_is_at_least_what_the_seed_played(lexicon) -> None:
+    from engine.solve import texas_best
+
+    # Round 3 of the seed: Giallo S N + O A S A C I wrote incasso (7); Blu T N + ... satanico (9).
+    giallo = texas_best(lexicon, list("snoasaci"))
+    assert giallo is not None and giallo[1] >= 7
+    assert texas_best(lexicon, list("tnoasaci"))[1] == 9
+    assert texas_best(lexicon, list("xq")) is None
+
+
+def test_asta_legal_words_confirm_the_seed(lexicon) -> None:
+    from engine.solve import asta_words
+
+    assert ("pace", None) in asta_words(lexicon, [{"e"}, {"c"}, {"a"}], [{"p"}, {"i"}])
+    assert ("pecca", "c") in asta_words(lexicon, list("pace"), [{"*"}, {"a"}])
+    assert asta_words(lexicon, list("pecca"), [{"t"}, {"o"}]) == []  # Verde is out
+    assert ("capace", None) in asta_words(lexicon, list("pecca"), [{"l"}, {"a"}])
+    assert asta_words(lexicon, list("capace"), [{"d"}, {"o"}]) == []  # Blu is out
+
+
+def test_roulette_word_covers_the_listed_consonants(lexicon) -> None:
+    from engine.games.roulette_russa import covers
+    from engine.solve import roulette_word
+
+    for listed in ("sstpgnm", "sstpgnz", "rt"):
+        word = roulette_word(lexicon, list(listed))
+        assert word is not None and word in lexicon and covers(word, list(listed))
+    assert roulette_word(lexicon, list("qqqqxxxx")) is None

@@ -75,3 +75,15 @@ def test_what_if_shows_the_standings_it_would_give(tmp_path: Path) -> None:
     result = json.loads(ok(db, "audit", match, "--what-if", "void:4", "--json"))
     rows = {r["player"]: r for r in result["standings"]}
     assert rows[first]["points_before"] == 3 and rows[first]["points"] == 0
+
+
+def test_audit_of_word_games_shows_what_was_possible(tmp_path: Path) -> None:
+    db = imported(tmp_path, "asta-seed.jsonl")
+    rows = json.loads(ok(db, "audit", "M1", "--json"))["timeline"]
+    assert rows[10]["best"] == "no legal word existed"  # Verde, PECCA + T or O
+    ok(db, "match", "import", str(EXAMPLES / "roulette_russa-seed.jsonl"))
+    rows = json.loads(ok(db, "audit", "M2", "--json"))["timeline"]
+    assert rows[11]["best"].startswith("a word that covers them: ")  # Rosso had one
+    assert json.loads(ok(db, "solve", "asta", "pecca", "T", "O", "--json")) == []
+    assert json.loads(ok(db, "solve", "texas", "TNOASACI", "--json"))["score"] == 9
+    assert json.loads(ok(db, "solve", "roulette_russa", "SSTPGNM", "--json"))["word"]

@@ -292,3 +292,61 @@ def _what_if(s: object, loaded: object, change: str, as_json: bool) -> None:
                 f"  standings: {row['player']} #{row['rank']} with {row['points']:g} "
                 f"(now #{row['rank_before']} with {row['points_before']:g})"
             )
+
+
+@solve_app.command("texas")
+@guarded
+def solve_texas(
+    letters: Annotated[str, typer.Argument(help="Personal and common letters, e.g. SNOASACI.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The best-scoring word for a Texas Word'em pool (TEX-3)."""
+    from engine.lexicon import Lexicon, default_lexicon
+    from engine.solve import texas_best
+
+    path = settings().lexicon
+    best = texas_best(Lexicon.from_file(path) if path else default_lexicon(), list(letters))
+    answer = {"word": best[0], "score": best[1]} if best else {"word": None, "score": 0}
+    if as_json:
+        print_json(answer)
+    else:
+        typer.echo(f"{answer['word']}: {answer['score']}" if best else "no word")
+
+
+@solve_app.command("roulette_russa")
+@guarded
+def solve_roulette(
+    consonants: Annotated[str, typer.Argument(help="The consonants in play, e.g. SSTPGNM.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """A short word whose consonants include all those listed (RR-3)."""
+    from engine.lexicon import Lexicon, default_lexicon
+    from engine.solve import roulette_word
+
+    path = settings().lexicon
+    word = roulette_word(Lexicon.from_file(path) if path else default_lexicon(), list(consonants))
+    if as_json:
+        print_json({"word": word})
+    else:
+        typer.echo(word or "no word covers them (with up to two more consonants)")
+
+
+@solve_app.command("asta")
+@guarded
+def solve_asta(
+    previous: Annotated[str, typer.Argument(help="The previous word (or the base letters).")],
+    new: Annotated[list[str], typer.Argument(help="The two faces rolled, e.g. Z A.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The legal next words of L'asta (AST-2, AST-3; a Z stands for any letter)."""
+    from engine.games.asta import slot
+    from engine.lexicon import Lexicon, default_lexicon
+    from engine.solve import asta_words
+
+    path = settings().lexicon
+    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    legal = asta_words(lexicon, [c for c in previous.lower()], [slot(f.upper()) for f in new])
+    if as_json:
+        print_json([{"word": w, "jolly": j} for w, j in legal])
+    else:
+        typer.echo(", ".join(w + (f" (Z as {j})" if j else "") for w, j in legal) or "no word")
