@@ -88,7 +88,7 @@ def pair_one_round(db: Path) -> tuple[int, float]:
     t = day.get_tournament(store)
     outcomes = readmodels.outcomes(readmodels.database(store))
     start = time.perf_counter()
-    tables = day._pairings(t, len(t.rounds) + 1, outcomes.get)  # pair, store nothing
+    tables = day.pairings_for(t, len(t.rounds) + 1, outcomes.get)  # pair, store nothing
     return len(tables), time.perf_counter() - start
 
 

@@ -223,7 +223,7 @@ def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") 
     if t.rounds and not t.rounds[-1]["closed"]:
         raise Refused(f"round {len(t.rounds)} is not closed yet")
     number = len(t.rounds) + 1
-    tables = _pairings(t, number, outcome_of)
+    tables = pairings_for(t, number, outcome_of)
     records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
     t.pair_round(number=number, tables=records, by=by)
     store.save(t)
@@ -242,7 +242,7 @@ def active_in(t: Tournament, number: int) -> list[str]:
     ]
 
 
-def _pairings(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
+def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
     """Round ``number``'s pairings from the rounds before it (also to re-pair a past round)."""
     fmt = t.settings["format"]
     active = active_in(t, number)
@@ -435,73 +435,3 @@ def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
         "round_closed": bool(current and current["closed"]),
         "tables": tables,
     }
-
-
-# --- corrections -----------------------------------------------------------------------
-
-
-def amend_result(
-    t: Tournament,
-    round_number: int,
-    table_number: int,
-    points: dict[str, int],
-    reason: str,
-    by: str = "organizer",
-) -> None:
-    """Amend a table's result on ``t`` (the caller saves): the match logs stay as recorded."""
-    if not 1 <= round_number <= len(t.rounds):
-        raise Refused(f"there is no round {round_number}")
-    tables = t.rounds[round_number - 1]["tables"]
-    if not 1 <= table_number <= len(tables):
-        raise Refused(f"round {round_number} has no table {table_number}")
-    table = tables[table_number - 1]
-    if table["bye"]:
-        raise Refused(f"table {table_number} is a bye: there is no result to amend")
-    if set(points) != set(table["players"]):
-        raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
-    if any(not isinstance(v, int) or v < 0 for v in points.values()):
-        raise Refused("challenge points are whole numbers from 0")
-    if not reason.strip():
-        raise Refused("an amended result needs a reason")
-    t.amend_result(round=round_number, table=table_number, points=points, reason=reason, by=by)
-
-
-def effect(
-    t: Tournament,
-    outcome_of: OutcomeOf,
-    changed: Tournament,
-    changed_outcome_of: OutcomeOf,
-    from_round: int,
-) -> dict[str, Any]:
-    """What a correction to round ``from_round`` changes: the standings, and how every later
-    round would have been paired (published pairings are never changed)."""
-    old = {r.player: r for r in current_standings(t, outcome_of)}
-    new = current_standings(changed, changed_outcome_of)
-    rows = [
-        {
-            "player": r.player,
-            "rank": r.rank,
-            "points": r.points,
-            "rank_before": old[r.player].rank,
-            "points_before": old[r.player].points,
-        }
-        for r in new
-    ]
-    later = []
-    for k in range(from_round + 1, len(t.rounds) + 1):
-        published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
-        try:
-            would = [list(tb.players) for tb in _pairings(changed, k, changed_outcome_of)]
-        except Refused:
-            continue
-        if sorted(map(sorted, would)) != sorted(map(sorted, published)):
-            later.append({"round": k, "published": published, "would_be": would})
-    return {"standings": rows, "later_pairings": later}
-
-
-def round_of_match(t: Tournament, number: str) -> int | None:
-    """The round whose table plays this match, if any."""
-    for r in t.rounds:
-        if any(number in tb.get("matches", {}).values() for tb in r["tables"]):
-            return int(r["number"])
-    return None

@@ -412,7 +412,7 @@ def amend(
     what it changes, and record it with --yes."""
     import copy
 
-    from tournament import day, readmodels
+    from tournament import corrections, day, readmodels
     from tournament.cli.match import show_effect
 
     given: dict[str, int] = {}
@@ -426,12 +426,12 @@ def amend(
     readmodels.update(s)
     known = readmodels.outcomes(readmodels.database(s)).get
     changed = copy.deepcopy(t)
-    day.amend_result(changed, round_number, table, given, reason, by)
+    corrections.amend_result(changed, round_number, table, given, reason, by)
     closed = t.rounds[round_number - 1]["closed"]
-    effect = day.effect(t, known, changed, known, round_number)
+    effect = corrections.effect(t, known, changed, known, round_number)
     stored = yes or not closed
     if stored:
-        day.amend_result(t, round_number, table, given, reason, by)
+        corrections.amend_result(t, round_number, table, given, reason, by)
         s.save(t)
         _refresh(s)
     if as_json:

@@ -162,7 +162,7 @@ def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | 
     standings and in the later pairings, before anything is stored; None elsewhere."""
     from engine.errors import RuleViolation
     from engine.events import parse_event
-    from tournament import day, readmodels
+    from tournament import corrections, day, readmodels
     from tournament.matches import Refused, load
 
     s = store()
@@ -172,7 +172,7 @@ def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | 
         return None
     loaded = load(s, match_id, settings().lexicon)
     number = loaded.match.number
-    round_number = day.round_of_match(t, number)
+    round_number = corrections.round_of_match(t, number)
     if round_number is None or not t.rounds[round_number - 1]["closed"]:
         return None
     try:
@@ -182,7 +182,7 @@ def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | 
     readmodels.update(s)
     known = readmodels.outcomes(readmodels.database(s))
     changed = {**known, number: after}
-    effect = day.effect(t, known.get, t, changed.get, round_number)
+    effect = corrections.effect(t, known.get, t, changed.get, round_number)
     typer.echo(
         f"{number} is in round {round_number}, already closed: the standings are recomputed; "
         "pairings already published stay as they are."

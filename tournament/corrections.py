@@ -1,0 +1,80 @@
+"""Corrections after the fact: amended results, and what a correction changes.
+
+An amended result stands beside the match logs, which stay as recorded; the effect of any
+correction is computed before it is stored, so that the organizer sees it first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.day import OutcomeOf, current_standings, pairings_for
+from tournament.matches import Refused
+from tournament.tournaments import Tournament
+
+
+def amend_result(
+    t: Tournament,
+    round_number: int,
+    table_number: int,
+    points: dict[str, int],
+    reason: str,
+    by: str = "organizer",
+) -> None:
+    """Amend a table's result on ``t`` (the caller saves): the match logs stay as recorded."""
+    if not 1 <= round_number <= len(t.rounds):
+        raise Refused(f"there is no round {round_number}")
+    tables = t.rounds[round_number - 1]["tables"]
+    if not 1 <= table_number <= len(tables):
+        raise Refused(f"round {round_number} has no table {table_number}")
+    table = tables[table_number - 1]
+    if table["bye"]:
+        raise Refused(f"table {table_number} is a bye: there is no result to amend")
+    if set(points) != set(table["players"]):
+        raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
+    if any(not isinstance(v, int) or v < 0 for v in points.values()):
+        raise Refused("challenge points are whole numbers from 0")
+    if not reason.strip():
+        raise Refused("an amended result needs a reason")
+    t.amend_result(round=round_number, table=table_number, points=points, reason=reason, by=by)
+
+
+def effect(
+    t: Tournament,
+    outcome_of: OutcomeOf,
+    changed: Tournament,
+    changed_outcome_of: OutcomeOf,
+    from_round: int,
+) -> dict[str, Any]:
+    """What a correction to round ``from_round`` changes: the standings, and how every later
+    round would have been paired (published pairings are never changed)."""
+    old = {r.player: r for r in current_standings(t, outcome_of)}
+    new = current_standings(changed, changed_outcome_of)
+    rows = [
+        {
+            "player": r.player,
+            "rank": r.rank,
+            "points": r.points,
+            "rank_before": old[r.player].rank,
+            "points_before": old[r.player].points,
+        }
+        for r in new
+    ]
+    later = []
+    for k in range(from_round + 1, len(t.rounds) + 1):
+        published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
+        try:
+            would = [list(tb.players) for tb in pairings_for(changed, k, changed_outcome_of)]
+        except Refused:
+            continue
+        if sorted(map(sorted, would)) != sorted(map(sorted, published)):
+            later.append({"round": k, "published": published, "would_be": would})
+    return {"standings": rows, "later_pairings": later}
+
+
+def round_of_match(t: Tournament, number: str) -> int | None:
+    """The round whose table plays this match, if any."""
+    for r in t.rounds:
+        if any(number in tb.get("matches", {}).values() for tb in r["tables"]):
+            return int(r["number"])
+    return None
