@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from engine.errors import RuleViolation
 from engine.events import parse_event
@@ -89,7 +90,7 @@ def verify_store(
     """Check every stored match (or one): hash chain, readability, and a full replay."""
     from tournament.store import match_uuid
 
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    conn = sqlite3.connect(f"file:{quote(str(db.resolve()))}?mode=ro", uri=True)
     report = Report()
     uuid = match_uuid(normalise_number(number)).hex if number else None
     for aggregate, rows in _streams(conn, uuid):
