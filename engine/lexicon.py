@@ -81,9 +81,13 @@ class Lexicon:
     def words_of_length(self, length: int) -> list[str]:
         """Every word of ``length`` letters: a walk of the trie that prunes absent prefixes."""
         words = self._words
-        has_prefix = getattr(words, "has_keys_with_prefix", None)
-        if has_prefix is None:
+        iterkeys = getattr(words, "iterkeys", None)
+        if iterkeys is None:
             return sorted(w for w in words if len(w) == length)
+
+        def has_prefix(prefix: str) -> bool:
+            return next(iterkeys(prefix), None) is not None
+
         found: list[str] = []
         prefixes = [""]
         for depth in range(length):
