@@ -72,7 +72,7 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
     }
     _check_settings(config)
     tournament = Tournament(settings=config, by=by)
-    store.save(tournament)
+    save(store, tournament)
     return tournament
 
 
@@ -113,6 +113,22 @@ def pod_minimum(plays: str, games: Sequence[str]) -> int:
     return max(3, *(game(g).min_players for g in ([plays] if plays != PARTITA else games)))
 
 
+SNAPSHOT_EVERY = 100
+
+
+def save(store: Store, t: Tournament) -> None:
+    """Save the tournament, and snapshot it each time it passes another hundred events.
+
+    A season gathers tens of thousands of tournament events; loading it from its latest
+    snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
+    by the application so that recording a move never loads the tournament's classes).
+    """
+    before = t.version - len(t.pending_events)
+    store.save(t)
+    if t.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+        store.take_snapshot(TOURNAMENT_ID, version=t.version)
+
+
 def scoring_of(t: Tournament) -> Scoring:
     s = t.settings["scoring"]
     return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
@@ -129,7 +145,7 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
         if t.settings["format"] in ("round_robin", "elimination") and t.rounds:
             raise Refused(f"a {t.settings['format'].replace('_', ' ')} takes no late entries")
         t.register(player=name, by=by)
-    store.save(t)
+    save(store, t)
     return t
 
 
@@ -138,7 +154,7 @@ def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tou
     if name not in t.players or t.players[name]["status"] != "active":
         raise Refused(f"{name} is not an active player of this tournament")
     t.withdraw(player=name, reason=reason, by=by)
-    store.save(t)
+    save(store, t)
     return t
 
 
@@ -226,7 +242,7 @@ def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") 
     tables = pairings_for(t, number, outcome_of)
     records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
     t.pair_round(number=number, tables=records, by=by)
-    store.save(t)
+    save(store, t)
     return t.rounds[-1]
 
 
@@ -309,7 +325,7 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
             f"round {r['number']} cannot close: table(s) {', '.join(map(str, pending))} not decided"
         )
     t.close_round(number=r["number"], by=by)
-    store.save(t)
+    save(store, t)
     return r
 
 
@@ -333,7 +349,7 @@ def choose_partita(
     """CH-3: the four games a table's partita plays, chosen at its start."""
     t = get_tournament(store)
     decide_partita(t, round_number, table_number, games, by)
-    store.save(t)
+    save(store, t)
     return t
 
 
@@ -369,7 +385,7 @@ def start_match(
     """Create the match of one challenge of a table, with the table's players, and attach it."""
     t = get_tournament(store)
     match = open_match(store, t, round_number, table_number, game_name, outside, by, lexicon_path)
-    store.save(t)
+    save(store, t)
     return match
 
 

@@ -120,6 +120,6 @@ def run(store: Store, sim: Simulation) -> None:
         for table in paired["tables"]:
             if not table["bye"]:
                 play_table(store, t, number, table, rng)
-        store.save(t)
+        day.save(store, t)
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")

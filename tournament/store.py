@@ -15,7 +15,6 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -24,7 +23,6 @@ from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
 from tournament.matchlog import chain, genesis, link
-from tournament.tournaments import Tournament
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
@@ -75,12 +73,12 @@ def normalise_number(text: str) -> str:
 class Store(Application):
     """The event store of one database file.
 
-    The tournament aggregate gathers an event for every registration, pairing and match of the
-    season; a snapshot every 100 of them keeps loading it quick (eventsourcing's snapshots).
+    Snapshots are enabled for the tournament aggregate, which takes one every hundred events
+    (see ``tournament.day.save``).
     """
 
     name = "tournament"
-    snapshotting_intervals: ClassVar[dict[type[Any], int]] = {Tournament: 100}
+    is_snapshotting_enabled = True
 
     def __init__(self, db: str | Path = DEFAULT_DB) -> None:
         super().__init__(

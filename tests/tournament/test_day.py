@@ -65,7 +65,7 @@ def test_elimination_third_place_match(store: Store) -> None:
         t = day.get_tournament(store)
         for tb in r["tables"]:
             simulate.play_table(store, t, r["number"], tb, rng)
-        store.save(t)
+        day.save(store, t)
         day.close_round(store, outcome_of)
     final = day.get_tournament(store).rounds[-1]["tables"]
     assert len(final) == 2 and "third place" in final[1]["why"]
@@ -92,7 +92,7 @@ def test_late_entry_and_dropout(store: Store) -> None:
         for tb in r["tables"]:
             if not tb["bye"]:
                 simulate.play_table(store, t, r["number"], tb, rng)
-        store.save(t)
+        day.save(store, t)
         day.close_round(store, outcome_of)
         return r
 

@@ -432,7 +432,7 @@ def amend(
     stored = yes or not closed
     if stored:
         corrections.amend_result(t, round_number, table, given, reason, by)
-        s.save(t)
+        day.save(s, t)
         _refresh(s)
     if as_json:
         print_json({"stored": stored, **effect})
