@@ -171,13 +171,13 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
             raise ValueError
         if not 1 <= position <= len(events):
             raise Refused(f"there is no position {position} in {loaded.match.number}")
+    except RuleViolation as v:  # before ValueError, of which it is a kind
+        raise Refused(f"the replacement is not an event: {v}") from None
     except (ValueError, json.JSONDecodeError):
         raise Refused(
             "a what-if is void:N or replace:N={json event}, e.g. replace:4="
             '\'{"type": "expression", "by": "blu", "expr": "5+5+1"}\''
         ) from None
-    except RuleViolation as v:
-        raise Refused(f"the replacement is not an event: {v}") from None
     try:
         return Replay.of(loaded.replay.header, loaded.replay.lexicon, changed), ""
     except RuleViolation as v:

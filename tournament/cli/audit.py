@@ -31,6 +31,7 @@ def verify(
     from engine.header import Header
     from engine.lexicon import Lexicon
     from tournament.matches import lexicon_for
+    from tournament.store import normalise_number
     from tournament.verify import Failure, verify_file, verify_store
 
     lexicon = settings().lexicon
@@ -39,7 +40,11 @@ def verify(
         return lexicon_for(header, lexicon)
 
     if file is not None:
-        log = verify_file(file.read_text(encoding="utf-8"), words)
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            fail(f"{file} is not UTF-8 text")
+        log = verify_file(text, words)
         found = log.hashes[-1] if log.lines else None
         if head and head != found:
             fail(f"{file}: its head hash is {found}, not the {head} given")
@@ -61,7 +66,7 @@ def verify(
         if stored != head:
             report.failures.append(
                 Failure(
-                    str(match_id).upper(),
+                    normalise_number(str(match_id)),
                     report.events,
                     f"the stored head hash is {stored}, not the {head} printed",
                 )
