@@ -7,8 +7,10 @@ where the rules let the player choose (EQ-3).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import MalformedEvent, RuleViolation
 
@@ -113,3 +115,28 @@ def face_letters(face: str) -> tuple[str, ...]:
 def is_double_face(face: str) -> bool:
     """True for a face such as ``U/A`` that offers the player a choice (EQ-3)."""
     return "/" in face
+
+
+def digital_roll(seed: str, position: int, die: str, count: int, faces: FaceSet) -> tuple[Any, ...]:
+    """The faces the program's digital dice show for the roll at ``position`` (no randomness:
+    the same seed and position always give the same faces, so a revealed seed proves every roll).
+
+    >>> digital_roll("s3cret", 4, "d6", 2, DEFAULT_FACES) == digital_roll("s3cret", 4, "d6", 2,
+    ...                                                                   DEFAULT_FACES)
+    True
+    >>> all(1 <= v <= 20 for v in digital_roll("s3cret", 5, "d20", 3, DEFAULT_FACES))
+    True
+    """
+    sides: Sequence[Any] = (
+        range(1, NUMERIC_DICE[die] + 1) if die in NUMERIC_DICE else getattr(faces, die)
+    )
+    out = []
+    for i in range(count):
+        digest = hashlib.sha256(f"{seed}:{position}:{die}:{i}".encode()).digest()
+        out.append(sides[int.from_bytes(digest[:8], "big") % len(sides)])
+    return tuple(out)
+
+
+def seed_commitment(seed: str) -> str:
+    """What the log holds of the seed until it is revealed."""
+    return hashlib.sha256(seed.encode()).hexdigest()

@@ -5,7 +5,7 @@ recomputes them and checks any that a log carries). Fields beyond those listed a
 kept by the log, but the engine reads only these.
 
 >>> parse_event({"type": "roll", "by": "blu", "die": "d6", "values": [5, 4]})
-Roll(by='blu', die='d6', values=(5, 4))
+Roll(by='blu', die='d6', values=(5, 4), digital=None)
 >>> parse_event({"type": "roll", "by": "blu"})
 Traceback (most recent call last):
 ...
@@ -28,6 +28,7 @@ class Roll:
     by: str
     die: str
     values: tuple[Any, ...]
+    digital: bool | None = None  # thrown by the program's auditable dice (see DiceCommit)
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,22 @@ class Hint:
 
 
 @dataclass(frozen=True)
+class DiceCommit:
+    """The referee seals the seed of the program's digital dice: sha256 of the seed."""
+
+    by: str
+    commitment: str
+
+
+@dataclass(frozen=True)
+class DiceReveal:
+    """The seed of the digital dice, shown at the end: every digital roll can be recomputed."""
+
+    by: str
+    seed: str
+
+
+@dataclass(frozen=True)
 class Ruling:
     by: str
     on: int
@@ -179,6 +196,8 @@ Event = (
     | Answer
     | Reveal
     | Hint
+    | DiceCommit
+    | DiceReveal
     | Ruling
     | Void
     | Out
@@ -189,12 +208,13 @@ EVENT_TYPES: dict[str, type] = {
     "roll": Roll, "choose": Choose, "word": Word, "chain": Chain, "expression": Expression,
     "doubt": Doubt, "bet": Bet, "pass": Pass, "timeout": Timeout, "reroll": Reroll,
     "stand": Stand, "card": Card, "seal": Seal, "start": Start, "guess": Guess,
-    "answer": Answer, "reveal": Reveal, "hint": Hint, "ruling": Ruling, "void": Void,
+    "answer": Answer, "reveal": Reveal, "hint": Hint, "dice-commit": DiceCommit,
+    "dice-reveal": DiceReveal, "ruling": Ruling, "void": Void,
     "out": Out, "end": End,
 }  # fmt: skip
 TYPE_NAMES = {cls: name for name, cls in EVENT_TYPES.items()}
 DERIVED = (Out, End)
-REFEREE_EVENTS = (Ruling, Void)
+REFEREE_EVENTS = (Ruling, Void, DiceCommit, DiceReveal)
 # The events that put a word, chain or expression to judgement, and so may receive a ruling (REF-1).
 JUDGED = (Word, Chain, Expression, Guess)
 
@@ -234,6 +254,7 @@ def _check(kind: str, name: str, value: Any) -> Any:
         "card",
         "salt",
         "letter",
+        "seed",
     ):
         return _text(kind, name, value)
     if name == "commitment":
@@ -248,7 +269,7 @@ def _check(kind: str, name: str, value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise MalformedEvent(f"a {kind}'s 'on' must be a position (a whole number from 1)")
         return value
-    if name in ("accept", "right"):
+    if name in ("accept", "right", "digital"):
         if not isinstance(value, bool):
             raise MalformedEvent(f"a {kind}'s {name!r} must be true or false")
         return value

@@ -14,15 +14,19 @@ from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
 
+from engine.dice import check_roll, digital_roll, seed_commitment
 from engine.errors import GameOver, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
 from engine.events import (
     DERIVED,
     JUDGED,
     REFEREE,
     REFEREE_EVENTS,
+    DiceCommit,
+    DiceReveal,
     End,
     Event,
     Out,
+    Roll,
     Ruling,
     Void,
     actor,
@@ -55,6 +59,8 @@ class Replay:
     voided: frozenset[int] = frozenset()
     logged_outs: tuple[str, ...] = ()  # players whose ``out`` the log already carries
     logged_end: Outcome | None = None  # the outcome the log's last standing ``end`` records
+    dice_commit_at: int | None = None  # position of the digital dice's sealed seed
+    dice_reveal_at: int | None = None  # position of its reveal
     rulings: Mapping[int, bool] = field(default_factory=dict)  # position -> accepted
 
     @classmethod
@@ -127,6 +133,10 @@ class Replay:
             return self._logged_out(event)
         if isinstance(event, End):
             return self._logged_end(event)
+        if isinstance(event, DiceCommit):
+            return self._dice_commit(event, position)
+        if isinstance(event, DiceReveal):
+            return self._dice_reveal(event, position)
         state = self._step(self.state, event, position, None)
         return replace(self, history=(*self.history, state), events=(*self.events, event))
 
@@ -136,6 +146,14 @@ class Replay:
         kind = type_name(event)
         if by not in self.header.everyone and by != REFEREE:
             raise MalformedEvent(f"{by!r} is not a player of this match")
+        if isinstance(event, Roll) and event.digital:
+            sealed = self.dice_commit_at is not None and self.dice_commit_at < position
+            if not sealed or (self.dice_reveal_at is not None and self.dice_reveal_at < position):
+                raise NotAllowedNow(
+                    "a digital roll needs the dice's seed sealed first (dice-commit) and not yet "
+                    "revealed",
+                    "FORMAT",
+                )
         if self.rules.outcome(state) is not None:
             raise GameOver("the challenge is over: only a ruling or a void may come now", "CH-2")
         turns = self.rules.turns(state)
@@ -209,6 +227,8 @@ class Replay:
         target = self._target(event, position)
         if isinstance(target, Void):
             raise NotAllowedNow("a void cannot be voided: enter the struck event again", "REF-2")
+        if isinstance(target, (DiceCommit, DiceReveal)):
+            raise NotAllowedNow("the digital dice's seal and reveal cannot be voided", "REF-2")
         return self._settle(event, self.voided | {event.on})
 
     def _ruling(self, event: Ruling, position: int) -> Replay:
@@ -228,6 +248,42 @@ class Replay:
                     "REF-1",
                 )
         return self._settle(event, self.voided)
+
+    def _dice_commit(self, event: DiceCommit, position: int) -> Replay:
+        if event.by != REFEREE:
+            raise NotAllowedNow("only the referee seals the digital dice", "FORMAT")
+        if self.dice_commit_at is not None:
+            raise NotAllowedNow("the digital dice of this match are already sealed", "FORMAT")
+        return replace(
+            self,
+            history=(*self.history, self.state),
+            events=(*self.events, event),
+            dice_commit_at=position,
+        )
+
+    def _dice_reveal(self, event: DiceReveal, position: int) -> Replay:
+        """The seed shown: it must match its seal, and every digital roll must follow from it."""
+        if event.by != REFEREE:
+            raise NotAllowedNow("only the referee reveals the digital dice", "FORMAT")
+        if self.dice_commit_at is None or self.dice_reveal_at is not None:
+            raise NotAllowedNow("there is no sealed seed to reveal", "FORMAT")
+        commit = self.events[self.dice_commit_at - 1]
+        assert isinstance(commit, DiceCommit)
+        if seed_commitment(event.seed) != commit.commitment:
+            raise RuleViolation("the revealed seed does not match its seal", "FORMAT")
+        for i, e in enumerate(self.events, 1):
+            if isinstance(e, Roll) and e.digital:
+                expected = digital_roll(event.seed, i, e.die, len(e.values), self.header.dice)
+                if tuple(check_roll(e.die, e.values, self.header.dice)) != expected:
+                    raise RuleViolation(
+                        f"the digital roll at position {i} does not follow from the seed", "FORMAT"
+                    )
+        return replace(
+            self,
+            history=(*self.history, self.state),
+            events=(*self.events, event),
+            dice_reveal_at=position,
+        )
 
     def _logged_out(self, event: Out) -> Replay:
         out = [o.player for o in self.out]
