@@ -1,0 +1,293 @@
+"""tournament play: the referee's console, driven line by line, and in a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine.dice import DEFAULT_FACES, digital_roll, seed_commitment
+from engine.errors import RuleViolation
+from tests.support import EXAMPLES, play
+from tests.tournament.test_match_cli import ok
+from tournament.console import Console
+from tournament.store import Store
+
+ALL_BUT_SEALED = sorted(p.name for p in EXAMPLES.glob("*.jsonl") if "parola" not in p.name)
+
+
+def line_for(e: dict) -> str | None:
+    """What a referee types for one input event of a log (derived events the console writes)."""
+    kind, by = e["type"], e.get("by")
+    if kind in ("out", "end"):
+        return None
+    if kind == "roll":
+        return " ".join(["roll", by, e["die"], *map(str, e["values"])])
+    if kind == "choose":
+        return f"choose {by} {e['value']}"
+    if kind == "word":
+        return f"word {by} {e['word']}" + (f" {e['jolly']}" if "jolly" in e else "")
+    if kind == "chain":
+        return f"chain {by} {'-'.join(e['words'])}"
+    if kind == "expression":
+        return f"expr {by} {e['expr']}" + (f" @{e['target']}" if "target" in e else "")
+    if kind == "bet":
+        return f"bet {by} {e['call']}"
+    if kind == "reroll":
+        return f"reroll {by} {','.join(map(str, e['dice']))} {','.join(map(str, e['values']))}"
+    if kind == "void":
+        return f"undo {e['reason']}"
+    return f"{kind} {by}"  # doubt, pass, timeout, stand
+
+
+def comparable(events: list[dict]) -> list[dict]:
+    return [{k: v for k, v in e.items() if k not in ("seq", "hash", "reason")} for e in events]
+
+
+class Script:
+    """Feeds the console its lines; records the seconds each prompt was given."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.seconds: list[float | None] = []
+        self.said: list[str] = []
+
+    def read(self, prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        self.seconds.append(seconds)
+        return next(self.lines, "quit")
+
+
+def new_match(db: Path, header: dict) -> str:
+    args = ["match", "new", header["game"], *header["players"]]
+    for p in header.get("outside", []):
+        args += ["--outside", p]
+    if header.get("start"):
+        args += ["--start", header["start"]]
+    return ok(db, *args).strip()
+
+
+@pytest.mark.parametrize("name", ALL_BUT_SEALED)
+def test_every_example_played_through_the_console_gives_the_same_log(
+    tmp_path: Path, name: str
+) -> None:
+    header, *events = [json.loads(x) for x in (EXAMPLES / name).read_text().splitlines()]
+    db = tmp_path / "c.db"
+    number = new_match(db, header)
+    # The console's undo voids the last move, as every void of the examples does.
+    lines = [line for e in events if (line := line_for(e))]
+    script = Script(lines)
+    Console(Store(db), number, script.read, script.said.append, timers=False).run()
+    exported = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1:]]
+    assert comparable(exported) == comparable(events)
+
+
+def test_timers_follow_ch4_and_a_silent_clock_records_a_timeout(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    ok(db, "match", "new", "ventuno", "giallo", "blu")
+    answers = iter(["roll giallo d6 4 5", None, "quit"])
+    seen: list[float | None] = []
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        seen.append(seconds)
+        return next(answers)
+
+    Console(Store(db), "M1", read, lambda _: None).run()
+    assert seen[:2] == [15, 15]  # Il Ventuno: 15 seconds a turn
+    info = json.loads(ok(db, "match", "show", "M1", "--json"))
+    assert info["out"] == ["giallo"] and info["winners"] == ["blu"]  # the timeout (CH-4)
+
+
+def test_beginners_catena_clock_and_pause(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    ok(db, "match", "new", "catena", "giallo", "blu", "--outside", "verde")
+    seen: list[float | None] = []
+    answers = iter(
+        [
+            "roll giallo consonant C",
+            "roll giallo vowel A",
+            "pause",
+            "word giallo casa",
+            "resume",
+            "quit",
+        ]
+    )
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        seen.append(seconds)
+        return next(answers)
+
+    Console(Store(db), "M1", read, lambda _: None, beginner=True).run()
+    # Rolls cannot time out; after the pause, no clock until resume.
+    assert seen == [None, None, None, None, None, None]
+
+
+def test_undo_voids_the_last_move_and_errors_store_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "u.db"
+    ok(db, "match", "new", "ventuno", "giallo", "blu")
+    said: list[str] = []
+    script = Script(
+        [
+            "roll blu d6 1 2",
+            "roll giallo d6 4 5",
+            "undo typed the wrong dice",
+            "roll giallo d6 4 6",
+            "fly giallo",
+            "quit",
+        ]
+    )
+    Console(Store(db), "M1", script.read, said.append, timers=False).run()
+    assert any("it is not blu's turn" in s and "nothing stored" in s for s in said)
+    assert any("unknown move 'fly'" in s for s in said)
+    info = json.loads(ok(db, "match", "show", "M1", "--json"))
+    assert info["voided"] == [1] and info["events"] == 3
+
+
+def test_digital_dice_are_sealed_derived_revealed_and_verified(tmp_path: Path) -> None:
+    db = tmp_path / "d.db"
+    ok(db, "match", "new", "updown", "giallo", "blu")
+    moves = ["roll"] + ["bet blu up", "roll", "bet giallo down", "roll"] * 20
+    script = Script(moves)
+    Console(Store(db), "M1", script.read, script.said.append, digital=True, timers=False).run()
+    log = [json.loads(x) for x in ok(db, "match", "export", "M1").splitlines()[1:]]
+    assert log[0]["type"] == "dice-commit"
+    assert all(e.get("digital") for e in log if e["type"] == "roll")
+    assert log[-1]["type"] == "dice-reveal"  # the match ended: the seed is shown
+    assert "every hash chain is intact" in ok(db, "verify")
+    # A digital roll whose faces were changed no longer follows from the seed.
+    seed, commit = "s3cret", seed_commitment("s3cret")
+    good = list(digital_roll(seed, 2, "d6", 2, DEFAULT_FACES))
+    bad = [good[0] % 6 + 1, good[1]]
+    for values, fine in ((good, True), (bad, False)):
+        events = [
+            {"type": "dice-commit", "by": "referee", "commitment": commit},
+            {"type": "roll", "by": "giallo", "die": "d6", "values": values, "digital": True},
+            {"type": "dice-reveal", "by": "referee", "seed": seed},
+        ]
+        if fine:
+            assert play("ventuno", ["giallo", "blu"], events).dice_reveal_at == 3
+        else:
+            with pytest.raises(RuleViolation, match="position 2 does not follow from the seed"):
+                play("ventuno", ["giallo", "blu"], events)
+    with pytest.raises(RuleViolation, match="does not match its seal"):
+        play("ventuno", ["giallo", "blu"], [events[0], {**events[2], "seed": "other"}])
+    with pytest.raises(RuleViolation, match="needs the dice's seed sealed first"):
+        play("ventuno", ["giallo", "blu"], [events[1]])
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
+def test_the_real_console_in_tmux(tmp_path: Path) -> None:
+    db = tmp_path / "tmux.db"
+    header, *events = [
+        json.loads(x) for x in (EXAMPLES / "ventuno-seed.jsonl").read_text().splitlines()
+    ]
+    number = new_match(db, header)
+    session = f"play{time.monotonic_ns()}"
+    subprocess.run(
+        [
+            "tmux",
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "120",
+            "-y",
+            "40",
+            f"tournament --db {db} play {number}; sleep 60",
+        ],
+        check=True,
+    )
+    try:
+        # The clock ticks down while the referee has not typed anything (Il Ventuno: 15 s).
+        _wait_for_prompt(session)
+        first = _clock(session)
+        time.sleep(1.6)
+        second = _clock(session)
+        assert first is not None and second is not None and second < first, _screen(session)
+        for e in events:
+            line = line_for(e)
+            if line is None:
+                continue
+            _wait_for_prompt(session)
+            subprocess.run(["tmux", "send-keys", "-t", session, "-l", line], check=True)
+            subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+            time.sleep(0.3)
+        _wait_for(session, "finished: winners verde")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False)
+    exported = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1:]]
+    assert comparable(exported) == comparable(events)
+
+
+def _screen(session: str) -> str:
+    return subprocess.run(
+        ["tmux", "capture-pane", "-p", "-t", session, "-S", "-200"], capture_output=True, text=True
+    ).stdout
+
+
+def _clock(session: str) -> int | None:
+    found = re.findall(r"\[\s*(\d+)s\]", _screen(session))
+    return int(found[-1]) if found else None
+
+
+def _wait_for_prompt(session: str, seconds: float = 20) -> None:
+    """Until the last line of the screen is a prompt waiting for a move (it ends with '>')."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        lines = [line for line in _screen(session).splitlines() if line.strip()]
+        if lines and lines[-1].rstrip().endswith(">"):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"no prompt:\n{_screen(session)}")
+
+
+def _wait_for(session: str, text: str, seconds: float = 20) -> str:
+    deadline = time.monotonic() + seconds
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = subprocess.run(
+            ["tmux", "capture-pane", "-p", "-t", session, "-S", "-200"],
+            capture_output=True,
+            text=True,
+        ).stdout
+        if text in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never appeared:\n{screen}")
+
+
+def test_la_parola_nascosta_words_are_typed_hidden_and_only_sealed(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    ok(db, "match", "new", "parola_nascosta", "giallo", "blu")
+    hidden: list[bool] = []
+    lines = iter(
+        [
+            "card giallo 01",
+            "card blu 02",
+            "card table 04",
+            "seal giallo",
+            "cassaforte",
+            "seal blu",
+            "martello",
+            "start giallo",
+            "quit",
+        ]
+    )
+
+    def read(prompt: str, seconds: float | None, hidden_input: bool) -> str | None:
+        hidden.append(hidden_input)
+        return next(lines)
+
+    said: list[str] = []
+    Console(Store(db), "M1", read, said.append).run()
+    assert hidden.count(True) == 2  # the two words, and nothing else, were read without echo
+    assert not any("cassaforte" in s or "martello" in s for s in said)
+    export = ok(db, "match", "export", "M1")
+    assert "cassaforte" not in export and "martello" not in export
+    assert json.loads(ok(db, "match", "show", "M1", "--json"))["next"][0]["events"] == ["guess"]

@@ -1,0 +1,88 @@
+"""``tournament play``: the live referee console (see :mod:`tournament.console`)."""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from tournament.cli.common import app, guarded, settings, store
+
+
+def tty_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+    """Read a line with a live countdown in front of the prompt; None when time runs out.
+
+    The terminal is put in cbreak mode so that the clock can tick while the referee types;
+    a hidden line (a sealed word) shows stars.
+    """
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    typed = b""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        while True:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            text = typed.decode("utf-8", errors="ignore")
+            shown = "*" * len(text) if hidden else text
+            clock = "" if left is None else f"[{int(left + 0.999):>3}s] "
+            sys.stdout.write(f"\r\x1b[K{clock}{prompt}{shown}")
+            sys.stdout.flush()
+            if left == 0.0:
+                sys.stdout.write("\n")
+                return None
+            ready, _, _ = select.select([fd], [], [], 1.0 if left is None else min(1.0, left))
+            if not ready:
+                continue
+            byte = os.read(fd, 1)
+            if byte in (b"\n", b"\r"):
+                sys.stdout.write("\n")
+                return typed.decode("utf-8", errors="replace")
+            if byte in (b"\x7f", b"\x08"):
+                typed = typed[:-1]
+                while typed and (typed[-1] & 0xC0) == 0x80:  # a whole UTF-8 character
+                    typed = typed[:-1]
+            elif byte == b"\x03":
+                raise KeyboardInterrupt
+            elif byte == b"\x04" and not typed:
+                sys.stdout.write("\n")
+                return "quit"
+            elif byte >= b" ":
+                typed += byte
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def plain_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+    """Without a terminal (a script feeding moves): no clock, no echo to hide."""
+    line = sys.stdin.readline()
+    return line.rstrip("\n") if line else "quit"
+
+
+@app.command("play")
+@guarded
+def play(
+    match_id: Annotated[str, typer.Argument(metavar="MATCH")],
+    digital: Annotated[bool, typer.Option(help="Roll the program's auditable dice.")] = False,
+    beginner: Annotated[bool, typer.Option(help="La catena: 120 seconds a turn (CH-4).")] = False,
+    timers: Annotated[bool, typer.Option(help="Turn timers (CH-4).")] = True,
+) -> None:
+    """The referee's console: the game, who acts, what is legal; one short line a move."""
+    from tournament.console import Console
+
+    read = tty_read_line if sys.stdin.isatty() else plain_read_line
+    console = Console(
+        store(), match_id, read, typer.echo, settings().lexicon, digital, beginner, timers
+    )
+    console.number = store().get_match(match_id).number
+    try:
+        console.run()
+    except KeyboardInterrupt:
+        typer.echo("\nthe log is saved: `tournament play` resumes the match")
