@@ -39,6 +39,7 @@ TURN_SECONDS = {
     "updown": 15,
 }
 BEGINNER_CATENA = 120
+ALPHATIANA_HINT = 6
 
 ReadLine = Callable[[str, float | None, bool], str | None]  # prompt, seconds, hidden -> line
 
@@ -70,8 +71,12 @@ class Console:
                 continue
             who = self.single_actor(loaded)
             seconds = None if paused or not self.timers else self.turn_seconds(loaded, who)
+            hint_only = self.hint_seconds(loaded, who) if seconds is None and not paused else None
             prompt = f"{who or 'who'}> " if who else "> "
-            line = self.read_line(prompt, seconds, False)
+            line = self.read_line(prompt, seconds or hint_only, False)
+            if line is None and hint_only:
+                self.say("six seconds are up (a hint of the rules, ALP-4): still your choice")
+                line = self.read_line(prompt, None, False)
             if line is None:
                 self.try_record({"type": "timeout", "by": who}, "time ran out")
                 continue
@@ -142,6 +147,13 @@ class Console:
         if "timeout" not in turn.events:
             return None
         return BEGINNER_CATENA if game == "catena" and self.beginner else TURN_SECONDS[game]
+
+    def hint_seconds(self, loaded: Loaded, who: str | None) -> float | None:
+        """La Roulette Alphatiana: the defender has "only six seconds", shown but not enforced."""
+        if not self.timers or who is None or loaded.replay.header.game != "alphatiana":
+            return None
+        turn = next(t for t in loaded.replay.turns if t.player == who)
+        return ALPHATIANA_HINT if "choose" in turn.events else None
 
     # --- corrections and dice ----------------------------------------------------------------
 

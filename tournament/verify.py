@@ -46,6 +46,7 @@ class Report:
     events: int = 0
     heads: dict[str, str | None] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
+    sealed_dice: list[str] = field(default_factory=list)  # digital dice not revealed yet
 
     @property
     def ok(self) -> bool:
@@ -57,6 +58,7 @@ class Report:
             "matches": self.matches,
             "events": self.events,
             "failures": [vars(f) for f in self.failures],
+            "sealed_dice": self.sealed_dice,
         }
 
 
@@ -149,6 +151,8 @@ def _verify_match(
             report.failures.append(Failure(name, position, f"the replay refuses it: {e}"))
             return
     report.heads[name] = previous if len(rows) > 1 else None
+    if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
+        report.sealed_dice.append(name)  # their rolls are checked when the seed is revealed
 
 
 def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:

@@ -291,3 +291,21 @@ def test_la_parola_nascosta_words_are_typed_hidden_and_only_sealed(tmp_path: Pat
     export = ok(db, "match", "export", "M1")
     assert "cassaforte" not in export and "martello" not in export
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["next"][0]["events"] == ["guess"]
+
+
+def test_alphatianas_six_seconds_are_a_hint_not_a_timeout(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    ok(db, "match", "new", "alphatiana", "M", "R")
+    seen: list[float | None] = []
+    answers = iter(["roll M d6 6 6 5 5 3", "stand M", None, "choose R 5", "quit"])
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        seen.append(seconds)
+        return next(answers)
+
+    said: list[str] = []
+    Console(Store(db), "M1", read, said.append).run()
+    assert seen[:4] == [None, None, 6, None]  # the clock shows six seconds, then waits
+    assert any("six seconds are up" in s for s in said)
+    info = json.loads(ok(db, "match", "show", "M1", "--json"))
+    assert info["next"][0]["expects"].startswith("defend the 5s")  # no timeout was recorded

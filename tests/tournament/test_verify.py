@@ -41,7 +41,7 @@ def test_an_untouched_store_verifies(tmp_path: Path) -> None:
     db = imported(tmp_path)
     assert "verified 2 matches, 19 events: every hash chain is intact" in ok(db, "verify")
     report = json.loads(ok(db, "verify", "M1", "--json"))
-    assert report == {"ok": True, "matches": 1, "events": 6, "failures": []}
+    assert report == {"ok": True, "matches": 1, "events": 6, "failures": [], "sealed_dice": []}
 
 
 def test_a_changed_value_breaks_the_chain_at_its_position(tmp_path: Path) -> None:

@@ -79,6 +79,11 @@ def verify(
             f"verified {matches}, {report.events} events: every hash chain is intact and every "
             "replay agrees" + (f"; head {head} matches" if head else "")
         )
+        if report.sealed_dice:
+            typer.echo(
+                f"digital dice still sealed (their rolls are proved at the reveal): "
+                f"{', '.join(report.sealed_dice)}"
+            )
     else:
         for failure in report.failures:
             typer.echo(f"FAILED {failure}", err=True)
