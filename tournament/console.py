@@ -54,6 +54,7 @@ class Console:
     digital: bool = False
     beginner: bool = False
     timers: bool = True
+    panel: Callable[[str, list[str]], None] | None = None  # a boxed view (rich), else plain lines
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -120,20 +121,26 @@ class Console:
     def show(self, loaded: Loaded) -> None:
         replay = loaded.replay
         info = summary(loaded)
-        state = replay.rules.summary(replay.state)
-        self.say(f"== {info['id']} {info['title']}: {', '.join(info['players'])} ==")
-        self.say(f"state: {state}")
+        lines = [f"state: {replay.rules.summary(replay.state)}"]
         if info["out"]:
-            self.say(
+            lines.append(
                 "out: " + ", ".join(f"{o['player']} ({o['reason']})" for o in info["out_reasons"])
             )
         last = next((n for n in reversed(info["notes"])), None)
         if last:
-            self.say(f"last judged: {last['text']} ({last['rule']})")
+            lines.append(f"last judged: {last['text']} ({last['rule']})")
         if info["status"] == "finished":
-            self.say(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
-        for t in info["next"]:
-            self.say(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
+            lines.append(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
+        lines += [
+            f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]" for t in info["next"]
+        ]
+        title = f"{info['id']} {info['title']}: {', '.join(info['players'])}"
+        if self.panel is None:
+            self.say(f"== {title} ==")
+            for line in lines:
+                self.say(line)
+        else:
+            self.panel(title, lines)
 
     def single_actor(self, loaded: Loaded) -> str | None:
         players = {t.player for t in loaded.replay.turns}

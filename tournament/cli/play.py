@@ -75,13 +75,31 @@ def play(
     timers: Annotated[bool, typer.Option(help="Turn timers (CH-4).")] = True,
 ) -> None:
     """The referee's console: the game, who acts, what is legal; one short line a move."""
+    from rich.console import Console as Screen
+    from rich.panel import Panel
+    from rich.text import Text
+
     from tournament.console import Console
 
+    screen = Screen(highlight=False)
+
+    def panel(title: str, lines: list[str]) -> None:
+        screen.print(Panel(Text("\n".join(lines)), title=Text(title), title_align="left"))
+
+    s = store()
     read = tty_read_line if sys.stdin.isatty() else plain_read_line
+    number = s.get_match(match_id).number
     console = Console(
-        store(), match_id, read, typer.echo, settings().lexicon, digital, beginner, timers
+        s,
+        number,
+        read,
+        typer.echo,
+        settings().lexicon,
+        digital,
+        beginner,
+        timers,
+        panel=panel if sys.stdout.isatty() else None,
     )
-    console.number = store().get_match(match_id).number
     try:
         console.run()
     except KeyboardInterrupt:
