@@ -271,3 +271,31 @@ def test_read_models_of_an_older_program_are_rebuilt(store: Store) -> None:
     progress = readmodels.update(store)
     assert progress.events == len(before["events"])  # rebuilt from the first event
     assert tables(store) == before
+
+
+def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store) -> None:
+    import copy
+
+    from tournament import corrections
+
+    day.create(store, "Sera", format="swiss", rounds=3, plays="tiro", tiebreaks=["lot"])
+    day.add_players(store, ["a", "b", "c", "d"])
+    outcome_of = day.replayed_outcome(store)
+    r1 = day.pair_next_round(store, outcome_of)
+    for tb in r1["tables"]:
+        match = day.start_match(store, 1, tb["table"], "tiro")
+        tiro_match(store, match.number, *tb["players"], first_hits=True)
+    day.close_round(store, outcome_of)
+    r2 = day.pair_next_round(store, outcome_of)
+    t = day.get_tournament(store)
+    winner, loser = r1["tables"][0]["players"]
+    changed = copy.deepcopy(t)
+    corrections.amend_result(changed, 1, 1, {winner: 0, loser: 1}, "sheet misread")
+    found = corrections.effect(t, outcome_of, changed, outcome_of, 1)
+    assert [row["round"] for row in found["later_pairings"]] == [2]
+    assert sorted(map(sorted, found["later_pairings"][0]["published"])) == sorted(
+        sorted(tb["players"]) for tb in r2["tables"]
+    )
+    would = {frozenset(p) for p in found["later_pairings"][0]["would_be"]}
+    assert frozenset({loser, r1["tables"][1]["players"][0]}) in would  # the new winners meet
+    assert day.get_tournament(store).rounds[1]["tables"] == r2["tables"]  # nothing stored
