@@ -79,7 +79,8 @@ class Console:
                 self.say("six seconds are up (a hint of the rules, ALP-4): still your choice")
                 line = self.read_line(prompt, None, False)
             if line is None:
-                self.try_record({"type": "timeout", "by": who}, "time ran out")
+                for late in sorted({t.player for t in replay.turns}):
+                    self.try_record({"type": "timeout", "by": late}, f"time ran out for {late}")
                 continue
             words = line.split()
             if not words:
@@ -147,11 +148,11 @@ class Console:
         return players.pop() if len(players) == 1 else None
 
     def turn_seconds(self, loaded: Loaded, who: str | None) -> float | None:
+        """CH-4's time for the turn now: one player's, or the shared time of a simultaneous phase
+        (Tiro's expressions, Texas's words, La catena's chains) when each of them can time out."""
         game = loaded.replay.header.game
-        if who is None or game not in TURN_SECONDS:
-            return None
-        turn = next(t for t in loaded.replay.turns if t.player == who)
-        if "timeout" not in turn.events:
+        turns = loaded.replay.turns
+        if game not in TURN_SECONDS or not turns or any("timeout" not in t.events for t in turns):
             return None
         return BEGINNER_CATENA if game == "catena" and self.beginner else TURN_SECONDS[game]
 

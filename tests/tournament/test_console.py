@@ -309,3 +309,28 @@ def test_alphatianas_six_seconds_are_a_hint_not_a_timeout(tmp_path: Path) -> Non
     assert any("six seconds are up" in s for s in said)
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["next"][0]["expects"].startswith("defend the 5s")  # no timeout was recorded
+
+
+def test_a_shared_clock_times_out_everyone_still_writing(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    ok(db, "match", "new", "tiro", "giallo", "blu", "--outside", "verde")
+    seen: list[float | None] = []
+    answers = iter(
+        [
+            "roll giallo d6 6 6 5 1",
+            "roll blu d6 5 4 2 1",
+            "roll verde d20 11",
+            "expr giallo 6 x (5:6+1)",
+            None,
+            "quit",
+        ]
+    )
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        seen.append(seconds)
+        return next(answers)
+
+    Console(Store(db), "M1", read, lambda _: None).run()
+    assert seen[:5] == [None, None, None, 60, 60]  # rolls have no clock; expressions have 60 s
+    info = json.loads(ok(db, "match", "show", "M1", "--json"))
+    assert info["winners"] == ["giallo"] and info["notes"][-1]["text"] == "no expression"
