@@ -368,16 +368,26 @@ def demo(as_json: JSON = False) -> None:
     """A small club tournament and the examples of the rules, in a fresh database."""
     from tournament import readmodels
     from tournament.demo import build_demo
+    from tournament.printing import Printer
 
     path = settings().db
     s = build_demo(path)
+    out = path.resolve().parent / "exports-out"
+    written = Printer(s, out).everything()
     db = readmodels.database(s)
     rows = list(db.query("select * from standings order by rank, player"))
     examples = list(
         db.query("select id, game, players, status, winners from matches where round is null")
     )
     if as_json:
-        print_json({"standings": rows, "examples": examples, "database": str(path.resolve())})
+        print_json(
+            {
+                "standings": rows,
+                "examples": examples,
+                "database": str(path.resolve()),
+                "exports": [str(p) for p in written],
+            }
+        )
         return
     show_standings(rows, "Torneo dimostrativo: Swiss, 3 rounds of Tetragon partite")
     from rich.table import Table
@@ -394,6 +404,7 @@ def demo(as_json: JSON = False) -> None:
         )
     _console().print(table)
     _console().print(f"Demo database: {path.resolve()}")
+    _console().print(f"Printable sheets and files ({len(written)}): {out}")
     _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
 
 

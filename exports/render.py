@@ -1,0 +1,236 @@
+"""One small render function per output (see the package docstring)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from exports.i18n import words
+
+GAMES_WITH_SHEETS = (
+    "catena",
+    "asta",
+    "roulette_russa",
+    "texas",
+    "tiro",
+    "ventuno",
+    "battaglia",
+    "updown",
+    "alphatiana",
+    "parola_nascosta",
+    "partita",
+)
+TIEBREAK_COLUMNS = ("challenge", "buchholz", "buchholz_cut1", "sonneborn_berger")
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def environment(user_templates: str | Path | None = None) -> jinja2.Environment:
+    """The Jinja environment: the organizer's templates first, then the shipped ones."""
+    loaders: list[jinja2.BaseLoader] = []
+    if user_templates:
+        loaders.append(jinja2.FileSystemLoader(str(user_templates)))
+    loaders.append(jinja2.PackageLoader("exports", "templates"))
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader(loaders),
+        autoescape=jinja2.select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = _num
+    return env
+
+
+def blank_sheet(env: jinja2.Environment, game: str, title: str, players: int, lang: str) -> str:
+    """A blank score sheet laid out for one game (or a Tetragon partita), one A4 page."""
+    if game not in GAMES_WITH_SHEETS:
+        raise ValueError(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
+    return env.get_template(f"sheet_{game}.html").render(
+        w=words(lang), lang=lang, title=title, players=players
+    )
+
+
+def score_sheet(
+    env: jinja2.Environment,
+    match: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    qr_svg: str,
+    lang: str,
+) -> str:
+    """A filled score sheet: the match event by event, its head hash as text and QR, signatures."""
+    return env.get_template("score_sheet.html").render(
+        w=words(lang), lang=lang, match=match, rows=rows, qr=qr_svg
+    )
+
+
+def match_report(
+    env: jinja2.Environment, match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], lang: str
+) -> str:
+    """The timeline of a match with its rulings, voids and the best possible plays."""
+    return env.get_template("report.html").render(w=words(lang), lang=lang, match=match, rows=rows)
+
+
+def pairings_html(env: jinja2.Environment, name: str, round_: Mapping[str, Any], lang: str) -> str:
+    return env.get_template("pairings.html").render(
+        w=words(lang), lang=lang, name=name, round=round_
+    )
+
+
+def standings_html(
+    env: jinja2.Environment, name: str, rows: Sequence[Mapping[str, Any]], lang: str
+) -> str:
+    return env.get_template("standings.html").render(
+        w=words(lang), lang=lang, name=name, rows=rows, columns=TIEBREAK_COLUMNS
+    )
+
+
+def bracket_html(
+    env: jinja2.Environment, name: str, rounds: Sequence[Mapping[str, Any]], lang: str
+) -> str:
+    """A single-elimination bracket drawn as SVG, on one landscape page."""
+    return env.get_template("bracket.html").render(
+        w=words(lang),
+        lang=lang,
+        name=name,
+        svg=bracket_svg(rounds, words(lang)),
+        orientation="landscape",
+    )
+
+
+def bracket_svg(rounds: Sequence[Mapping[str, Any]], w: Mapping[str, str]) -> str:
+    """Columns of boxes, one a round, joined to the box they feed (SVG, 270 x 170 mm)."""
+    width, height = 270.0, 170.0
+    columns = max(1, len(rounds))
+    col_w = width / columns
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="3">'
+    ]
+    for c, r in enumerate(rounds):
+        tables = [t for t in r["tables"] if "third place" not in t.get("why", "")]
+        n = max(1, len(tables))
+        box_h = min(14.0, height / n - 2)
+        for i, t in enumerate(tables):
+            cy = (i + 0.5) * height / n
+            x = c * col_w + 2
+            y = cy - box_h / 2
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y:.1f}" width="{col_w - 10:.1f}" '
+                f'height="{box_h:.1f}" fill="none" stroke="#333" stroke-width="0.3"/>'
+            )
+            names = list(t["players"]) + ([w["bye"]] if t["bye"] else [])
+            for k, name in enumerate(names[:2]):
+                ty = y + box_h * (k + 1) / 3 + 1
+                parts.append(f'<text x="{x + 1.5:.1f}" y="{ty:.1f}">{_xml(name)}</text>')
+            if c + 1 < columns:
+                parts.append(
+                    f'<line x1="{x + col_w - 10:.1f}" y1="{cy:.1f}" '
+                    f'x2="{x + col_w - 2:.1f}" y2="{cy:.1f}" stroke="#333" '
+                    'stroke-width="0.3"/>'
+                )
+        parts.append(
+            f'<text x="{c * col_w + 2:.1f}" y="{height - 1:.1f}" font-size="3.5">'
+            f"{_xml(w['round_n'].format(n=r['number']))}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _xml(text: str) -> str:
+    return (
+        str(text)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+    )
+
+
+# --- for posting online -------------------------------------------------------------------
+
+STANDINGS_FIELDS = ("rank", "player", "points", *TIEBREAK_COLUMNS)
+
+
+def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(STANDINGS_FIELDS)
+    for r in rows:
+        writer.writerow([_num(r.get(f)) for f in STANDINGS_FIELDS])
+    return out.getvalue()
+
+
+def standings_json(rows: Sequence[Mapping[str, Any]]) -> str:
+    return (
+        json.dumps(
+            [{f: r.get(f) for f in STANDINGS_FIELDS} for r in rows], ensure_ascii=False, indent=2
+        )
+        + "\n"
+    )
+
+
+def standings_markdown(rows: Sequence[Mapping[str, Any]], lang: str) -> str:
+    w = words(lang)
+    head = [w["rank"], w["player"], w["points"], *(w[c] for c in TIEBREAK_COLUMNS)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in rows:
+        lines.append("| " + " | ".join(_num(r.get(f)) for f in STANDINGS_FIELDS) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def pairings_csv(round_: Mapping[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["round", "table", "players", "bye", "why"])
+    for t in round_["tables"]:
+        writer.writerow(
+            [
+                round_["number"],
+                t["table"],
+                " - ".join(t["players"]),
+                int(t["bye"]),
+                t.get("why", ""),
+            ]
+        )
+    return out.getvalue()
+
+
+def pairings_json(round_: Mapping[str, Any]) -> str:
+    tables = [{k: t.get(k) for k in ("table", "players", "bye", "why")} for t in round_["tables"]]
+    return (
+        json.dumps({"round": round_["number"], "tables": tables}, ensure_ascii=False, indent=2)
+        + "\n"
+    )
+
+
+def pairings_markdown(round_: Mapping[str, Any], lang: str) -> str:
+    w = words(lang)
+    lines = [
+        f"## {w['round_n'].format(n=round_['number'])}",
+        "",
+        f"| {w['table']} | {w['players']} |",
+        "|---|---|",
+    ]
+    for t in round_["tables"]:
+        bye = f" ({w['bye']})" if t["bye"] else ""
+        lines.append(f"| {t['table']} | {' – '.join(t['players'])}{bye} |")
+    return "\n".join(lines) + "\n"
+
+
+def qr_svg(text: str) -> str:
+    """The head hash as a QR code (segno), inline SVG, about 30 mm wide."""
+    import segno
+
+    return segno.make(text, error="m").svg_inline(scale=3, border=2)
