@@ -121,9 +121,10 @@ def bracket_svg(rounds: Sequence[Mapping[str, Any]], w: Mapping[str, str]) -> st
     for c, r in enumerate(rounds):
         tables = [t for t in r["tables"] if "third place" not in t.get("why", "")]
         n = max(1, len(tables))
-        box_h = min(14.0, height / n - 2)
+        area = height - 8  # the round's name goes underneath
+        box_h = min(14.0, area / n - 2)
         for i, t in enumerate(tables):
-            cy = (i + 0.5) * height / n
+            cy = (i + 0.5) * area / n
             x = c * col_w + 2
             y = cy - box_h / 2
             parts.append(
