@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.dice import digital_roll, seed_commitment
+from engine.dice import DICE, digital_roll, seed_commitment
 from engine.errors import RuleViolation
 from engine.events import DiceCommit, DiceReveal, End, Out, Ruling, Void, actor
 from engine.games.parola_nascosta import seal
@@ -304,7 +304,7 @@ class Console:
         """``roll [die] [values...]``; with digital dice the values come from the sealed seed."""
         replay = loaded.replay
         turn = next((t for t in replay.turns if t.player == event["by"] and t.dice), None)
-        die = rest[0] if rest and not rest[0].isdigit() and len(rest[0]) > 1 else None
+        die = rest[0] if rest and rest[0] in DICE else None  # else the faces follow at once
         values = rest[1:] if die else rest
         if die is None:
             if turn is None:

@@ -334,3 +334,12 @@ def test_a_shared_clock_times_out_everyone_still_writing(tmp_path: Path) -> None
     assert seen[:5] == [None, None, None, 60, 60]  # rolls have no clock; expressions have 60 s
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["winners"] == ["giallo"] and info["notes"][-1]["text"] == "no expression"
+
+
+def test_rolls_may_leave_out_the_player_and_the_die(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    ok(db, "match", "new", "asta", "giallo", "blu")
+    script = Script(["roll vowel E U/A", "roll C", "quit"])
+    Console(Store(db), "M1", script.read, script.said.append, timers=False).run()
+    log = [json.loads(x) for x in ok(db, "match", "export", "M1").splitlines()[1:]]
+    assert [(e["die"], e["values"]) for e in log] == [("vowel", ["E", "U/A"]), ("consonant", ["C"])]
