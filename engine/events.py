@@ -15,164 +15,140 @@ engine.errors.MalformedEvent: a roll needs the field 'die' (FORMAT)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
 
 from engine.errors import MalformedEvent
+from engine.record import Record
 
 REFEREE = "referee"
 
 
-@dataclass(frozen=True)
-class Roll:
+class Roll(Record):
     by: str
     die: str
     values: tuple[Any, ...]
     digital: bool | None = None  # thrown by the program's auditable dice (see DiceCommit)
 
 
-@dataclass(frozen=True)
-class Choose:
+class Choose(Record):
     by: str
     value: Any
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(Record):
     by: str
     word: str
     jolly: str | None = None
 
 
-@dataclass(frozen=True)
-class Chain:
+class Chain(Record):
     by: str
     words: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Expression:
+class Expression(Record):
     by: str
     expr: str
     target: str | None = None
 
 
-@dataclass(frozen=True)
-class Doubt:
+class Doubt(Record):
     by: str
 
 
-@dataclass(frozen=True)
-class Bet:
+class Bet(Record):
     by: str
     call: str
 
 
-@dataclass(frozen=True)
-class Pass:
+class Pass(Record):
     by: str
 
 
-@dataclass(frozen=True)
-class Timeout:
+class Timeout(Record):
     by: str
 
 
-@dataclass(frozen=True)
-class Reroll:
+class Reroll(Record):
     by: str
     dice: tuple[int, ...]
     values: tuple[Any, ...]
 
 
-@dataclass(frozen=True)
-class Stand:
+class Stand(Record):
     by: str
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(Record):
     to: str
     card: str
 
 
-@dataclass(frozen=True)
-class Seal:
+class Seal(Record):
     by: str
     commitment: str
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Record):
     by: str
     player: str
 
 
-@dataclass(frozen=True)
-class Guess:
+class Guess(Record):
     by: str
     target: str
     word: str
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(Record):
     by: str
     right: bool
 
 
-@dataclass(frozen=True)
-class Reveal:
+class Reveal(Record):
     by: str
     word: str
     salt: str
 
 
-@dataclass(frozen=True)
-class Hint:
+class Hint(Record):
     by: str
     letter: str
 
 
-@dataclass(frozen=True)
-class DiceCommit:
+class DiceCommit(Record):
     """The referee seals the seed of the program's digital dice: sha256 of the seed."""
 
     by: str
     commitment: str
 
 
-@dataclass(frozen=True)
-class DiceReveal:
+class DiceReveal(Record):
     """The seed of the digital dice, shown at the end: every digital roll can be recomputed."""
 
     by: str
     seed: str
 
 
-@dataclass(frozen=True)
-class Ruling:
+class Ruling(Record):
     by: str
     on: int
     accept: bool
     note: str | None = None
 
 
-@dataclass(frozen=True)
-class Void:
+class Void(Record):
     by: str
     on: int
     reason: str
 
 
-@dataclass(frozen=True)
-class Out:
+class Out(Record):
     player: str
     reason: str
 
 
-@dataclass(frozen=True)
-class End:
+class End(Record):
     winners: tuple[str, ...]
     points: Mapping[str, int]
 
@@ -204,7 +180,7 @@ Event = (
     | End
 )
 
-EVENT_TYPES: dict[str, type] = {
+EVENT_TYPES: dict[str, type[Record]] = {
     "roll": Roll, "choose": Choose, "word": Word, "chain": Chain, "expression": Expression,
     "doubt": Doubt, "bet": Bet, "pass": Pass, "timeout": Timeout, "reroll": Reroll,
     "stand": Stand, "card": Card, "seal": Seal, "start": Start, "guess": Guess,
@@ -316,14 +292,14 @@ def parse_event(obj: Any) -> Event:
         raise MalformedEvent(f"unknown event type {kind!r} (known: {known})")
     cls = EVENT_TYPES[kind]
     values = {}
-    for f in fields(cls):
-        required = f.default is f.default_factory  # both MISSING: the field has no default
-        if f.name not in obj or (obj[f.name] is None and not required):
+    for name in cls._fields:
+        required = name not in cls._defaults
+        if name not in obj or (obj[name] is None and not required):
             if required:
-                raise MalformedEvent(f"a {kind} needs the field {f.name!r}")
+                raise MalformedEvent(f"a {kind} needs the field {name!r}")
             continue
-        values[f.name] = _check(kind, f.name, obj[f.name])
-    return cls(**values)
+        values[name] = _check(kind, name, obj[name])
+    return cls(**values)  # type: ignore[return-value]  # every Record here is an Event
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -333,9 +309,9 @@ def event_to_json(event: Event) -> dict[str, Any]:
     {'type': 'word', 'by': 'blu', 'word': 'pecca', 'jolly': 'c'}
     """
     out: dict[str, Any] = {"type": type_name(event)}
-    for f in fields(event):
-        value = getattr(event, f.name)
+    for name in event._fields:
+        value = getattr(event, name)
         if value is None:
             continue
-        out[f.name] = list(value) if isinstance(value, tuple) else value
+        out[name] = list(value) if isinstance(value, tuple) else value
     return out

@@ -1,0 +1,67 @@
+"""Record: a frozen value with named fields, for the small values every command creates.
+
+Like ``@dataclass(frozen=True)`` (type checkers treat it as one: ``dataclass_transform``), but a
+class costs no generated code: the engine's events and turns are imported on every command, where
+start-up time matters.
+
+>>> class Point(Record):
+...     x: int
+...     y: int = 0
+>>> Point(1), Point(1) == Point(1, 0), Point(1) == (1, 0)
+(Point(x=1, y=0), True, False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import FrozenInstanceError
+from typing import Any, ClassVar, dataclass_transform
+
+
+@dataclass_transform(frozen_default=True)
+class Record:
+    """A frozen value with named fields, like a frozen dataclass, but built without generating code
+    for each class: the events are imported on every command, and start-up time matters there."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._fields = tuple(cls.__dict__.get("__annotations__", {}))
+        cls._defaults = {n: cls.__dict__[n] for n in cls._fields if n in cls.__dict__}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields")
+        values = dict(self._defaults)
+        values.update(zip(fields, args, strict=False))
+        if kwargs:
+            given = set(fields[: len(args)])
+            wrong = [k for k in kwargs if k not in self._defaults and k not in fields or k in given]
+            if wrong:
+                raise TypeError(f"{type(self).__name__}() got an unexpected field {wrong[0]!r}")
+            values.update(kwargs)
+        if len(values) != len(fields):
+            missing = next(f for f in fields if f not in values)
+            raise TypeError(f"{type(self).__name__}() is missing the field {missing!r}")
+        self.__dict__.update(values)  # frozen from here on: __setattr__ refuses
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, n) for n in self._fields)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._values()))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
+        return f"{type(self).__name__}({shown})"
