@@ -110,6 +110,11 @@ class Lexicon:
         return {"name": self.name, "sha256": self.sha256}
 
     @classmethod
+    def open(cls, path: str | Path | None) -> Lexicon:
+        """The organizer's word list when one is named, else the shipped one."""
+        return cls.from_file(path) if path else default_lexicon()
+
+    @classmethod
     def from_file(cls, path: str | Path) -> Lexicon:
         """Open an organizer's word list: a ``.marisa`` trie or a text file, one word a line."""
         path = Path(path)

@@ -24,7 +24,7 @@ from engine.dice import DICE, digital_roll, seed_commitment
 from engine.errors import RuleViolation
 from engine.events import DiceCommit, DiceReveal, End, Out, Ruling, Void, actor
 from engine.games.parola_nascosta import seal
-from tournament.matches import Loaded, Refused, describe, load, record, summary
+from tournament.matches import Loaded, Refused, describe, dice_values, load, record, summary
 from tournament.store import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
@@ -257,8 +257,8 @@ class Console:
         elif verb == "bet":
             event["call"] = rest[0]
         elif verb == "reroll":
-            event["dice"] = _numbers(rest[0])
-            event["values"] = _numbers(rest[1])
+            event["dice"] = dice_values(rest[0])
+            event["values"] = dice_values(rest[1])
         elif verb == "guess":
             event["target"], event["word"] = rest[0], rest[1]
         elif verb == "answer":
@@ -325,13 +325,6 @@ class Console:
         )
         event["digital"] = True
         return event
-
-
-def _numbers(text: str) -> list[int]:
-    try:
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise Refused(f"dice values are written 2,1,3, not {text!r}") from None
 
 
 HELP = """moves: roll [player] [die] [faces...] | choose [player] value | word [player] word [jolly]

@@ -10,7 +10,7 @@ from typing import Any
 from engine.errors import RuleViolation
 from engine.events import End, Event, Out, Ruling, Void, actor, parse_event, type_name
 from engine.header import Header, parse_header
-from engine.lexicon import Lexicon, LexiconError, default_lexicon
+from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
 from tournament.matchlog import MatchLog, event_line, read_log
 from tournament.store import Match, Store
@@ -26,7 +26,7 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     A header that names a word list (every stored match does) must match it exactly, so that
     a replay judges words against the same lexicon as the table did.
     """
-    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    lexicon = Lexicon.open(path)
     wanted = header.lexicon
     if wanted and (wanted.get("sha256") != lexicon.sha256):
         raise LexiconError(
@@ -59,6 +59,14 @@ def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
                 "(was the database changed outside the program?)"
             ) from None
     return Loaded(match, replay)
+
+
+def dice_values(text: str) -> list[int]:
+    """Dice faces as the table writes them: ``2,1,3`` (or spaces)."""
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise Refused(f"{text!r} must be dice values such as 2,1,3") from None
 
 
 def read_deck(path: Path) -> list[Any]:

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 
 if TYPE_CHECKING:
     from engine.solve import Shot
+    from tournament.matches import Loaded
+    from tournament.store import Store
+    from tournament.tournaments import Tournament
 
 
 @app.command("verify")
@@ -40,11 +43,7 @@ def verify(
         return lexicon_for(header, lexicon)
 
     if file is not None:
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"{file} is not UTF-8 text")
-        log = verify_file(text, words)
+        log = verify_file(read_text(file), words)
         found = log.hashes[-1] if log.lines else None
         if head and head != found:
             fail(f"{file}: its head hash is {found}, not the {head} given")
@@ -146,13 +145,13 @@ def solve_catena(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon."""
-    from engine.lexicon import Lexicon, default_lexicon
+    from engine.lexicon import Lexicon
     from engine.solve import WordGraph, shortest_chain
 
     if len(anchors) != 3:
         fail("La catena has three anchor words (CAT-1)")
     path = settings().lexicon
-    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    lexicon = Lexicon.open(path)
     chain = shortest_chain(WordGraph.from_lexicon(lexicon), anchors)
     if as_json:
         print_json({"length": len(chain) if chain else None, "chain": chain or []})
@@ -239,18 +238,18 @@ def audit(
         )
 
 
-def _what_if(s: object, loaded: object, change: str, as_json: bool) -> None:
-    from tournament import day, readmodels
+def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
+    from tournament import corrections, day, readmodels
     from tournament.audit import outcome_json, what_if
+    from tournament.cli.match import show_effect
     from tournament.matches import Refused
 
-    changed, why = what_if(loaded, change)  # type: ignore[arg-type]
-    before = loaded.replay.outcome  # type: ignore[attr-defined]
-    number = loaded.match.number  # type: ignore[attr-defined]
-    result: dict[str, object] = {
+    changed, why = what_if(loaded, change)
+    number = loaded.match.number
+    result: dict[str, Any] = {
         "match": number,
         "change": change,
-        "outcome_before": outcome_json(before),
+        "outcome_before": outcome_json(loaded.replay.outcome),
     }
     if changed is None:
         result |= {"possible": False, "why": why}
@@ -258,27 +257,17 @@ def _what_if(s: object, loaded: object, change: str, as_json: bool) -> None:
         after = changed.outcome
         result |= {"possible": True, "outcome_after": outcome_json(after)}
         try:
-            t = day.get_tournament(s)  # type: ignore[arg-type]
+            t: Tournament | None = day.get_tournament(s)
         except Refused:
             t = None
-        if t is not None and any(
-            number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"]
-        ):
-            readmodels.update(s)  # type: ignore[arg-type]
-            known = readmodels.outcomes(readmodels.database(s))  # type: ignore[arg-type]
-            old = day.current_standings(t, known.get)
-            known[number] = after
-            new = day.current_standings(t, known.get)
-            result["standings"] = [
-                {
-                    "player": n.player,
-                    "rank": n.rank,
-                    "points": n.points,
-                    "rank_before": next(o.rank for o in old if o.player == n.player),
-                    "points_before": next(o.points for o in old if o.player == n.player),
-                }
-                for n in new
-            ]
+        round_number = corrections.round_of_match(t, number) if t is not None else None
+        if t is not None and round_number is not None:
+            readmodels.update(s)
+            known = readmodels.outcomes(readmodels.database(s))
+            # The same reckoning as a correction's: standings, and later rounds' pairings.
+            result |= corrections.effect(
+                t, known.get, t, {**known, number: after}.get, round_number
+            )
     if as_json:
         print_json(result)
         return
@@ -288,20 +277,10 @@ def _what_if(s: object, loaded: object, change: str, as_json: bool) -> None:
         return
     for label, key in (("now", "outcome_before"), ("then", "outcome_after")):
         o = result[key]
-        typer.echo(
-            f"  {label}: "
-            + (
-                f"winners {', '.join(o['winners']) or 'nobody'}"  # type: ignore[index]
-                if o
-                else "still in play"
-            )
-        )
-    for row in result.get("standings", []):  # type: ignore[attr-defined]
-        if (row["rank"], row["points"]) != (row["rank_before"], row["points_before"]):
-            typer.echo(
-                f"  standings: {row['player']} #{row['rank']} with {row['points']:g} "
-                f"(now #{row['rank_before']} with {row['points_before']:g})"
-            )
+        shown = f"winners {', '.join(o['winners']) or 'nobody'}" if o else "still in play"
+        typer.echo(f"  {label}: {shown}")
+    if "standings" in result:
+        show_effect(result)
 
 
 @solve_app.command("texas")
@@ -311,11 +290,11 @@ def solve_texas(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The best-scoring word for a Texas Word'em pool (TEX-3)."""
-    from engine.lexicon import Lexicon, default_lexicon
+    from engine.lexicon import Lexicon
     from engine.solve import texas_best
 
     path = settings().lexicon
-    best = texas_best(Lexicon.from_file(path) if path else default_lexicon(), list(letters))
+    best = texas_best(Lexicon.open(path), list(letters))
     answer = {"word": best[0], "score": best[1]} if best else {"word": None, "score": 0}
     if as_json:
         print_json(answer)
@@ -330,11 +309,11 @@ def solve_roulette(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A short word whose consonants include all those listed (RR-3)."""
-    from engine.lexicon import Lexicon, default_lexicon
+    from engine.lexicon import Lexicon
     from engine.solve import roulette_word
 
     path = settings().lexicon
-    word = roulette_word(Lexicon.from_file(path) if path else default_lexicon(), list(consonants))
+    word = roulette_word(Lexicon.open(path), list(consonants))
     if as_json:
         print_json({"word": word})
     else:
@@ -350,11 +329,11 @@ def solve_asta(
 ) -> None:
     """The legal next words of L'asta (AST-2, AST-3; a Z stands for any letter)."""
     from engine.games.asta import slot
-    from engine.lexicon import Lexicon, default_lexicon
+    from engine.lexicon import Lexicon
     from engine.solve import asta_words
 
     path = settings().lexicon
-    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    lexicon = Lexicon.open(path)
     legal = asta_words(lexicon, [c for c in previous.lower()], [slot(f.upper()) for f in new])
     if as_json:
         print_json([{"word": w, "jolly": j} for w, j in legal])

@@ -99,5 +99,13 @@ def store(create: bool = False) -> Any:
     return Store(path)
 
 
+def read_text(path: Path) -> str:
+    """A file the user named, as UTF-8 text (a wrong file is one sentence, not a traceback)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        fail(f"{path} is not UTF-8 text")
+
+
 def print_json(obj: Any) -> None:
     typer.echo(json.dumps(obj, ensure_ascii=False, indent=2))

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 
 match_app = typer.Typer(
     help="Match logs: create, record, import, export, show.", no_args_is_help=True
@@ -29,10 +29,10 @@ def words_check(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Say whether each word is admitted by the lexicon (EQ-4)."""
-    from engine.lexicon import Lexicon, default_lexicon
+    from engine.lexicon import Lexicon
 
     path = settings().lexicon
-    lexicon = Lexicon.from_file(path) if path else default_lexicon()
+    lexicon = Lexicon.open(path)
     answers = {w: w in lexicon for w in words}
     if as_json:
         print_json(answers)
@@ -54,11 +54,9 @@ def match_import(
     """Check a whole match log and store it; print the new match's id."""
     from tournament.matches import check_log, import_log
 
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        fail(f"{file} is not UTF-8 text")
-    log = check_log(text, settings().lexicon)  # nothing is opened or stored before this passes
+    log = check_log(
+        read_text(file), settings().lexicon
+    )  # nothing is opened or stored before this passes
     match = import_log(store(create=True), log)
     typer.echo(match.number)
     typer.echo(f"imported {file} as {match.number} ({len(match.lines)} events)", err=True)
@@ -339,13 +337,6 @@ def match_timeout(match_id: ID, by: BY) -> None:
     _record(match_id, {"type": "timeout", "by": by})
 
 
-def _numbers(text: str, what: str) -> list[int]:
-    try:
-        return [int(x) for x in text.replace(",", " ").split()]
-    except ValueError:
-        fail(f"{what} must be dice values such as 2,1,3, not {text!r}")
-
-
 @match_app.command("reroll")
 @guarded
 def match_reroll(
@@ -355,13 +346,15 @@ def match_reroll(
     values: Annotated[str, typer.Argument(help="How they fell, e.g. 5,2,6.")],
 ) -> None:
     """Record an Alphatiana reroll (ALP-3): `match reroll M7 M 2,1,3 5,2,6`."""
+    from tournament.matches import dice_values
+
     _record(
         match_id,
         {
             "type": "reroll",
             "by": by,
-            "dice": _numbers(dice, "the dice taken back"),
-            "values": _numbers(values, "the values"),
+            "dice": dice_values(dice),
+            "values": dice_values(values),
         },
     )
 
