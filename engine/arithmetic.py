@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from engine.message import Msg, msg
+
 # How the table writes each operator, and the one sign the engine keeps.
 OPERATORS = {
     "+": "+",
@@ -67,7 +69,9 @@ def _tokens(text: str) -> list[str]:
             while j < len(text) and text[j].isdigit():
                 j += 1
             if j - i > 1:
-                raise ExpressionError(f"{text[i:j]} joins digits into one number")
+                raise ExpressionError(
+                    msg("%(digits)s joins digits into one number", digits=text[i:j])
+                )
             tokens.append(text[i:j])
             i = j
         elif c in OPERATORS:
@@ -77,9 +81,11 @@ def _tokens(text: str) -> list[str]:
             tokens.append("(" if c in "([" else ")")
             i += 1
         else:
-            raise ExpressionError(f"{c!r} is not a number, an operator or a parenthesis")
+            raise ExpressionError(
+                msg("%(sign)r is not a number, an operator or a parenthesis", sign=c)
+            )
     if not tokens:
-        raise ExpressionError("the expression is empty")
+        raise ExpressionError(msg("the expression is empty"))
     return tokens
 
 
@@ -113,20 +119,22 @@ class _Parser:
     def factor(self) -> Node:
         token = self.peek()
         if token is None:
-            raise ExpressionError("the expression ends too early")
+            raise ExpressionError(msg("the expression ends too early"))
         if token == "(":
             self.take()
             node = self.expr()
             if self.peek() != ")":
-                raise ExpressionError("a parenthesis is not closed")
+                raise ExpressionError(msg("a parenthesis is not closed"))
             self.take()
             return node
         if token == "-":
-            raise ExpressionError("a minus sign must stand between two numbers (no unary minus)")
+            raise ExpressionError(
+                msg("a minus sign must stand between two numbers (no unary minus)")
+            )
         if token.isdigit():
             self.take()
             return Num(int(token))
-        raise ExpressionError(f"{token!r} cannot stand here")
+        raise ExpressionError(msg("%(token)r cannot stand here", token=token))
 
 
 def parse(text: str) -> Node:
@@ -142,7 +150,9 @@ def parse(text: str) -> Node:
     parser = _Parser(_tokens(text))
     node = parser.expr()
     if parser.peek() is not None:
-        raise ExpressionError(f"unexpected {parser.peek()!r} after a complete expression")
+        raise ExpressionError(
+            msg("unexpected %(token)r after a complete expression", token=parser.peek())
+        )
     return node
 
 
@@ -158,7 +168,7 @@ def evaluate(node: Node) -> Fraction:
     if node.op == "*":
         return left * right
     if right == 0:
-        raise ExpressionError("it divides by zero")
+        raise ExpressionError(msg("it divides by zero"))
     return left / right
 
 
@@ -205,7 +215,7 @@ class Judgement:
 
     value: Fraction | None
     key: tuple[int, int, int]  # divisions, multiplications, subtractions (TIR-3)
-    error: str | None  # why it is not a valid use of the dice, if it is not
+    error: Msg | None  # why it is not a valid use of the dice, if it is not
 
     @property
     def valid(self) -> bool:
@@ -224,13 +234,14 @@ def judge(text: str, dice: Sequence[int]) -> Judgement:
         node = parse(text)
         value = evaluate(node)
     except ExpressionError as e:
-        return Judgement(None, (0, 0, 0), str(e))
+        why = e.args[0]  # the Msg itself: str(e) would lose its message id
+        return Judgement(None, (0, 0, 0), why if isinstance(why, Msg) else msg(str(why)))
     ops = operations(node)
     key = (ops["/"], ops["*"], ops["-"])
     used = sorted(numbers(node))
     if used != sorted(dice):
         shown = " ".join(map(str, sorted(dice)))
-        return Judgement(
-            value, key, f"it uses {' '.join(map(str, used))} but the dice show {shown}"
-        )
+        uses = " ".join(map(str, used))
+        why = msg("it uses %(uses)s but the dice show %(dice)s", uses=uses, dice=shown)
+        return Judgement(value, key, why)
     return Judgement(value, key, None)

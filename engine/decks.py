@@ -15,16 +15,24 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import BadHeader
+from engine.message import msg
 
 MORRA = ("sasso", "carta", "forbice")
 BEATS = {"sasso": "forbice", "forbice": "carta", "carta": "sasso"}  # PN-1 (Ruling)
 SUITS = ("cuori", "picche", "quadri", "fiori")
 WORD_KINDS = {
-    "cuori": "an object",
-    "picche": "an adjective",
-    "quadri": "a trade",
-    "fiori": "a concept",
+    "cuori": msg("an object"),
+    "picche": msg("an adjective"),
+    "quadri": msg("a trade"),
+    "fiori": msg("a concept"),
 }  # PN-2
+# The tie-breakers in words, for the note that applies one (PN-6).
+TIEBREAK_WORDS = {
+    "highest-percentile": msg("highest-percentile"),
+    "lowest-percentile": msg("lowest-percentile"),
+    "highest-d10": msg("highest-d10"),
+    "lowest-d10": msg("lowest-d10"),
+}
 CLOCKS = ("cw", "ccw")
 DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 TIEBREAKS = ("highest-percentile", "lowest-percentile", "highest-d10", "lowest-d10")

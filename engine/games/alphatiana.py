@@ -11,6 +11,7 @@ from engine.errors import BadHeader, MalformedEvent, RuleViolation
 from engine.events import Choose, Event, Reroll, Roll, Stand
 from engine.games.base import Context, Note, Outcome, OutRecord, Turn, last_standing, roll_turn
 from engine.header import Header
+from engine.message import Msg, msg
 
 name = "alphatiana"
 title = "La Roulette Alphatiana"
@@ -135,15 +136,18 @@ def _rolloff(state: State, event: Roll, ctx: Context) -> State:
     a, b = state.header.players
     sixes = {p: rolls[p].count(6) for p in (a, b)}
     if sixes[a] == sixes[b]:
-        note = Note(
-            ctx.position, event.by, f"roll-off: {sixes[a]} sixes each, roll again", "ALP-2", False
-        )
+        text = msg("roll-off: %(n)s sixes each, roll again", n=sixes[a])
+        note = Note(ctx.position, event.by, text, "ALP-2", False)
         return replace(state, rolloff={}, notes=(*state.notes, note))
     first = a if sixes[a] > sixes[b] else b
     note = Note(
         ctx.position,
         first,
-        f"roll-off: {first} attacks first ({sixes[a]}-{sixes[b]} sixes)",
+        msg(
+            "roll-off: %(player)s attacks first (%(sixes)s sixes)",
+            player=first,
+            sixes=f"{sixes[a]}-{sixes[b]}",
+        ),
         "ALP-2",
         True,
     )
@@ -205,14 +209,27 @@ def _defended(state: State, rolled: tuple[int, ...], ctx: Context) -> State:
     hand = " ".join(map(str, sorted(state.hand, reverse=True)))
     if any(v > state.face for v in rolled):  # ALP-4
         hurt, amount = attacker, damage_if_defended(state.hand, state.face)
-        text = f"{defender} defends the {state.face}s of {hand}: {attacker} takes {amount}"
+        text = msg(
+            "%(defender)s defends the %(face)ss of %(hand)s: %(attacker)s takes %(amount)s",
+            defender=defender,
+            face=state.face,
+            hand=hand,
+            attacker=attacker,
+            amount=amount,
+        )
     else:
         hurt, amount = defender, damage_if_failed(state.hand)
-        text = f"{defender} fails to defend the {state.face}s of {hand}: takes {amount}"
+        text = msg(
+            "%(defender)s fails to defend the %(face)ss of %(hand)s: takes %(amount)s",
+            defender=defender,
+            face=state.face,
+            hand=hand,
+            amount=amount,
+        )
     damage = {**state.damage, hurt: state.damage[hurt] + amount}
     out = state.out
     if damage[hurt] >= DEATH:  # ALP-1
-        out = (*out, OutRecord(hurt, f"{damage[hurt]} damage", "ALP-1"))
+        out = (*out, OutRecord(hurt, msg("%(n)s damage", n=damage[hurt]), "ALP-1"))
     note = Note(ctx.position, defender, text, "ALP-5", hurt == attacker)
     # ALP-6: the roles swap.
     return State(state.header, defender, damage, out=out, notes=(*state.notes, note))
@@ -222,8 +239,10 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out)
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    damage = ", ".join(f"{p} {d}" for p, d in state.damage.items())
-    attack = f"; attack {' '.join(map(str, state.hand))}" if state.hand else ""
-    return f"damage {damage}{attack}"
+    damage = tuple(f"{p} {d}" for p, d in state.damage.items())
+    if state.hand:
+        attack = " ".join(map(str, state.hand))
+        return msg("damage %(damage)s; attack %(attack)s", damage=damage, attack=attack)
+    return msg("damage %(damage)s", damage=damage)

@@ -22,6 +22,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 from engine.text import fold
 
 name = "asta"
@@ -180,18 +181,16 @@ def _judge(state: State, event: Word | Pass | Timeout, ctx: Context) -> State:
         word = fold(event.word)
         shape = formable(state, word, event.jolly)
         valid = shape and ctx.admitted(word)
-        why = (
-            ""
-            if valid
-            else (
-                " is not admitted"
-                if shape
-                else " does not add exactly one new letter to the previous letters"
+        if valid:
+            text = msg("%(word)s stands", word=word)
+        elif shape:
+            text = msg("%(word)s is not admitted", word=word)
+        else:
+            text = msg(
+                "%(word)s does not add exactly one new letter to the previous letters", word=word
             )
-        )
-        text = f"{word}{why}" if why else f"{word} stands"
     else:
-        valid, word, text = False, "", "no word"
+        valid, word, text = False, "", msg("no word")
     note = Note(ctx.position, state.current, text, "AST-2", valid)
     state = replace(state, notes=(*state.notes, note))
     gone = {o.player for o in state.out}
@@ -217,9 +216,15 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # AST-4, AST-5
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    base = " ".join(state.base) or "not rolled"
-    word = state.last_word or "none yet"
-    new = f"; rolled {' '.join(state.new)}" if state.new else ""
-    return f"base {base}; last word {word}{new}"
+    base = " ".join(state.base) or msg("not rolled")
+    word = state.last_word or msg("none yet")
+    if state.new:
+        return msg(
+            "base %(base)s; last word %(word)s; rolled %(rolled)s",
+            base=base,
+            word=word,
+            rolled=" ".join(state.new),
+        )
+    return msg("base %(base)s; last word %(word)s", base=base, word=word)

@@ -23,6 +23,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 
 name = "battaglia"
 title = "La battaglia dadale"
@@ -91,7 +92,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         _, dice = take_roll({state.current: (("d6", 3),)}, event, state.header, "BAT-2")
         return replace(state, rolled=dice)
     if isinstance(event, (Pass, Timeout)):
-        note = Note(ctx.position, event.by, "no shot", "BAT-2", False)
+        note = Note(ctx.position, event.by, msg("no shot"), "BAT-2", False)
         return _end_turn(state, notes=(*state.notes, note))
     if isinstance(event, Expression):
         assert state.rolled is not None
@@ -104,20 +105,26 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             # BAT-3: one ship per roll; of two equal ships only one goes down.
             i = fleet.index(int(value))
             fleet = fleet[:i] + fleet[i + 1 :]
-            note = Note(
-                ctx.position, event.by, f"{event.expr} sinks {enemy}'s {value}", "BAT-2", True
+            text = msg(
+                "%(expr)s sinks %(enemy)s's %(value)s", expr=event.expr, enemy=enemy, value=value
             )
+            note = Note(ctx.position, event.by, text, "BAT-2", True)
             out = state.out
             if not fleet:
-                out = (*out, OutRecord(enemy, "no ships left", "BAT-4"))
+                out = (*out, OutRecord(enemy, msg("no ships left"), "BAT-4"))
             return _end_turn(
                 state, ships={**state.ships, enemy: fleet}, out=out, notes=(*state.notes, note)
             )
         if not valid:
-            why = judged.error or "the referee rejects it"
-            text = f"{event.expr} is not valid: {why}"
+            why = judged.error or msg("the referee rejects it")
+            text = msg("%(expr)s is not valid: %(why)s", expr=event.expr, why=why)
         else:
-            text = f"{event.expr} makes {value}: no ship of {enemy} has that value"
+            text = msg(
+                "%(expr)s makes %(value)s: no ship of %(enemy)s has that value",
+                expr=event.expr,
+                value=value,
+                enemy=enemy,
+            )
         return _end_turn(
             state, notes=(*state.notes, Note(ctx.position, event.by, text, "BAT-2", False))
         )
@@ -130,8 +137,14 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out)  # BAT-4
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    ships = ", ".join(f"{p} {' '.join(map(str, s)) or 'none'}" for p, s in state.ships.items())
-    rolled = f"; rolled {' '.join(map(str, state.rolled))}" if state.rolled else ""
-    return f"ships: {ships or 'not rolled'}{rolled}"
+    ships = tuple(
+        f"{p} {' '.join(map(str, s))}" if s else msg("%(player)s none", player=p)
+        for p, s in state.ships.items()
+    )
+    fleets = ships or msg("not rolled")
+    if state.rolled:
+        rolled = " ".join(map(str, state.rolled))
+        return msg("ships: %(ships)s; rolled %(rolled)s", ships=fleets, rolled=rolled)
+    return msg("ships: %(ships)s", ships=fleets)

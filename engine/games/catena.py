@@ -21,6 +21,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.lexicon import Lexicon
+from engine.message import Msg, msg, nmsg
 from engine.text import fold
 
 name = "catena"
@@ -120,23 +121,25 @@ def anchor_words(state: State) -> tuple[str, ...]:
     return tuple(a.word for a in state.anchors.values() if a.word is not None)
 
 
-def check_anchor(word: str, anchor: Anchor, admitted: bool) -> str | None:
+def check_anchor(word: str, anchor: Anchor, admitted: bool) -> Msg | None:
     """Why a word cannot be this anchor (CAT-1), or None when it can."""
     w = fold(word)
     if len(w) != LENGTH:
-        return f"{w} has {len(w)} letters, not 4"
+        return msg("%(word)s has %(n)s letters, not 4", word=w, n=len(w))
     if w[0] not in letters_of(anchor, "consonant"):
-        return f"{w} does not start with {'/'.join(letters_of(anchor, 'consonant')).upper()}"
+        start = "/".join(letters_of(anchor, "consonant")).upper()
+        return msg("%(word)s does not start with %(letters)s", word=w, letters=start)
     if w[-1] not in letters_of(anchor, "vowel"):
-        return f"{w} does not end with {'/'.join(letters_of(anchor, 'vowel')).upper()}"
+        end = "/".join(letters_of(anchor, "vowel")).upper()
+        return msg("%(word)s does not end with %(letters)s", word=w, letters=end)
     if not admitted:
-        return f"{w} is not admitted"
+        return msg("%(word)s is not admitted", word=w)
     return None
 
 
 def check_chain(
     words: Sequence[str], anchors: Sequence[str], admitted: bool | Lexicon
-) -> str | None:
+) -> Msg | None:
     """Why a chain is not valid (CAT-2), or None when it is.
 
     ``admitted`` is the lexicon, or the referee's ruling on the whole chain (REF-1).
@@ -148,16 +151,16 @@ def check_chain(
     chain = [fold(w) for w in words]
     for w in chain:
         if len(w) != LENGTH:
-            return f"{w} has {len(w)} letters, not 4"
+            return msg("%(word)s has %(n)s letters, not 4", word=w, n=len(w))
         if admitted is False or (not isinstance(admitted, bool) and w not in admitted):
-            return f"{w} is not admitted"
+            return msg("%(word)s is not admitted", word=w)
     for a, b in zip(chain, chain[1:], strict=False):
         changed = sum(x != y for x, y in zip(a, b, strict=True))
         if changed != 1:
-            return f"{a}-{b} changes {changed} letters, not 1"
+            return msg("%(link)s changes %(n)s letters, not 1", link=f"{a}-{b}", n=changed)
     missing = [a for a in anchors if a not in chain]
     if missing:
-        return f"the chain does not pass through {', '.join(missing)}"
+        return msg("the chain does not pass through %(anchors)s", anchors=tuple(missing))
     return None
 
 
@@ -180,23 +183,26 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         why = check_anchor(event.word, a, ctx.admitted(event.word))
         if why:
             # FORMAT: an anchor word that breaks CAT-1 is rejected and the player writes another.
-            note = Note(
-                ctx.position, event.by, f"anchor rejected: {why}; write another", "CAT-1", False
-            )
+            text = msg("anchor rejected: %(why)s; write another", why=why)
+            note = Note(ctx.position, event.by, text, "CAT-1", False)
             return replace(state, notes=(*state.notes, note))
         a = replace(a, word=fold(event.word))
-        note = Note(ctx.position, event.by, f"anchor word {a.word}", "CAT-1", True)
+        note = Note(ctx.position, event.by, msg("anchor word %(word)s", word=a.word), "CAT-1", True)
         return replace(state, anchors={**state.anchors, event.by: a}, notes=(*state.notes, note))
     if isinstance(event, Chain):
         lexicon_or_ruling = ctx.verdict if ctx.verdict is not None else ctx.lexicon
         why = check_chain(event.words, anchor_words(state), lexicon_or_ruling)
         length = None if why else len(event.words)
-        text = f"chain of {length} words" if length else f"chain not valid: {why}"
+        text = (
+            nmsg("chain of %(n)s word", "chain of %(n)s words", length)
+            if length
+            else msg("chain not valid: %(why)s", why=why)
+        )
         note = Note(ctx.position, event.by, text, "CAT-2" if why else "CAT-3", not why)
         return replace(state, chains={**state.chains, event.by: length}, notes=(*state.notes, note))
     if isinstance(event, (Pass, Timeout)) and _anchoring(state):
         # Engine reading: an anchor player who finds no word (CH-4) rolls both dice again.
-        note = Note(ctx.position, event.by, "no anchor word: roll again", "CAT-1", False)
+        note = Note(ctx.position, event.by, msg("no anchor word: roll again"), "CAT-1", False)
         return replace(
             state,
             owed={**state.owed, event.by: ANCHOR_DICE},
@@ -204,7 +210,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             notes=(*state.notes, note),
         )
     if isinstance(event, (Pass, Timeout)):
-        note = Note(ctx.position, event.by, "no chain", "CAT-4", False)
+        note = Note(ctx.position, event.by, msg("no chain"), "CAT-4", False)
         return replace(state, chains={**state.chains, event.by: None}, notes=(*state.notes, note))
     raise AssertionError(f"catena cannot apply {event!r}")  # turns() admits no other type
 
@@ -218,8 +224,12 @@ def outcome(state: State) -> Outcome | None:
     return outcome_for(state.header.players, [p for p, n in valid.items() if n == best])
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    anchors = ", ".join(anchor_words(state)) or "none yet"
-    chains = ", ".join(f"{p} {n if n else 'no chain'}" for p, n in state.chains.items())
-    return f"anchors: {anchors}" + (f"; chains: {chains}" if chains else "")
+    anchors = anchor_words(state) or msg("none yet")
+    chains = tuple(
+        f"{p} {n}" if n else msg("%(player)s no chain", player=p) for p, n in state.chains.items()
+    )
+    if chains:
+        return msg("anchors: %(anchors)s; chains: %(chains)s", anchors=anchors, chains=chains)
+    return msg("anchors: %(anchors)s", anchors=anchors)

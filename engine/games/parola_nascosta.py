@@ -13,12 +13,13 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from engine.decks import BEATS, WORD_KINDS, Card, deck_from_header
+from engine.decks import BEATS, TIEBREAK_WORDS, WORD_KINDS, Card, deck_from_header
 from engine.errors import BadHeader, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
 from engine.games.base import Context, Note, Outcome, OutRecord, Turn, outcome_for
 from engine.header import Header
+from engine.message import Msg, msg
 from engine.text import fold
 
 name = "parola_nascosta"
@@ -171,7 +172,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         note = Note(
             ctx.position,
             event.player,
-            f"starts; words are {WORD_KINDS[suit]} ({suit})",
+            msg("starts; words are %(kind)s (%(suit)s)", kind=WORD_KINDS[suit], suit=suit),
             "PN-2",
             True,
         )
@@ -210,7 +211,12 @@ def _answered(state: State, event: Answer, ctx: Context) -> State:
     answers = (*state.answers, (p.position, p.target, p.word, event.right))
     out = state.out
     if right:  # PN-4: a right guess puts the word's owner out
-        out = (*out, OutRecord(p.target, f"{p.guesser} guessed {p.word!r}", "PN-4"))
+        out = (
+            *out,
+            OutRecord(
+                p.target, msg("%(player)s guessed %(word)r", player=p.guesser, word=p.word), "PN-4"
+            ),
+        )
     state = replace(
         state,
         pending=None,
@@ -266,7 +272,9 @@ def _reveal(state: State, event: Reveal, ctx: Context) -> State:
             "PN-3",
         )
     state = replace(state, revealed={**state.revealed, event.by: event.word})
-    note = Note(ctx.position, event.by, f"reveals {fold(event.word)}", "PN-3", True)
+    note = Note(
+        ctx.position, event.by, msg("reveals %(word)s", word=fold(event.word)), "PN-3", True
+    )
     return _check_lies(replace(state, notes=(*state.notes, note)), event.by, ctx)
 
 
@@ -283,13 +291,18 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
             and guessed(guess, word) != said_right
             and (position, "PN-4") not in seen
         ):
-            truth = "right" if guessed(guess, word) else "wrong"
+            truth = msg("right") if guessed(guess, word) else msg("wrong")
             notes.append(
                 Note(
                     position,
                     player,
-                    f"answered {'right' if said_right else 'wrong'} "
-                    f"to {guess!r}, but the guess is {truth}: the referee decides",
+                    msg(
+                        "answered %(said)s to %(guess)r, but the guess is %(truth)s: "
+                        "the referee decides",
+                        said=msg("right") if said_right else msg("wrong"),
+                        guess=guess,
+                        truth=truth,
+                    ),
                     "PN-4",
                     False,
                 )
@@ -302,7 +315,12 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
                 Note(
                     position,
                     player,
-                    f"said {letter!r} as the {which} letter, but it is {expected!r}",
+                    msg(
+                        "said %(letter)r as the %(which)s letter, but it is %(expected)r",
+                        letter=letter,
+                        which=msg("first") if which == "first" else msg("last"),
+                        expected=expected,
+                    ),
                     "PN-5",
                     False,
                 )
@@ -322,9 +340,21 @@ def _final_challenge(state: State, ctx: Context) -> State:
     for a, b in zip(order[0::2], order[1::2], strict=False):  # odd: the last sits out (Ruling)
         ha, hb = card_of(state, a).morra, card_of(state, b).morra
         if BEATS[ha] == hb:
-            out.append(OutRecord(b, f"Morra: {hb} loses to {a}'s {ha}", "PN-6"))
+            out.append(
+                OutRecord(
+                    b,
+                    msg("Morra: %(lost)s loses to %(player)s's %(won)s", lost=hb, player=a, won=ha),
+                    "PN-6",
+                )
+            )
         elif BEATS[hb] == ha:
-            out.append(OutRecord(a, f"Morra: {ha} loses to {b}'s {hb}", "PN-6"))
+            out.append(
+                OutRecord(
+                    a,
+                    msg("Morra: %(lost)s loses to %(player)s's %(won)s", lost=ha, player=b, won=hb),
+                    "PN-6",
+                )
+            )
     state = replace(state, out=tuple(out))
     left = _in(state)
     if len(left) == 1:
@@ -341,7 +371,15 @@ def _final_challenge(state: State, ctx: Context) -> State:
 
     winner = max(left, key=key)
     note = Note(
-        ctx.position, winner, f"wins the tie-breaker {rule} of card {decider.id}", "PN-6", True
+        ctx.position,
+        winner,
+        msg(
+            "wins the tie-breaker %(rule)s of card %(card)s",
+            rule=TIEBREAK_WORDS.get(rule, rule),
+            card=decider.id,
+        ),
+        "PN-6",
+        True,
     )
     return replace(state, winner=winner, notes=(*state.notes, note))
 
@@ -352,7 +390,7 @@ def outcome(state: State) -> Outcome | None:
     return outcome_for(state.header.players, [state.winner])
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit (sealed words stay sealed)."""
-    shown = ", ".join(f"{p} {fold(w)}" for p, w in state.revealed.items()) or "none"
-    return f"silent rounds {state.silent}; words shown: {shown}"
+    shown = tuple(f"{p} {fold(w)}" for p, w in state.revealed.items()) or msg("none")
+    return msg("silent rounds %(silent)s; words shown: %(shown)s", silent=state.silent, shown=shown)

@@ -20,6 +20,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 from engine.text import consonants, fold
 
 name = "roulette_russa"
@@ -58,7 +59,7 @@ def last_roller(state: State) -> str | None:
 
 
 def listed(state: State) -> str:
-    return "-".join(c.upper() for c, _ in state.consonants) or "none"
+    return "-".join(c.upper() for c, _ in state.consonants) or msg("none")
 
 
 def _bound(state: State, player: str) -> bool:
@@ -140,13 +141,13 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             word = fold(event.word)
             valid = covers(word, needed) and ctx.admitted(word)
             if valid:
-                text = f"{word} covers {listed(state)}"
+                text = msg("%(word)s covers %(letters)s", word=word, letters=listed(state))
             elif not covers(word, needed):
-                text = f"{word} does not cover {listed(state)}"
+                text = msg("%(word)s does not cover %(letters)s", word=word, letters=listed(state))
             else:
-                text = f"{word} is not admitted"
+                text = msg("%(word)s is not admitted", word=word)
         else:
-            valid, text = False, "no word"
+            valid, text = False, msg("no word")
         state = replace(
             state, notes=(*state.notes, Note(ctx.position, writer, text, "RR-3", valid))
         )
@@ -159,7 +160,12 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             state,
             consonants=state.consonants[:i] + state.consonants[i + 1 :],
             doubts=frozenset(d for d in state.doubts if d[1] != writer),
-            out=(*state.out, OutRecord(writer, f"{text}; {struck} struck", "RR-4")),
+            out=(
+                *state.out,
+                OutRecord(
+                    writer, msg("%(text)s; %(letter)s struck", text=text, letter=struck), "RR-4"
+                ),
+            ),
             writer=None,
             current=next_player(players, gone | {writer}, writer),
         )
@@ -173,7 +179,9 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # RR-4, RR-6
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    doubts = ", ".join(f"{a} doubts {b}" for a, b in sorted(state.doubts))
-    return f"consonants {listed(state)}" + (f"; {doubts}" if doubts else "")
+    doubts = tuple(msg("%(a)s doubts %(b)s", a=a, b=b) for a, b in sorted(state.doubts))
+    if doubts:
+        return msg("consonants %(letters)s; %(doubts)s", letters=listed(state), doubts=doubts)
+    return msg("consonants %(letters)s", letters=listed(state))

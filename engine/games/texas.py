@@ -23,6 +23,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 from engine.text import fold
 
 name = "texas"
@@ -65,7 +66,7 @@ def available(state: State, player: str) -> Counter[str]:
     return Counter(state.personal[player] + state.common)
 
 
-def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, str]:
+def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, Msg]:
     """TEX-3: the word's length, +1 when it uses every available letter; 0 when not valid.
 
     >>> from collections import Counter
@@ -74,14 +75,23 @@ def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, str]:
     """
     w = fold(word)
     if not admitted:
-        return 0, f"{w} is not admitted: 0"
+        return 0, msg("%(word)s is not admitted: 0", word=w)
     need = Counter(w)
     if need - letters:
         missing = "".join(sorted((need - letters).elements()))
-        return 0, f"{w} needs letters that are not available ({missing}): 0"
+        return 0, msg(
+            "%(word)s needs letters that are not available (%(missing)s): 0",
+            word=w,
+            missing=missing,
+        )
     if need == letters:
-        return len(w) + 1, f"{w}: {len(w)} letters, all of them used: {len(w) + 1}"
-    return len(w), f"{w}: {len(w)} letters: {len(w)}"
+        return len(w) + 1, msg(
+            "%(word)s: %(n)s letters, all of them used: %(points)s",
+            word=w,
+            n=len(w),
+            points=len(w) + 1,
+        )
+    return len(w), msg("%(word)s: %(n)s letters: %(points)s", word=w, n=len(w), points=len(w))
 
 
 def turns(state: State) -> tuple[Turn, ...]:
@@ -134,10 +144,17 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             state,
             event.by,
             points,
-            Note(ctx.position, event.by, f"round {state.round}: {text}", "TEX-3", points > 0),
+            Note(
+                ctx.position,
+                event.by,
+                msg("round %(round)s: %(text)s", round=state.round, text=text),
+                "TEX-3",
+                points > 0,
+            ),
         )
     if isinstance(event, (Pass, Timeout)):
-        note = Note(ctx.position, event.by, f"round {state.round}: no word: 0", "TEX-3", False)
+        text = msg("round %(round)s: no word: 0", round=state.round)
+        note = Note(ctx.position, event.by, text, "TEX-3", False)
         return _written(state, event.by, 0, note)
     raise AssertionError(f"texas cannot apply {event!r}")  # turns() admits no other type
 
@@ -156,8 +173,13 @@ def outcome(state: State) -> Outcome | None:
     )
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    common = " ".join(state.common).upper() or "none yet"
-    scores = ", ".join(f"{p} {t}" for p, t in totals(state).items())
-    return f"round {min(state.round, ROUNDS)}; common letters {common}; totals {scores}"
+    common = " ".join(state.common).upper() or msg("none yet")
+    scores = tuple(f"{p} {t}" for p, t in totals(state).items())
+    return msg(
+        "round %(round)s; common letters %(common)s; totals %(totals)s",
+        round=min(state.round, ROUNDS),
+        common=common,
+        totals=scores,
+    )

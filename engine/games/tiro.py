@@ -21,6 +21,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 
 name = "tiro"
 title = "Tiro di precisione"
@@ -89,14 +90,30 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         hit = judged.valid and judged.value == state.target
         if ctx.verdict is not None:
             hit = ctx.verdict
-            text = f"the referee {'accepts' if hit else 'rejects'} {event.expr}"
+            text = (
+                msg("the referee accepts %(expr)s", expr=event.expr)
+                if hit
+                else msg("the referee rejects %(expr)s", expr=event.expr)
+            )
         elif hit:
             d, m, s = judged.key
-            text = f"{event.expr} hits {state.target} ({d} div, {m} mul, {s} sub)"
+            text = msg(
+                "%(expr)s hits %(target)s (%(div)s div, %(mul)s mul, %(sub)s sub)",
+                expr=event.expr,
+                target=state.target,
+                div=d,
+                mul=m,
+                sub=s,
+            )
         elif judged.error:
-            text = f"{event.expr} is not valid: {judged.error}"
+            text = msg("%(expr)s is not valid: %(why)s", expr=event.expr, why=judged.error)
         else:
-            text = f"{event.expr} makes {judged.value}, not {state.target}"
+            text = msg(
+                "%(expr)s makes %(value)s, not %(target)s",
+                expr=event.expr,
+                value=judged.value,
+                target=state.target,
+            )
         note = Note(ctx.position, event.by, text, "TIR-2", hit)
         return replace(
             state,
@@ -104,7 +121,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             notes=(*state.notes, note),
         )
     if isinstance(event, (Pass, Timeout)):
-        note = Note(ctx.position, event.by, "no expression", "TIR-2", False)
+        note = Note(ctx.position, event.by, msg("no expression"), "TIR-2", False)
         return replace(state, shots={**state.shots, event.by: None}, notes=(*state.notes, note))
     raise RuleViolation(f"tiro cannot apply {event!r}")  # pragma: no cover
 
@@ -118,9 +135,10 @@ def outcome(state: State) -> Outcome | None:
     return outcome_for(state.header.players, [p for p, k in hits.items() if k == best])
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    dice = ", ".join(f"{p} {' '.join(map(str, d))}" for p, d in state.dice.items())
-    return f"target {state.target if state.target is not None else 'not rolled'}" + (
-        f"; dice {dice}" if dice else ""
-    )
+    dice = tuple(f"{p} {' '.join(map(str, d))}" for p, d in state.dice.items())
+    target = state.target if state.target is not None else msg("not rolled")
+    if dice:
+        return msg("target %(target)s; dice %(dice)s", target=target, dice=dice)
+    return msg("target %(target)s", target=target)

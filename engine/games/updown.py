@@ -19,6 +19,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 
 name = "updown"
 title = "Up or down"
@@ -73,7 +74,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             raise MalformedEvent(f'a bet\'s call must be "up" or "down", not {event.call!r}')
         return replace(state, stage="roll", call=event.call)
     if isinstance(event, Timeout):
-        out = (*state.out, OutRecord(state.current, "time ran out", "CH-4"))
+        out = (*state.out, OutRecord(state.current, msg("time ran out"), "CH-4"))
         return replace(
             state,
             out=out,
@@ -94,10 +95,17 @@ def apply(state: State, event: Event, ctx: Context) -> State:
                 # UPD-2: an exact match puts the previous roller out (UPD-3: even if already out,
                 # in which case nobody else goes).
                 if state.last_roller not in _gone(out):
-                    reason = f"{state.current} rolled {rolled} again"
+                    reason = msg(
+                        "%(player)s rolled %(number)s again", player=state.current, number=rolled
+                    )
                     out = (*out, OutRecord(state.last_roller, reason, "UPD-2"))
             elif (rolled > previous) != (state.call == "up"):
-                reason = f"said {state.call}, rolled {rolled} against {previous}"
+                reason = msg(
+                    "said %(call)s, rolled %(number)s against %(previous)s",
+                    call=call_words(state.call),
+                    number=rolled,
+                    previous=previous,
+                )
                 out = (*out, OutRecord(state.current, reason, "UPD-2"))
         following = next_player(players, _gone(out), state.current)
         return replace(
@@ -116,7 +124,23 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out)  # UPD-4
 
 
-def summary(state: State) -> str:
+def call_words(call: str | None) -> Msg:
+    """A call in words: ``up`` or ``down``."""
+    return msg("up") if call == "up" else msg("down")
+
+
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    last = f"to beat {state.last_number}" if state.last_number else "no number yet"
-    return last + (f"; {state.current} said {state.call}" if state.call else "")
+    last = (
+        msg("to beat %(number)s", number=state.last_number)
+        if state.last_number
+        else msg("no number yet")
+    )
+    if state.call:
+        return msg(
+            "%(last)s; %(player)s said %(call)s",
+            last=last,
+            player=state.current,
+            call=call_words(state.call),
+        )
+    return last

@@ -18,6 +18,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
+from engine.message import Msg, msg
 
 name = "ventuno"
 title = "Il Ventuno"
@@ -71,7 +72,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     )
 
 
-def _bust(state: State, reason: str, rule: str = "VEN-2") -> State:
+def _bust(state: State, reason: Msg, rule: str = "VEN-2") -> State:
     """VEN-2: over 21 is out (in a simple challenge that is the loss); play goes on."""
     out = (*state.out, OutRecord(state.current, reason, rule))
     following = next_player(state.header.players, {o.player for o in out}, state.current)
@@ -83,7 +84,14 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         _, dice = take_roll({state.current: TWO}, event, state.header, "VEN-1")
         if all(state.total + v > TARGET for v in options(dice)):
             shown = "-".join(map(str, dice))
-            return _bust(state, f"every value of {shown} goes over 21 from {state.total}")
+            return _bust(
+                state,
+                msg(
+                    "every value of %(dice)s goes over 21 from %(total)s",
+                    dice=shown,
+                    total=state.total,
+                ),
+            )
         return replace(state, rolled=dice)
     if isinstance(event, Choose):
         assert state.rolled is not None
@@ -96,14 +104,16 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             )
         total = state.total + event.value
         if total > TARGET:
-            return _bust(state, f"chose {event.value}: {total} is over 21")
+            return _bust(
+                state, msg("chose %(value)s: %(total)s is over 21", value=event.value, total=total)
+            )
         if total == TARGET:
             return replace(state, total=total, rolled=None, winner=state.current)
         following = next_player(state.header.players, {o.player for o in state.out}, state.current)
         return replace(state, total=total, rolled=None, current=following)
     if isinstance(event, Timeout):
         # CH-4: a turn that runs out counts as not answering; in Ventuno that leaves the race.
-        return _bust(state, "time ran out", "CH-4")
+        return _bust(state, msg("time ran out"), "CH-4")
     raise AssertionError(f"ventuno cannot apply {event!r}")  # turns() admits no other type
 
 
@@ -111,7 +121,9 @@ def outcome(state: State) -> Outcome | None:
     return last_standing(state.header.players, state.out, state.winner)  # VEN-2
 
 
-def summary(state: State) -> str:
+def summary(state: State) -> Msg:
     """The state in words, for the audit."""
-    rolled = f"; rolled {'-'.join(map(str, state.rolled))}" if state.rolled else ""
-    return f"total {state.total}{rolled}"
+    if state.rolled:
+        rolled = "-".join(map(str, state.rolled))
+        return msg("total %(total)s; rolled %(rolled)s", total=state.total, rolled=rolled)
+    return msg("total %(total)s", total=state.total)
