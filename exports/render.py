@@ -11,7 +11,10 @@ from typing import Any
 
 import jinja2
 
-from exports.i18n import words
+from engine.match import Replay
+from exports import filled
+from exports.i18n import check_lang, say, translator, words
+from exports.wording import pairing_reason
 
 GAMES_WITH_SHEETS = (
     "catena",
@@ -37,8 +40,13 @@ def _num(value: Any) -> str:
     return str(value)
 
 
-def environment(user_templates: str | Path | None = None) -> jinja2.Environment:
-    """The Jinja environment: the organizer's templates first, then the shipped ones."""
+def environment(user_templates: str | Path | None = None, lang: str = "it") -> jinja2.Environment:
+    """The Jinja environment: the organizer's templates first, then the shipped ones; with the
+    i18n extension (``_()``, ``ngettext()``, ``{% trans %}``) speaking ``lang``.
+
+    Each render function below switches the environment to the language it is asked for, so
+    keep one environment per thread (the printer and the web each build their own).
+    """
     loaders: list[jinja2.BaseLoader] = []
     if user_templates:
         loaders.append(jinja2.FileSystemLoader(str(user_templates)))
@@ -48,8 +56,17 @@ def environment(user_templates: str | Path | None = None) -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(["html"]),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
     env.filters["num"] = _num
+    return localized(env, lang)
+
+
+def localized(env: jinja2.Environment, lang: str) -> jinja2.Environment:
+    """``env`` speaking ``lang``: its gettext callables, ``say`` (for engine messages), ``w``."""
+    if env.globals.get("lang") != check_lang(lang):
+        env.install_gettext_translations(translator(lang), newstyle=True)  # type: ignore[attr-defined]
+        env.globals.update(lang=lang, say=lambda text: say(text, lang), w=words(lang))
     return env
 
 
@@ -57,42 +74,101 @@ def blank_sheet(env: jinja2.Environment, game: str, title: str, players: int, la
     """A blank score sheet laid out for one game (or a Tetragon partita), one A4 page."""
     if game not in GAMES_WITH_SHEETS:
         raise ValueError(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
-    return env.get_template(f"sheet_{game}.html").render(
-        w=words(lang), lang=lang, title=title, players=players
+    return (
+        localized(env, lang)
+        .get_template(f"sheet_{game}.html")
+        .render(lang=lang, title=title, players=players)
     )
 
 
 def score_sheet(
     env: jinja2.Environment,
     match: Mapping[str, Any],
-    rows: Sequence[Mapping[str, Any]],
+    replay: Replay,
     qr_svg: str,
     lang: str,
+    where: Mapping[str, Any] | None = None,
 ) -> str:
-    """A filled score sheet: the match event by event, its head hash as text and QR, signatures."""
-    return env.get_template("score_sheet.html").render(
-        w=words(lang), lang=lang, match=match, rows=rows, qr=qr_svg
+    """A filled score sheet: the game's blank sheet filled in from the match, then its event
+    log, the outcome, the head hash as text and QR, and the signatures.
+
+    ``where`` names the tournament, its date, the round and the table, when the match was
+    played at one (keys ``tournament``, ``date``, ``round``, ``table``).
+    """
+    return (
+        localized(env, lang)
+        .get_template("score_sheet.html")
+        .render(
+            lang=lang,
+            match=match,
+            sections=filled.sections(replay, lang),
+            log=filled.event_log(replay, lang),
+            qr=qr_svg,
+            where=where or {},
+        )
     )
 
 
 def match_report(
-    env: jinja2.Environment, match: Mapping[str, Any], rows: Sequence[Mapping[str, Any]], lang: str
+    env: jinja2.Environment,
+    match: Mapping[str, Any],
+    replay: Replay,
+    best: Mapping[int, str],
+    lang: str,
 ) -> str:
-    """The timeline of a match with its rulings, voids and the best possible plays."""
-    return env.get_template("report.html").render(w=words(lang), lang=lang, match=match, rows=rows)
+    """The timeline of a match with its rulings, voids and the best possible plays
+    (``best``: position -> what the best play was, in English, read back into ``lang``)."""
+    from exports.wording import best_play
+
+    said = {k: say(best_play(v), lang) for k, v in best.items() if v}
+    return (
+        localized(env, lang)
+        .get_template("report.html")
+        .render(lang=lang, match=match, log=filled.event_log(replay, lang), best=said)
+    )
 
 
-def pairings_html(env: jinja2.Environment, name: str, round_: Mapping[str, Any], lang: str) -> str:
-    return env.get_template("pairings.html").render(
-        w=words(lang), lang=lang, name=name, round=round_
+def pairings_html(
+    env: jinja2.Environment,
+    name: str,
+    round_: Mapping[str, Any],
+    lang: str,
+    date: str = "",
+    closed: Sequence[Mapping[str, Any]] = (),
+) -> str:
+    """The pairings of a round, with the results of the closed rounds before it.
+
+    ``closed`` holds, per closed round, ``number`` and ``tables`` (each with ``table``,
+    ``players`` and ``points``: player -> challenge points, or None while undecided).
+    """
+    reasons = {t["table"]: say(pairing_reason(t.get("why", "")), lang) for t in round_["tables"]}
+    return (
+        localized(env, lang)
+        .get_template("pairings.html")
+        .render(lang=lang, name=name, round=round_, reasons=reasons, date=date, closed=closed)
     )
 
 
 def standings_html(
-    env: jinja2.Environment, name: str, rows: Sequence[Mapping[str, Any]], lang: str
+    env: jinja2.Environment,
+    name: str,
+    rows: Sequence[Mapping[str, Any]],
+    lang: str,
+    date: str = "",
+    after_round: int | None = None,
 ) -> str:
-    return env.get_template("standings.html").render(
-        w=words(lang), lang=lang, name=name, rows=rows, columns=TIEBREAK_COLUMNS
+    """The standings with their tie-break columns, each explained in a footnote."""
+    return (
+        localized(env, lang)
+        .get_template("standings.html")
+        .render(
+            lang=lang,
+            name=name,
+            rows=rows,
+            columns=TIEBREAK_COLUMNS,
+            date=date,
+            after_round=after_round,
+        )
     )
 
 
@@ -100,12 +176,15 @@ def bracket_html(
     env: jinja2.Environment, name: str, rounds: Sequence[Mapping[str, Any]], lang: str
 ) -> str:
     """A single-elimination bracket drawn as SVG, on one landscape page."""
-    return env.get_template("bracket.html").render(
-        w=words(lang),
-        lang=lang,
-        name=name,
-        svg=bracket_svg(rounds, words(lang)),
-        orientation="landscape",
+    return (
+        localized(env, lang)
+        .get_template("bracket.html")
+        .render(
+            lang=lang,
+            name=name,
+            svg=bracket_svg(rounds, {**words(lang), "lang": lang}),
+            orientation="landscape",
+        )
     )
 
 
@@ -143,7 +222,7 @@ def bracket_svg(rounds: Sequence[Mapping[str, Any]], w: Mapping[str, str]) -> st
                 )
         parts.append(
             f'<text x="{c * col_w + 2:.1f}" y="{height - 1:.1f}" font-size="3.5">'
-            f"{_xml(w['round_n'].format(n=r['number']))}</text>"
+            f"{_xml(translator(w['lang']).gettext('Round %(n)s') % {'n': r['number']})}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -219,7 +298,7 @@ def pairings_json(round_: Mapping[str, Any]) -> str:
 def pairings_markdown(round_: Mapping[str, Any], lang: str) -> str:
     w = words(lang)
     lines = [
-        f"## {w['round_n'].format(n=round_['number'])}",
+        f"## {translator(lang).gettext('Round %(n)s') % {'n': round_['number']}}",
         "",
         f"| {w['table']} | {w['players']} |",
         "|---|---|",

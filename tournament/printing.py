@@ -8,7 +8,7 @@ from typing import Any
 from engine.games import game
 from exports import render
 from tournament import day, readmodels
-from tournament.audit import timeline
+from tournament.audit import best_possible
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 
@@ -23,11 +23,14 @@ class Printer:
         lang: str | None = None,
         templates: Path | None = None,
         lexicon: str | None = None,
+        pdf: bool = False,
     ) -> None:
         self.store, self.out, self.lexicon = store, out, lexicon
-        self.env = render.environment(templates)
         self.lang = lang or self._tournament_lang()
+        self.env = render.environment(templates, self.lang)
+        self.pdf = pdf
         self.written: list[Path] = []
+        self.pdf_missing: str | None = None  # why no PDF could be written, once known
 
     def _tournament_lang(self) -> str:
         try:
@@ -40,7 +43,31 @@ class Printer:
         path = self.out / name
         path.write_text(text, encoding="utf-8")
         self.written.append(path)
+        if self.pdf and path.suffix == ".html" and self.pdf_missing is None:
+            from exports.pdf import PdfUnavailable, write_pdf
+
+            try:
+                self.written.append(write_pdf(text, path.with_suffix(".pdf")))
+            except PdfUnavailable as e:
+                self.pdf_missing = str(e)
         return path
+
+    def _where(self, number: str) -> dict[str, Any]:
+        """The tournament, its date, the round and the table a match was played at, if any."""
+        try:
+            t = day.get_tournament(self.store)
+        except Refused:
+            return {}
+        for r in t.rounds:
+            for tb in r["tables"]:
+                if number in tb.get("matches", {}).values():
+                    return {
+                        "tournament": t.settings["name"],
+                        "date": t.settings.get("date", ""),
+                        "round": r["number"],
+                        "table": tb["table"],
+                    }
+        return {"tournament": t.settings["name"], "date": t.settings.get("date", "")}
 
     # --- sheets and matches ------------------------------------------------------------------
 
@@ -53,15 +80,22 @@ class Printer:
     def match_files(self, number: str) -> list[Path]:
         loaded = load(self.store, number, self.lexicon)
         info = summary(loaded)
-        rows = timeline(loaded)
+        replay = loaded.replay
         qr = render.qr_svg(info["head"] or "")
+        graph: list[Any] = []
+        best = {
+            position: best_possible(replay, position, event, graph)
+            for position, event in enumerate(replay.events, 1)
+        }
+        where = self._where(info["id"])
         return [
             self.write(
                 f"scoresheet-{info['id']}.html",
-                render.score_sheet(self.env, info, rows, qr, self.lang),
+                render.score_sheet(self.env, info, replay, qr, self.lang, where),
             ),
             self.write(
-                f"report-{info['id']}.html", render.match_report(self.env, info, rows, self.lang)
+                f"report-{info['id']}.html",
+                render.match_report(self.env, info, replay, best, self.lang),
             ),
         ]
 
@@ -74,8 +108,16 @@ class Printer:
             readmodels.database(self.store).query("select * from standings order by rank, player")
         )
         name = t.settings["name"]
+        closed = [r["number"] for r in t.rounds if r["closed"]]
         makers: dict[str, Any] = {
-            "html": lambda: render.standings_html(self.env, name, rows, self.lang),
+            "html": lambda: render.standings_html(
+                self.env,
+                name,
+                rows,
+                self.lang,
+                t.settings.get("date", ""),
+                closed[-1] if closed else None,
+            ),
             "csv": lambda: render.standings_csv(rows),
             "json": lambda: render.standings_json(rows),
             "md": lambda: render.standings_markdown(rows, self.lang),
@@ -94,12 +136,36 @@ class Printer:
         r = t.rounds[n - 1]
         name = t.settings["name"]
         makers: dict[str, Any] = {
-            "html": lambda: render.pairings_html(self.env, name, r, self.lang),
+            "html": lambda: render.pairings_html(
+                self.env, name, r, self.lang, t.settings.get("date", ""), self._closed(t, n)
+            ),
             "csv": lambda: render.pairings_csv(r),
             "json": lambda: render.pairings_json(r),
             "md": lambda: render.pairings_markdown(r, self.lang),
         }
         return [self.write(f"pairings-{n}.{f}", makers[f]()) for f in formats]
+
+    def _closed(self, t: Any, before: int) -> list[dict[str, Any]]:
+        """The results of the closed rounds before round ``before``, table by table."""
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        closed = []
+        for r in t.rounds[: before - 1]:
+            if not r["closed"]:
+                continue
+            tables = []
+            for tb in r["tables"]:
+                result = day.table_result(t, tb, known.get)
+                tables.append(
+                    {
+                        "table": tb["table"],
+                        "players": list(tb["players"]),
+                        "bye": bool(tb["bye"]),
+                        "points": dict(result.points) if result.points is not None else None,
+                    }
+                )
+            closed.append({"number": r["number"], "tables": tables})
+        return closed
 
     def bracket(self) -> Path:
         t = day.get_tournament(self.store)

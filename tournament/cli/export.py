@@ -17,22 +17,35 @@ LANG = Annotated[str | None, typer.Option("--lang", help="it or en (default: the
 TEMPLATES = Annotated[
     Path | None, typer.Option("--templates", help="A folder of templates that replace ours.")
 ]
+PDF = Annotated[
+    bool, typer.Option("--pdf", help="Also write each printable page as a PDF (WeasyPrint).")
+]
 FORMATS = Annotated[str, typer.Option("--format", help="html, csv, json, md (comma-separated).")]
 
 
-def _printer(out: Path, lang: str | None, templates: Path | None, create: bool = False) -> Any:
+def _printer(
+    out: Path, lang: str | None, templates: Path | None, pdf: bool, create: bool = False
+) -> Any:
     from tournament.printing import Printer
 
     if lang not in (None, "it", "en"):
         from tournament.cli.common import fail
 
         fail("printed material is in Italian (it) or English (en)")
-    return Printer(store(create=create), out, lang, templates, settings().lexicon)
+    return Printer(store(create=create), out, lang, templates, settings().lexicon, pdf=pdf)
 
 
-def _said(paths: list[Path]) -> None:
-    for p in paths:
+def _said(printer: Any) -> None:
+    """Every file the printer wrote (the PDFs beside their HTML), then any PDF warning."""
+    for p in printer.written:
         typer.echo(f"wrote {p}")
+    _no_pdf(printer)
+
+
+def _no_pdf(printer: Any) -> None:
+    """One line on stderr when PDFs were asked for and could not be written."""
+    if printer is not None and printer.pdf_missing:
+        typer.echo(f"warning: {printer.pdf_missing}", err=True)
 
 
 def _formats(text: str) -> tuple[str, ...]:
@@ -53,6 +66,7 @@ def export_sheet(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """A blank score sheet laid out for one game, one A4 page."""
     from exports.render import GAMES_WITH_SHEETS
@@ -62,8 +76,9 @@ def export_sheet(
         fail(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
     if not 2 <= players <= 10:
         fail("a sheet has rows for 2 to 10 players")
-    printer = _printer(out, lang or "it", templates, create=True)
-    _said([printer.blank_sheet(game, players)])
+    printer = _printer(out, lang or "it", templates, pdf, create=True)
+    printer.blank_sheet(game, players)
+    _said(printer)
 
 
 @export_app.command("scoresheet")
@@ -73,9 +88,12 @@ def export_scoresheet(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """The filled score sheet of a match (with its head hash as text and QR) and its report."""
-    _said(_printer(out, lang, templates).match_files(match_id))
+    printer = _printer(out, lang, templates, pdf)
+    printer.match_files(match_id)
+    _said(printer)
 
 
 @export_app.command("pairings")
@@ -86,9 +104,12 @@ def export_pairings(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """The pairings of a round (default: the last) for the wall, and to post."""
-    _said(_printer(out, lang, templates).pairings(round_number, _formats(format)))
+    printer = _printer(out, lang, templates, pdf)
+    printer.pairings(round_number, _formats(format))
+    _said(printer)
 
 
 @export_app.command("standings")
@@ -98,9 +119,12 @@ def export_standings(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """The standings with their tie-break columns."""
-    _said(_printer(out, lang, templates).standings(_formats(format)))
+    printer = _printer(out, lang, templates, pdf)
+    printer.standings(_formats(format))
+    _said(printer)
 
 
 @export_app.command("bracket")
@@ -109,9 +133,12 @@ def export_bracket(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """A single-elimination bracket, drawn as SVG on one landscape page."""
-    _said([_printer(out, lang, templates).bracket()])
+    printer = _printer(out, lang, templates, pdf)
+    printer.bracket()
+    _said(printer)
 
 
 @export_app.command("all")
@@ -120,7 +147,10 @@ def export_all(
     out: OUT = Path("exports-out"),
     lang: LANG = None,
     templates: TEMPLATES = None,
+    pdf: PDF = False,
 ) -> None:
     """Every output: blank sheets, pairings, standings, bracket, each match's sheet and report."""
-    paths = _printer(out, lang, templates).everything()
+    printer = _printer(out, lang, templates, pdf)
+    paths = printer.everything()
     typer.echo(f"wrote {len(paths)} files into {out.resolve()}")
+    _no_pdf(printer)

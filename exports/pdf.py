@@ -1,0 +1,31 @@
+"""PDF files written straight from the HTML with WeasyPrint: A4, the margins and the
+"pagina 1 di 2" footer of the templates' ``@page`` rule, no browser header or footer.
+
+WeasyPrint needs the pango library of the system; where either is missing the HTML is still
+written and :class:`PdfUnavailable` says, in one sentence, what to install.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint or the pango library it draws text with is not installed."""
+
+
+def write_pdf(html: str, path: Path) -> Path:
+    """Print ``html`` into the PDF file ``path`` and return the path."""
+    try:
+        import weasyprint
+    except ImportError:
+        raise PdfUnavailable(
+            "PDF files need WeasyPrint: pip install weasyprint (the HTML files were written)"
+        ) from None
+    except OSError:  # WeasyPrint is there, but the pango library it loads is not
+        raise PdfUnavailable(
+            "PDF files need the pango library: apt-get install libpango-1.0-0 "
+            "(the HTML files were written)"
+        ) from None
+    weasyprint.HTML(string=html, base_url=str(path.parent)).write_pdf(str(path))
+    return path
