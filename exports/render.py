@@ -70,15 +70,16 @@ def localized(env: jinja2.Environment, lang: str) -> jinja2.Environment:
     return env
 
 
+def _page(env: jinja2.Environment, lang: str, template: str, **context: Any) -> str:
+    """One template rendered in ``lang``."""
+    return localized(env, lang).get_template(template).render(lang=lang, **context)
+
+
 def blank_sheet(env: jinja2.Environment, game: str, title: str, players: int, lang: str) -> str:
     """A blank score sheet laid out for one game (or a Tetragon partita), one A4 page."""
     if game not in GAMES_WITH_SHEETS:
         raise ValueError(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
-    return (
-        localized(env, lang)
-        .get_template(f"sheet_{game}.html")
-        .render(lang=lang, title=title, players=players)
-    )
+    return _page(env, lang, f"sheet_{game}.html", title=title, players=players)
 
 
 def score_sheet(
@@ -95,17 +96,47 @@ def score_sheet(
     ``where`` names the tournament, its date, the round and the table, when the match was
     played at one (keys ``tournament``, ``date``, ``round``, ``table``).
     """
-    return (
-        localized(env, lang)
-        .get_template("score_sheet.html")
-        .render(
-            lang=lang,
-            match=match,
-            sections=filled.sections(replay, lang),
-            log=filled.event_log(replay, lang),
-            qr=qr_svg,
-            where=where or {},
-        )
+    return _page(
+        env,
+        lang,
+        "score_sheet.html",
+        match=match,
+        sections=filled.sections(replay, lang),
+        log=filled.event_log(replay, lang),
+        qr=qr_svg,
+        where=where or {},
+    )
+
+
+def partita_sheet(
+    env: jinja2.Environment,
+    players: Sequence[str],
+    games: Sequence[Mapping[str, Any]],
+    lang: str,
+    where: Mapping[str, Any],
+    amended: Mapping[str, int] | None = None,
+) -> str:
+    """A table's Tetragon partita (CH-3) filled in: its four games, each with its match and
+    the challenge points it gave, and the totals (``amended``: the organizer's, if any).
+
+    ``games``: each with ``title``, ``match`` (its id, or None) and ``points`` (or None).
+    """
+    decided = [g["points"] for g in games if g.get("points")]
+    total: Mapping[str, int] | None = amended
+    if total is None and games and len(decided) == len(games):
+        total = {p: sum(pts.get(p, 0) for pts in decided) for p in players}
+    best = max(total.values()) if total else None
+    winners = [p for p in players if total and total[p] == best and best]
+    return _page(
+        env,
+        lang,
+        "partita.html",
+        players=players,
+        games=games,
+        where=where,
+        total=total,
+        winners=winners,
+        amended=amended is not None,
     )
 
 
@@ -121,10 +152,8 @@ def match_report(
     from exports.wording import best_play
 
     said = {k: say(best_play(v), lang) for k, v in best.items() if v}
-    return (
-        localized(env, lang)
-        .get_template("report.html")
-        .render(lang=lang, match=match, log=filled.event_log(replay, lang), best=said)
+    return _page(
+        env, lang, "report.html", match=match, log=filled.event_log(replay, lang), best=said
     )
 
 
@@ -142,10 +171,15 @@ def pairings_html(
     ``players`` and ``points``: player -> challenge points, or None while undecided).
     """
     reasons = {t["table"]: say(pairing_reason(t.get("why", "")), lang) for t in round_["tables"]}
-    return (
-        localized(env, lang)
-        .get_template("pairings.html")
-        .render(lang=lang, name=name, round=round_, reasons=reasons, date=date, closed=closed)
+    return _page(
+        env,
+        lang,
+        "pairings.html",
+        name=name,
+        round=round_,
+        reasons=reasons,
+        date=date,
+        closed=closed,
     )
 
 
@@ -158,17 +192,15 @@ def standings_html(
     after_round: int | None = None,
 ) -> str:
     """The standings with their tie-break columns, each explained in a footnote."""
-    return (
-        localized(env, lang)
-        .get_template("standings.html")
-        .render(
-            lang=lang,
-            name=name,
-            rows=rows,
-            columns=TIEBREAK_COLUMNS,
-            date=date,
-            after_round=after_round,
-        )
+    return _page(
+        env,
+        lang,
+        "standings.html",
+        name=name,
+        rows=rows,
+        columns=TIEBREAK_COLUMNS,
+        date=date,
+        after_round=after_round,
     )
 
 
@@ -176,15 +208,13 @@ def bracket_html(
     env: jinja2.Environment, name: str, rounds: Sequence[Mapping[str, Any]], lang: str
 ) -> str:
     """A single-elimination bracket drawn as SVG, on one landscape page."""
-    return (
-        localized(env, lang)
-        .get_template("bracket.html")
-        .render(
-            lang=lang,
-            name=name,
-            svg=bracket_svg(rounds, {**words(lang), "lang": lang}),
-            orientation="landscape",
-        )
+    return _page(
+        env,
+        lang,
+        "bracket.html",
+        name=name,
+        svg=bracket_svg(rounds, {**words(lang), "lang": lang}),
+        orientation="landscape",
     )
 
 

@@ -245,6 +245,20 @@ def pairing_reason(why: str) -> Msg | str:
 # --- the audit's best plays ------------------------------------------------------------------
 
 _SINK = re.compile(r"^(?P<p>.+)'s (?P<v>\d+) with (?P<e>.+)$")
+
+
+def _sinkable(text: str) -> Msg | str:
+    found = _SINK.match(text)
+    if not found:
+        return text
+    return msg(
+        "%(player)s's %(value)s with %(expr)s",
+        player=found["p"],
+        value=found["v"],
+        expr=found["e"],
+    )
+
+
 _BEST: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = (
     (
         re.compile(r"^best: (?P<e>.+) \(key (?P<k>.+)\)$"),
@@ -253,20 +267,7 @@ _BEST: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = (
     (re.compile(r"^the target was unreachable$"), lambda m: msg("the target was unreachable")),
     (
         re.compile(r"^could sink (?P<l>.+)$"),
-        lambda m: msg(
-            "could sink %(ships)s",
-            ships=tuple(
-                msg(
-                    "%(player)s's %(value)s with %(expr)s",
-                    player=s["p"],
-                    value=s["v"],
-                    expr=s["e"],
-                )
-                if (s := _SINK.match(part))
-                else part
-                for part in m["l"].split("; ")
-            ),
-        ),
+        lambda m: msg("could sink %(ships)s", ships=tuple(map(_sinkable, m["l"].split("; ")))),
     ),
     (re.compile(r"^no ship could be sunk$"), lambda m: msg("no ship could be sunk")),
     (re.compile(r"^no legal word existed$"), lambda m: msg("no legal word existed")),

@@ -167,6 +167,47 @@ class Printer:
             closed.append({"number": r["number"], "tables": tables})
         return closed
 
+    def partite(self) -> list[Path]:
+        """Each table's Tetragon partita, filled in from its four matches (CH-3)."""
+        t = day.get_tournament(self.store)
+        if t.settings["plays"] != day.PARTITA:
+            return []
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        written = []
+        for r in t.rounds:
+            for tb in r["tables"]:
+                if tb["bye"] or not tb.get("games"):
+                    continue
+                games = []
+                for g in tb["games"]:
+                    match = tb.get("matches", {}).get(g)
+                    outcome = known.get(match) if match else None
+                    games.append(
+                        {
+                            "title": game(g).title,
+                            "match": match,
+                            "points": dict(outcome.points) if outcome else None,
+                        }
+                    )
+                amendments = tb.get("amendments")
+                where = {
+                    "tournament": t.settings["name"],
+                    "date": t.settings.get("date", ""),
+                    "round": r["number"],
+                    "table": tb["table"],
+                }
+                html = render.partita_sheet(
+                    self.env,
+                    list(tb["players"]),
+                    games,
+                    self.lang,
+                    where,
+                    dict(amendments[-1]["points"]) if amendments else None,
+                )
+                written.append(self.write(f"partita-{r['number']}-{tb['table']}.html", html))
+        return written
+
     def bracket(self) -> Path:
         t = day.get_tournament(self.store)
         if t.settings["format"] != "elimination":
@@ -187,6 +228,7 @@ class Printer:
             self.standings()
             for n in range(1, len(t.rounds) + 1):
                 self.pairings(n)
+            self.partite()
             if t.settings["format"] == "elimination":
                 self.bracket()
         for match in self.store.matches():

@@ -364,8 +364,14 @@ def simulate(
 
 @app.command("demo")
 @guarded
-def demo(as_json: JSON = False) -> None:
-    """A small club tournament and the examples of the rules, in a fresh database."""
+def demo(
+    as_json: JSON = False,
+    pdf: Annotated[
+        bool, typer.Option("--pdf/--no-pdf", help="Write each printable page as PDF too.")
+    ] = True,
+) -> None:
+    """A small club tournament and the examples of the rules, in a fresh database; its
+    printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament import readmodels
     from tournament.demo import build_demo
     from tournament.printing import Printer
@@ -373,7 +379,10 @@ def demo(as_json: JSON = False) -> None:
     path = settings().db
     s = build_demo(path)
     out = path.resolve().parent / "exports-out"
-    written = Printer(s, out).everything()
+    printer = Printer(s, out, pdf=pdf)
+    written = printer.everything()
+    if printer.pdf_missing:
+        typer.echo(f"warning: {printer.pdf_missing}", err=True)
     db = readmodels.database(s)
     rows = list(db.query("select * from standings order by rank, player"))
     examples = list(

@@ -1,0 +1,190 @@
+"""One catalogue for every text a person reads: complete in Italian, compiled as committed, and
+no English left on an Italian sheet (every game's filled sheet, from the examples and the demo)."""
+
+from __future__ import annotations
+
+import gettext
+import html as htmllib
+import io
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("babel", reason="Babel is a test dependency (pip install -e '.[test]')")
+
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir  # noqa: E402
+from babel.messages.mofile import write_mo  # noqa: E402
+from babel.messages.pofile import read_po  # noqa: E402
+
+from engine.message import msg, nmsg  # noqa: E402
+from exports.i18n import LANGS, LOCALES, say, translator  # noqa: E402
+from tests.support import EXAMPLES  # noqa: E402
+from tests.tournament.test_match_cli import ok  # noqa: E402
+from tournament.demo import build_demo  # noqa: E402
+from tournament.printing import Printer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2)}
+METHODS = [
+    ("engine/**.py", "python"),
+    ("exports/**.py", "python"),
+    ("exports/templates/**.html", "jinja2"),
+]
+
+
+def extracted() -> set[str]:
+    """The message ids the code and templates use, as ``pybabel extract -F babel.cfg`` does."""
+    ids = set()
+    for _, _, message, _, _ in extract_from_dir(str(ROOT), METHODS, keywords=KEYWORDS):
+        ids.add(message[0] if isinstance(message, tuple) else message)
+    return ids
+
+
+def catalogue(lang: str):
+    with open(LOCALES / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+def test_the_config_names_the_sources_the_test_extracts() -> None:
+    cfg = (ROOT / "babel.cfg").read_text()
+    for pattern, method in METHODS:
+        assert f"[{method}: {pattern}]" in cfg
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_message_is_in_the_catalogue(lang: str) -> None:
+    used = extracted()
+    assert len(used) > 200
+    po = catalogue(lang)
+    held = {m.id[0] if isinstance(m.id, tuple) else m.id for m in po if m.id}
+    assert sorted(used - held) == [], f"run the catalogue refresh of exports/i18n.py ({lang})"
+    assert sorted(held - used) == [], f"the {lang} catalogue holds messages nothing uses"
+    if lang == "it":
+        forms = {m.id: m.string if m.pluralizable else [m.string] for m in po if m.id}
+        untranslated = [k for k, strings in forms.items() if not all(strings)]
+        assert untranslated == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_compiled_catalogue_matches_its_po(lang: str) -> None:
+    """The committed .mo is the .po compiled (``pybabel compile -d exports/locale``)."""
+    compiled = io.BytesIO()
+    write_mo(compiled, catalogue(lang))
+    committed = (LOCALES / lang / "LC_MESSAGES" / "messages.mo").read_bytes()
+    assert committed == compiled.getvalue(), "run: pybabel compile -d exports/locale"
+    it = gettext.GNUTranslations(io.BytesIO(committed))
+    if lang == "it":
+        assert it.gettext("Score sheet") == "Foglio di gioco"
+
+
+def test_plural_forms_and_engine_messages() -> None:
+    it = translator("it")
+    assert it.ngettext("%(num)s player", "%(num)s players", 1) % {"num": 1} == "1 giocatore"
+    assert it.ngettext("%(num)s player", "%(num)s players", 3) % {"num": 3} == "3 giocatori"
+    chain = nmsg("chain of %(n)s word", "chain of %(n)s words", 1)
+    assert chain == "chain of 1 word" and say(chain, "it") == "catena di 1 parola"
+    summary = msg(
+        "round %(round)s; common letters %(common)s; totals %(totals)s",
+        round=1,
+        common=msg("none yet"),
+        totals=("giallo 0", "blu 0"),
+    )
+    assert summary == "round 1; common letters none yet; totals giallo 0, blu 0"
+    assert say(summary, "it") == "turno 1; lettere comuni ancora nessuna; totali giallo 0, blu 0"
+    assert say(summary, "en") == summary
+    assert say("giallo", "it") == "giallo"  # names and words played are not translated
+
+
+# --- no English on an Italian sheet ----------------------------------------------------------
+
+ENGLISH = (
+    "roll rolls rolled round rounds winner winners total totals none true false answer answers "
+    "doubt doubts end consonant consonants vowel letter letters different scores score the of "
+    "and is with not out yet chain word words die target best key void ruling referee accepted "
+    "rejected bye seed page player players points sinks hits makes stands writes passes"
+).split()
+# Names that stay as they are in both languages: game titles and tie-break names.
+PROPER = ("Texas Word'em", "Sonneborn-Berger", "Buchholz")
+
+
+class Text(HTMLParser):
+    """The text of a page as a reader sees it (no style, no SVG)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: object) -> None:
+        self.hidden += tag in ("style", "svg", "title")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.hidden -= tag in ("style", "svg", "title")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def visible(html: str) -> str:
+    parser = Text()
+    parser.feed(html)
+    text = " ".join(parser.parts)
+    for name in PROPER:
+        text = text.replace(name, "")
+    return text
+
+
+def english_in(text: str) -> list[str]:
+    words = re.findall(r"[A-Za-z]+", text)
+    return sorted({w for w in words if w.lower() in ENGLISH})
+
+
+def test_the_detector_finds_english() -> None:
+    assert english_in(visible("<p>roll: Nero consonant S N</p>")) == ["consonant", "roll"]
+    assert english_in(visible("<p>risposta: blu False</p>")) == ["False"]
+    assert english_in(visible("<p>giallo tira il dado delle consonanti: S N</p>")) == []
+
+
+@pytest.fixture(scope="module")
+def printed_demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Everything the demo prints (its tournament and every example match), in Italian."""
+    tmp = tmp_path_factory.mktemp("demo")
+    store = build_demo(tmp / "demo.db")
+    written = Printer(store, tmp / "out", "it").everything()
+    return {p.name: p.read_text(encoding="utf-8") for p in written if p.suffix == ".html"}
+
+
+def test_no_english_on_any_italian_sheet_of_the_demo(printed_demo: dict[str, str]) -> None:
+    titles = (re.search(r"<h1>([^<·]+)", html) for html in printed_demo.values())
+    games = {htmllib.unescape(t[1]).strip() for t in titles if t}
+    assert {"Texas Word'em", "Tiro di precisione", "La parola nascosta", "Tetragon"} <= games
+    assert sum(name.startswith("scoresheet-") for name in printed_demo) > 50
+    found = {}
+    for name, html in printed_demo.items():
+        words = english_in(visible(html))
+        if words:
+            found[name] = words
+    assert found == {}
+
+
+def test_no_python_values_on_a_sheet(printed_demo: dict[str, str]) -> None:
+    for name, html in printed_demo.items():
+        text = visible(html)
+        assert not re.search(r"\b(True|False|None)\b|\[\'|\{\'", text), name
+
+
+@pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.jsonl")))
+def test_every_example_prints_in_italian(example: str, tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    ok(db, "match", "import", str(EXAMPLES / example))
+    out = tmp_path / "out"
+    ok(db, "export", "scoresheet", "M1", "--out", str(out), "--lang", "it")
+    for page in ("scoresheet-M1.html", "report-M1.html"):
+        text = visible((out / page).read_text())
+        assert english_in(text) == [], (page, english_in(text))
+        assert "Registro degli eventi" in text or "Resoconto" in text
+    ok(db, "export", "scoresheet", "M1", "--out", str(out), "--lang", "en")
+    assert "Event log" in visible((out / "scoresheet-M1.html").read_text())
