@@ -382,11 +382,7 @@ def _tie_break(state: State, ctx: Context) -> State:
 
 
 def why_no_tie_break_ruling(state: State, event: CardEvent) -> str | None:
-    """PN-1: why the referee cannot rule on this dealt card now, or None.
-
-    A ruling on a card decides the tie-break (PN-6) for the card's holder, so it needs a
-    tie-break with that player in it.
-    """
+    """PN-1: why the referee cannot rule on this card now (it needs a tie-break with its holder)."""
     if not state.tied:
         return "a ruling on a card decides the final tie-break (PN-6), and there has been none"
     if event.to not in state.tied:
