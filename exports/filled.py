@@ -165,8 +165,10 @@ def tiro(s: Sheet) -> list[Section]:
             judged = arithmetic.judge(shot.expr, dice)
             d, m, sub = judged.key
             cells: list[Any] = [p, _letters(dice), shot.expr, _value(judged.value), d, m, sub]
-        else:
+        elif position:
             cells = [p, _letters(dice), msg("no expression"), "—", "", "", ""]
+        else:  # not played yet: the boxes stay blank
+            cells = [p, _letters(dice), "", "", "", "", ""]
         shots.rows.append(s.row(position, cells))
     return [target, shots]
 

@@ -6,7 +6,12 @@ a :class:`~engine.message.Msg`, an id with parameters, and this module says it i
 The catalogues are ``exports/locale/<lang>/LC_MESSAGES/messages.po``; their compiled ``.mo`` are
 committed beside them and shipped as package data (a test checks they match the ``.po``).
 
-Refresh after changing texts (README, "Translations")::
+For the command line and the web (which adopt it next): ``translator(lang)`` gives ``gettext``
+and ``ngettext``; ``say(text, lang)`` says an engine :class:`~engine.message.Msg` (or any
+value) in ``lang``; :func:`exports.render.environment` (``lang=``) is a Jinja environment with
+the i18n extension installed (``_()``, ``ngettext()``, ``{% trans %}``) and ``say`` as a global.
+
+Refresh after changing texts::
 
     pybabel extract -F babel.cfg -k msg -k nmsg:1,2 -o exports/locale/messages.pot .
     pybabel update -i exports/locale/messages.pot -d exports/locale

@@ -1,0 +1,94 @@
+"""A filled score sheet is its game's blank sheet filled in: the same tables, with what was
+played, rejected words struck and rulings marked, then the event log in words."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from exports import filled, render
+from tests.support import example, play, roll
+
+
+def texas(*late: dict):
+    """The Texas Word'em seed (TEX-1..TEX-4), with ``late`` events in place of its last word."""
+    head, events = example("texas-seed.jsonl")
+    events = [e for e in events if e["type"] != "end"]
+    played = events[:-1] + list(late) if late else events
+    return play("texas", head["players"], played, head.get("outside", ()))
+
+
+def cells(section: filled.Section) -> list[list[str]]:
+    return [row.cells for row in section.rows]
+
+
+def test_texas_is_its_sheet_filled_in() -> None:
+    letters, one, two, three, total = filled.sections(texas(), "it")
+    assert letters.head == ["Giocatore", "Consonanti"]
+    assert cells(letters) == [["giallo", "S N"], ["blu", "T N"]]
+    assert [s.title for s in (one, two, three)] == ["Turno 1", "Turno 2", "Turno 3"]
+    assert one.head == ["Lettere", "Giocatore", "Parola", "Punteggio", "Bonus"]
+    # TEX-3: sano uses S N O A, every letter: 4 and a bonus of 1.
+    assert cells(one) == [["O A", "giallo", "sano", "4", "1"], ["O A", "blu", "onta", "4", "1"]]
+    assert cells(two)[1] == ["O A S A", "blu", "sonata", "6", "1"]
+    assert cells(three)[0] == ["O A S A C I", "giallo", "incasso", "7", "0"]
+    assert cells(total) == [["giallo", "16"], ["blu", "21"]]
+
+
+def test_a_rejected_word_is_struck_and_a_ruling_marked() -> None:
+    bogus = {"type": "word", "by": "blu", "word": "cantosia"}
+    sections = filled.sections(texas(bogus), "it")
+    row = sections[3].rows[1]
+    assert row.rejected and row.cells[2] == "cantosia" and row.cells[3] == "0"
+    assert row.mark == "turno 3: cantosia non è ammessa: 0"
+    ruled = texas(bogus, {"type": "ruling", "by": "referee", "on": 13, "accept": True})
+    row = filled.sections(ruled, "it")[3].rows[1]
+    assert not row.rejected and row.cells[3:] == ["8", "1"]
+    assert row.mark == "decisione dell'arbitro: accettata"
+    html = render.score_sheet(
+        render.environment(),
+        {"id": "M9", "title": "Texas Word'em", "players": ["giallo", "blu"], "outside": [],
+         "winners": ["blu"], "points": {"giallo": 0, "blu": 1}, "head": "ab" * 32},
+        texas(bogus),
+        "",
+        "it",
+        {"tournament": "Coppa", "date": "2026-11-29", "round": 2, "table": 3},
+    )  # fmt: skip
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    assert "Coppa · Data: 2026-11-29 · Turno: 2 · Tavolo: 3 · Arbitro:" in text
+    assert "<s>cantosia</s> ✗" in html
+    assert "13 blu blu scrive cantosia ✗ turno 3: cantosia non è ammessa: 0" in text
+    assert "Registro degli eventi" in text and "Firma" not in text  # names, not blank lines
+    assert ("ab" * 32) in html
+
+
+def test_tiro_fills_target_dice_values_and_the_key() -> None:
+    head, events = example("tiro-seed.jsonl")
+    replay = play("tiro", head["players"], events[:-1], head["outside"])
+    target, shots = filled.sections(replay, "en")
+    assert target.boxes == ["11"]
+    assert shots.head == [
+        "Player", "Dice", "Expression", "Value", "Divisions", "Multiplications", "Subtractions"
+    ]  # fmt: skip
+    assert cells(shots) == [
+        ["giallo", "6 6 5 1", "6 x (5:6+1)", "11", "1", "1", "0"],
+        ["blu", "5 4 2 1", "(5+4+2):1", "11", "1", "0", "0"],
+    ]
+
+
+def test_ventuno_shows_the_bust_beside_the_throw() -> None:
+    head, events = example("ventuno-seed.jsonl")
+    replay = play("ventuno", head["players"], events, head.get("outside", ()))
+    (turns,) = filled.sections(replay, "it")
+    bust = next(r for r in turns.rows if r.mark)
+    assert bust.cells[2:] == ["3-6", "—", "19"]
+    assert bust.mark == "ogni valore di 3-6 supera 21 partendo da 19"
+
+
+def test_the_event_log_speaks_the_sheets_language() -> None:
+    replay = play("tiro", ["giallo", "blu"], [roll("giallo", "d6", 6, 6, 5, 1)])
+    (row,) = filled.event_log(replay, "it")
+    assert (row.who, row.what) == ("giallo", "giallo tira il d6: 6 6 5 1")
+    assert row.state == "bersaglio non tirato; dadi giallo 6 6 5 1"
+    (row,) = filled.event_log(replay, "en")
+    assert row.what == "giallo rolls the d6: 6 6 5 1"
