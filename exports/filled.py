@@ -105,25 +105,26 @@ def _value(v: Fraction | None) -> str:
 
 
 def texas(s: Sheet) -> list[Section]:
+    from engine.games.texas import ROUNDS
+
     _ = s._
     final = s.replay.state
     players = s.replay.header.players
     letters = Section(_("Letters"), [_("Player"), _("Consonants")])
     letters.rows = [Row([p, _letters(final.personal.get(p, ()))]) for p in players]
-    rounds: dict[int, Section] = {}
+    rounds = {
+        r: Section(
+            _("Round %(n)s") % {"n": r},
+            [_("Letters"), _("Player"), _("Word"), _("Score"), _("Bonus")],
+            span_first=True,
+            played=2,
+        )
+        for r in range(1, ROUNDS + 1)
+    }
     for position, event, before, after in s.moves():
         if not isinstance(event, (Word, Pass, Timeout)):
             continue
-        r = before.round
-        section = rounds.setdefault(
-            r,
-            Section(
-                _("Round %(n)s") % {"n": r},
-                [_("Letters"), _("Player"), _("Word"), _("Score"), _("Bonus")],
-                span_first=True,
-                played=2,
-            ),
-        )
+        section = rounds[before.round]
         points = after.scores[event.by][-1]
         if isinstance(event, Word):
             length = len(fold(event.word))
@@ -132,9 +133,14 @@ def texas(s: Sheet) -> list[Section]:
         else:
             cells = [_letters(before.common), event.by, msg("no word"), 0, 0]
         section.rows.append(s.row(position, cells))
+    for r, section in rounds.items():  # a round not (wholly) played keeps its blank rows
+        common = _letters(final.common) if final.round == r else ""
+        common = section.rows[0].cells[0] if section.rows else common
+        written = {row.cells[1] for row in section.rows}
+        section.rows += [Row([common, p, "", "", ""]) for p in players if p not in written]
     total = Section(_("Total"), [_("Player"), _("Total")])
     total.rows = [Row([p, str(sum(final.scores.get(p, ())))]) for p in players]
-    return [letters, *(rounds[r] for r in sorted(rounds)), total]
+    return [letters, *rounds.values(), total]
 
 
 def tiro(s: Sheet) -> list[Section]:

@@ -3,11 +3,18 @@ played, rejected words struck and rulings marked, then the event log in words.""
 
 from __future__ import annotations
 
+import os
 import re
 from html import unescape
+from pathlib import Path
+
+import pytest
 
 from exports import filled, render
-from tests.support import example, play, roll
+from tests.support import EXAMPLES, example, play, roll
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 
 
 def texas(*late: dict):
@@ -92,3 +99,40 @@ def test_the_event_log_speaks_the_sheets_language() -> None:
     assert row.state == "bersaglio non tirato; dadi giallo 6 6 5 1"
     (row,) = filled.event_log(replay, "en")
     assert row.what == "giallo rolls the d6: 6 6 5 1"
+
+
+def test_a_texas_match_in_play_keeps_the_blank_rows_to_come() -> None:
+    head, events = example("texas-seed.jsonl")
+    replay = play("texas", head["players"], events[:4], head["outside"])  # giallo's first word
+    _, one, two, three, _ = filled.sections(replay, "it")
+    assert cells(one) == [["O A", "giallo", "sano", "4", "1"], ["O A", "blu", "", "", ""]]
+    assert cells(two) == cells(three) == [["", "giallo", "", "", ""], ["", "blu", "", "", ""]]
+
+
+EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("name", EXAMPLE_FILES)
+def test_every_examples_filled_sheet_matches_its_snapshot(name: str) -> None:
+    """The filled sheet of every worked example, in Italian (UPDATE_SNAPSHOTS=1 rewrites them
+    after a change made on purpose: read the diff)."""
+    head, events = example(name)
+    replay = play(head["game"], head["players"], events, head.get("outside", ()), **{
+        k: v for k, v in head.items() if k not in ("format", "game", "players", "outside")
+    })  # fmt: skip
+    outcome = replay.outcome
+    match = {
+        "id": "M1",
+        "title": replay.rules.title,
+        "players": list(head["players"]),
+        "outside": list(head.get("outside", ())),
+        "winners": list(outcome.winners) if outcome else [],
+        "points": dict(outcome.points) if outcome else {},
+        "head": "0" * 64,
+    }
+    html = render.score_sheet(render.environment(), match, replay, "", "it", {"round": 1})
+    snapshot = SNAPSHOTS / f"scoresheet-{name.removesuffix('.jsonl')}.html"
+    if UPDATE:
+        snapshot.write_text(html)
+    assert snapshot.exists(), "no snapshot yet: run the tests once with UPDATE_SNAPSHOTS=1"
+    assert html == snapshot.read_text()
