@@ -149,7 +149,9 @@ SAYINGS: dict[type, Callable[[Any], Msg]] = {
     ),
     Answer: _answer,
     Reveal: lambda e: msg("%(player)s reveals %(word)s", player=e.by, word=e.word),
-    Hint: lambda e: msg("%(player)s gives the letter %(letter)s", player=e.by, letter=e.letter),
+    Hint: lambda e: msg(
+        "%(player)s gives the letter %(letter)s", player=e.by, letter=e.letter.upper()
+    ),
     DiceCommit: lambda e: msg("the referee seals the seed of the digital dice"),
     DiceReveal: lambda e: msg("the referee shows the seed of the digital dice"),
     Ruling: _ruling,
