@@ -8,6 +8,7 @@ import pytest
 
 from tournament.pairing import (
     History,
+    Reason,
     Table,
     berger,
     bracket_order,
@@ -55,7 +56,11 @@ def test_swiss_first_round_pairs_neighbours_in_the_ranking() -> None:
 def test_swiss_bye_goes_to_the_lowest_ranked_without_one() -> None:
     ranked = ["a", "b", "c", "d", "e"]
     tables = swiss(ranked, {}, History())
-    assert tables[-1] == Table(("e",), bye=True, why="bye: e, lowest ranked without a bye")
+    bye = Reason("bye", {"player": "e", "score": "0"})
+    assert tables[-1] == Table(
+        ("e",), bye=True, why="bye: e, lowest ranked without a bye (0 points)", reasons=(bye,)
+    )
+    assert tables[-1].to_json(3)["reasons"] == [{"code": "bye", "params": bye.params}]
     tables = swiss(ranked, {}, History(byes=frozenset({"e"})))
     assert tables[-1].players == ("d",) and "without a bye" in tables[-1].why
 
@@ -67,7 +72,8 @@ def test_swiss_no_rematch_and_score_groups() -> None:
     tables = swiss(ranked, scores, met)
     assert frozenset("ab") not in {frozenset(t.players) for t in tables}
     assert all(sorted(scores[p] for p in t.players) == [0, 3] for t in tables)
-    assert all("different scores" in t.why for t in tables)
+    assert all([r.code for r in t.reasons][:2] == ["float_rules", "float_up"] for t in tables)
+    assert all("could not be paired among themselves" in t.why for t in tables)
     tables = swiss(ranked, scores, History())
     assert {frozenset(t.players) for t in tables} == {frozenset("ab"), frozenset("cd")}
 
@@ -79,8 +85,10 @@ def test_swiss_allows_a_rematch_only_when_nothing_else_is_left() -> None:
 
 
 def test_swiss_challenger_is_who_sat_first_less_often() -> None:
-    tables = swiss(["a", "b"], {}, History(first_seats={"a": 2, "b": 1}))
+    tables = swiss(["a", "b"], {}, History(seats={"a": "FSF", "b": "SFS"}))
     assert tables[0].players == ("b", "a")
+    assert tables[0].reasons[-1] == Reason("seat_balance", {"player": "b"})
+    assert tables[0].why == "b (0) - a (0): same score; b first: fewer first seats so far"
 
 
 def test_swiss_large_field_is_paired_in_windows_without_rematches() -> None:

@@ -1,0 +1,299 @@
+"""Swiss pairing: one exact maximum-weight matching over the whole field.
+
+Each possible table gets a cost made of levels, compared level by level (a lower level never
+outweighs one unit of a higher level, over a whole round):
+
+1. a rematch (only when no pairing without one is left);
+2. a seat difference beyond 2 (first seats minus second seats, see :mod:`.seats`);
+3. the score gap, squared (floats, and floats as short as possible);
+4. a third equal seat in a row (so it is avoided within the score groups, not by floating);
+5. a float down for someone who floated down last round;
+6. how high in their score group the player who floats down stands (the lowest floats);
+7. a float up for someone who floated up last round;
+8. the distance in the ranking (neighbours meet: first with second, third with fourth).
+
+The matching is exact for these costs. To be fast it runs on a smaller graph (each player and
+their neighbours in the ranking, and the few players that the seat limits single out near them);
+when that graph's best pairing still has a rematch or breaks the seat difference, the whole graph
+of every possible table decides instead (rare: then far tables can matter).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from tournament.pairing import seats
+from tournament.pairing.tables import History, Reason, Table, explain
+
+NEIGHBOURS = 4  # the ranking neighbours each player is linked to on each side (plus rounds)
+SOLVERS = ("rustworkx", "networkx")
+
+
+@dataclass
+class Field:
+    """The players to pair (bye already out), each described by index in ranking order."""
+
+    players: list[str]
+    score: list[float]
+    below: list[int]  # players of the same score ranked lower (0: the lowest of the group)
+    seats: list[str]
+    on_first: list[int]  # the seat limits broken by sitting first (see seats.cost)
+    on_second: list[int]
+    down: list[bool]  # floated down last round
+    up: list[bool]
+    opponents: list[frozenset[int]]
+
+    @classmethod
+    def of(cls, ranked: Sequence[str], scores: Mapping[str, float], history: History) -> Field:
+        players = list(ranked)
+        index = {p: i for i, p in enumerate(players)}
+        score = [float(scores.get(p, 0)) for p in players]
+        below = [0] * len(score)
+        seen: dict[float, int] = {}
+        for i in range(len(score) - 1, -1, -1):
+            below[i] = seen.get(score[i], 0)
+            seen[score[i]] = below[i] + 1
+        sts = [history.seats.get(p, "") for p in players]
+        return cls(
+            players=players,
+            score=score,
+            below=below,
+            seats=sts,
+            on_first=[seats.cost(s, seats.FIRST) for s in sts],
+            on_second=[seats.cost(s, seats.SECOND) for s in sts],
+            down=[p in history.floated_down for p in players],
+            up=[p in history.floated_up for p in players],
+            opponents=[
+                frozenset(index[q] for q in history.opponents.get(p, ()) if q in index)
+                for p in players
+            ],
+        )
+
+    def levels(self, i: int, j: int) -> tuple[int, int, int, int, int, int, int, int]:
+        """The cost levels of a table of ``i`` and ``j`` (i ranked higher), highest first."""
+        seat = min(self.on_first[i] + self.on_second[j], self.on_second[i] + self.on_first[j])
+        beyond, triple = divmod(seat, 4)
+        gap = self.score[i] - self.score[j]
+        down = position = up = 0
+        if gap:
+            hi, lo = (i, j) if gap > 0 else (j, i)
+            down, position, up = int(self.down[hi]), self.below[hi], int(self.up[lo])
+        return (
+            int(j in self.opponents[i]),
+            beyond,
+            round(gap * gap * 100),
+            triple,
+            down,
+            position,
+            up,
+            j - i,
+        )
+
+    def scale(self) -> list[int]:
+        """Each level's multiplier: more than the level below can add up to over a round."""
+        n = len(self.players)
+        pairs = max(1, n // 2)
+        spread = max(self.score, default=0) - min(self.score, default=0)
+        top = (1, 2, round(spread * spread * 100), 2, 1, n, 1, n)
+        return [pairs * t + 1 for t in top]
+
+    def weights(self, edges: Sequence[tuple[int, int]]) -> list[tuple[int, int, int]]:
+        """Each table's weight for the maximum-weight matching: a constant less its cost.
+
+        The levels are combined in one integer (the same as :meth:`levels` through
+        :meth:`scale`), written out here because a 1,000-player round weighs ~10,000 tables.
+        """
+        scale = self.scale()
+        unit = [1] * len(scale)
+        for k in range(len(scale) - 2, -1, -1):
+            unit[k] = unit[k + 1] * scale[k + 1]
+        w_rematch, w_beyond, w_gap, w_triple, w_down, w_position, w_up, _ = unit
+        top = unit[0] * scale[0]
+        score, below, down, up = self.score, self.below, self.down, self.up
+        on_first, on_second, opponents = self.on_first, self.on_second, self.opponents
+        out = []
+        for i, j in edges:
+            seat = on_first[i] + on_second[j]
+            other = on_second[i] + on_first[j]
+            if other < seat:
+                seat = other
+            cost = (seat >> 2) * w_beyond + (seat & 3) * w_triple + (j - i)
+            if j in opponents[i]:
+                cost += w_rematch
+            gap = score[i] - score[j]
+            if gap:
+                hi, lo = (i, j) if gap > 0 else (j, i)
+                cost += round(gap * gap * 100) * w_gap + below[hi] * w_position
+                cost += down[hi] * w_down + up[lo] * w_up
+            out.append((i, j, top - cost))
+        return out
+
+    def cost(self, i: int, j: int) -> int:
+        """The cost of one table as a single number (for tests and the benchmark)."""
+        total = 0
+        for level, base in zip(self.levels(i, j), self.scale(), strict=True):
+            total = total * base + level
+        return total
+
+
+def swiss(
+    ranked: Sequence[str],
+    scores: Mapping[str, float],
+    history: History,
+    *,
+    complete: bool = False,
+    solver: str = "rustworkx",
+) -> list[Table]:
+    """Pair a Swiss round: score groups, no rematch, seats within the limits, one bye each.
+
+    ``ranked`` is the current ranking (best first). An odd player out gets the bye: the
+    lowest-ranked player who has not had one. The others are paired by an exact maximum-weight
+    matching over the costs in this module's docstring; each table says why it is as it is.
+    ``complete`` matches over every possible table (the reference the smaller graph is checked
+    against), ``solver`` names the matching library (networkx is the slower reference).
+    """
+    players = list(ranked)
+    bye: list[Table] = []
+    if len(players) % 2:
+        bye.append(_bye(players, scores, history))
+        players.remove(bye[0].players[0])
+    field = Field.of(players, scores, history)
+    pairs = match(field, complete=complete, solver=solver)
+    return explain_pairs(field, pairs) + bye
+
+
+def _bye(players: list[str], scores: Mapping[str, float], history: History) -> Table:
+    candidates = [p for p in reversed(players) if p not in history.byes]
+    code = "bye" if candidates else "bye_again"
+    player = (candidates or list(reversed(players)))[0]
+    reason = Reason(code, {"player": player, "score": _fmt(scores.get(player, 0))})
+    return Table((player,), bye=True, why=reason.text, reasons=(reason,))
+
+
+def match(field: Field, complete: bool = False, solver: str = "rustworkx") -> list[tuple[int, int]]:
+    """The best pairing of ``field`` as index pairs (i < j), in ranking order."""
+    n = len(field.players)
+    if n == 0:
+        return []
+    edges = complete_graph(n) if complete else sparse_graph(field)
+    pairs = _solve(n, field.weights(edges), solver)
+    if not complete and (
+        len(pairs) * 2 < n or any(field.levels(i, j)[:2] != (0, 0) for i, j in pairs)
+    ):
+        # A rematch or a seat beyond the limits: a far table might avoid it.
+        return match(field, complete=True, solver=solver)
+    return pairs
+
+
+def complete_graph(n: int) -> list[tuple[int, int]]:
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+def sparse_graph(field: Field) -> list[tuple[int, int]]:
+    """Every table the best pairing can plausibly use: each player with the next ones in the
+    ranking (more as more rounds were played, so that past opponents cannot exhaust them),
+    and with the nearest players who need the other seat, within its score group and the
+    groups next to it."""
+    n = len(field.players)
+    played = max((len(o) for o in field.opponents), default=0)
+    reach = NEIGHBOURS + played
+    return [(i, j) for i in range(n) for j in range(i + 1, min(n, i + 1 + reach))]
+
+
+def _solve(n: int, edges: list[tuple[int, int, int]], solver: str) -> list[tuple[int, int]]:
+    if solver == "rustworkx":
+        import rustworkx as rx  # imported here: only pairing pays for it
+
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(n))
+        graph.add_edges_from(edges)
+        found = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    elif solver == "networkx":
+        import networkx as nx
+
+        nxg = nx.Graph()
+        nxg.add_nodes_from(range(n))
+        nxg.add_weighted_edges_from(edges)
+        found = nx.max_weight_matching(nxg, maxcardinality=True)
+    else:
+        raise ValueError(f"unknown matching solver {solver!r}: one of {', '.join(SOLVERS)}")
+    return sorted((min(e), max(e)) for e in found)
+
+
+def explain_pairs(field: Field, pairs: Sequence[tuple[int, int]]) -> list[Table]:
+    """Seat each pair and say why it is so (see :data:`tables.TEXTS`)."""
+    odd_floats = _odd_groups(field, pairs)
+    tables = []
+    for i, j in pairs:
+        a, b = field.players[i], field.players[j]
+        (first, second), seat_reason = seats.assign(a, b, field.seats[i], field.seats[j])
+        reasons: list[Reason] = []
+        si, sj = field.score[i], field.score[j]
+        if si == sj:
+            reasons.append(Reason("same_score", {"score": _fmt(si)}))
+        else:
+            hi, lo = (i, j) if si > sj else (j, i)
+            code = "float_odd" if hi in odd_floats else "float_rules"
+            reasons.append(
+                Reason(code, {"player": field.players[hi], "score": _fmt(field.score[hi])})
+            )
+            reasons.append(
+                Reason(
+                    "float_up",
+                    {
+                        "player": field.players[lo],
+                        "score": _fmt(field.score[lo]),
+                        "opponent": field.players[hi],
+                    },
+                )
+            )
+        if j in field.opponents[i]:
+            reasons.append(Reason("rematch"))
+        f, g = (i, j) if first == a else (j, i)
+        reasons += _broken(field, f, g)
+        reasons.append(seat_reason)
+        sf, ss = _fmt(field.score[f]), _fmt(field.score[g])
+        why = f"{first} ({sf}) - {second} ({ss}): {explain(reasons)}"
+        tables.append(Table((first, second), why=why, reasons=tuple(reasons)))
+    return tables
+
+
+def _broken(field: Field, first: int, second: int) -> list[Reason]:
+    """The seat limits that the seats given break (only when no pairing avoided it)."""
+    out = []
+    for i, seat in ((first, seats.FIRST), (second, seats.SECOND)):
+        beyond, triple = seats.breaks(field.seats[i], seat)
+        said = {"player": field.players[i], "seat": seats.SEAT_NAMES[seat]}
+        if beyond:
+            count = str(abs(seats.difference(field.seats[i] + seat)))
+            out.append(Reason("seat_beyond_limit", {**said, "count": count}))
+        if triple:
+            out.append(Reason("seat_three_in_a_row", said))
+    return out
+
+
+def _odd_groups(field: Field, pairs: Sequence[tuple[int, int]]) -> set[int]:
+    """The players who float down because their score group was odd: one for each group that,
+    with the players floated into it, counts an odd number (its lowest-ranked floater)."""
+    counts: dict[float, int] = {}
+    for s in field.score:
+        counts[s] = counts.get(s, 0) + 1
+    entering: dict[float, int] = {}
+    leaving: dict[float, list[int]] = {}
+    for i, j in pairs:
+        hi, lo = (i, j) if field.score[i] >= field.score[j] else (j, i)
+        if field.score[hi] == field.score[lo]:
+            continue
+        leaving.setdefault(field.score[hi], []).append(hi)
+        # The floater joins its opponent's group (passing any group between).
+        entering[field.score[lo]] = entering.get(field.score[lo], 0) + 1
+    odd = set()
+    for s, floaters in leaving.items():
+        if (counts[s] + entering.get(s, 0)) % 2:
+            odd.add(max(floaters))
+    return odd
+
+
+def _fmt(score: float) -> str:
+    return str(int(score)) if float(score).is_integer() else str(score)
