@@ -9,6 +9,8 @@ difference of one, a mild one to alternate (FIDE C.04.3, colour allocation).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from tournament.pairing.tables import Reason
 
 FIRST, SECOND = "F", "S"
@@ -25,6 +27,7 @@ def difference(seats: str) -> int:
     return seats.count(FIRST) - seats.count(SECOND)
 
 
+@lru_cache(maxsize=4096)  # a field has few distinct seat histories; a round asks thousands of times
 def breaks(seats: str, seat: str) -> tuple[int, int]:
     """Which limits taking ``seat`` breaks: (beyond the difference of 2, three in a row)."""
     after = difference(seats) + (1 if seat == FIRST else -1)

@@ -12,10 +12,13 @@ outweighs one unit of a higher level, over a whole round):
 7. a float up for someone who floated up last round;
 8. the distance in the ranking (neighbours meet: first with second, third with fourth).
 
-The matching is exact for these costs. To be fast it runs on a smaller graph (each player and
-their neighbours in the ranking, and the few players that the seat limits single out near them);
-when that graph's best pairing still has a rematch or breaks the seat difference, the whole graph
-of every possible table decides instead (rare: then far tables can matter).
+The matching (rustworkx's blossom algorithm) is exact for the graph it is given. To be fast that
+graph is small: each player with their neighbours in the ranking, more as more rounds were
+played. When its best pairing leaves a third equal seat in a row, the players concerned are
+linked to everyone in their score group free to take the other seat, and it is matched again;
+when it leaves a rematch or a seat difference beyond 2, the graph of every possible table
+decides (rare: then far tables can matter). The tests and ``benchmarks/pairing.py`` check the
+result against the graph of every possible table.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from tournament.pairing import seats
 from tournament.pairing.tables import History, Reason, Table, explain
 
-NEIGHBOURS = 4  # the ranking neighbours each player is linked to on each side (plus rounds)
+NEIGHBOURS = 4  # the ranking neighbours linked to each player, plus one for each round played
 SOLVERS = ("rustworkx", "networkx")
 
 
@@ -42,12 +45,12 @@ class Field:
     on_second: list[int]
     down: list[bool]  # floated down last round
     up: list[bool]
-    opponents: list[frozenset[int]]
+    opponents: list[frozenset[str]]  # everyone met before, by name
+    firsts: list[int]  # first seats at tables of any size (all a history may know of seats)
 
     @classmethod
     def of(cls, ranked: Sequence[str], scores: Mapping[str, float], history: History) -> Field:
         players = list(ranked)
-        index = {p: i for i, p in enumerate(players)}
         score = [float(scores.get(p, 0)) for p in players]
         below = [0] * len(score)
         seen: dict[float, int] = {}
@@ -64,10 +67,8 @@ class Field:
             on_second=[seats.cost(s, seats.SECOND) for s in sts],
             down=[p in history.floated_down for p in players],
             up=[p in history.floated_up for p in players],
-            opponents=[
-                frozenset(index[q] for q in history.opponents.get(p, ()) if q in index)
-                for p in players
-            ],
+            opponents=[history.opponents.get(p, frozenset()) for p in players],
+            firsts=[history.first_seats.get(p, 0) for p in players],
         )
 
     def levels(self, i: int, j: int) -> tuple[int, int, int, int, int, int, int, int]:
@@ -80,7 +81,7 @@ class Field:
             hi, lo = (i, j) if gap > 0 else (j, i)
             down, position, up = int(self.down[hi]), self.below[hi], int(self.up[lo])
         return (
-            int(j in self.opponents[i]),
+            int(self.players[j] in self.opponents[i]),
             beyond,
             round(gap * gap * 100),
             triple,
@@ -112,6 +113,7 @@ class Field:
         top = unit[0] * scale[0]
         score, below, down, up = self.score, self.below, self.down, self.up
         on_first, on_second, opponents = self.on_first, self.on_second, self.opponents
+        players = self.players
         out = []
         for i, j in edges:
             seat = on_first[i] + on_second[j]
@@ -119,7 +121,7 @@ class Field:
             if other < seat:
                 seat = other
             cost = (seat >> 2) * w_beyond + (seat & 3) * w_triple + (j - i)
-            if j in opponents[i]:
+            if players[j] in opponents[i]:
                 cost += w_rematch
             gap = score[i] - score[j]
             if gap:
@@ -148,27 +150,46 @@ def swiss(
     """Pair a Swiss round: score groups, no rematch, seats within the limits, one bye each.
 
     ``ranked`` is the current ranking (best first). An odd player out gets the bye: the
-    lowest-ranked player who has not had one. The others are paired by an exact maximum-weight
-    matching over the costs in this module's docstring; each table says why it is as it is.
+    lowest-ranked player who has not had one, passed over only when the others could then not
+    be paired without a rematch or a seat difference beyond 2 (and another could). The others
+    are paired by an exact maximum-weight matching over the costs in this module's docstring;
+    each table says why it is as it is.
     ``complete`` matches over every possible table (the reference the smaller graph is checked
     against), ``solver`` names the matching library (networkx is the slower reference).
     """
     players = list(ranked)
-    bye: list[Table] = []
-    if len(players) % 2:
-        bye.append(_bye(players, scores, history))
-        players.remove(bye[0].players[0])
-    field = Field.of(players, scores, history)
-    pairs = match(field, complete=complete, solver=solver)
-    return explain_pairs(field, pairs) + bye
-
-
-def _bye(players: list[str], scores: Mapping[str, float], history: History) -> Table:
+    if len(players) % 2 == 0:
+        field = Field.of(players, scores, history)
+        return explain_pairs(field, match(field, complete=complete, solver=solver))
     candidates = [p for p in reversed(players) if p not in history.byes]
     code = "bye" if candidates else "bye_again"
-    player = (candidates or list(reversed(players)))[0]
+    best: tuple[tuple[int, int], str, Field, list[tuple[int, int]]] | None = None
+    for player in candidates or list(reversed(players)):
+        field = Field.of([p for p in players if p != player], scores, history)
+        pairs = match(field, complete=complete, solver=solver)
+        broken = _broken_total(field, pairs)
+        if best is None or broken < best[0]:
+            best = (broken, player, field, pairs)
+        if broken == (0, 0):
+            break  # the lowest-ranked bye that leaves a pairing within the rules
+    assert best is not None
+    _, player, field, pairs = best
+    if player != (candidates or list(reversed(players)))[0]:
+        code = "bye_rules"
     reason = Reason(code, {"player": player, "score": _fmt(scores.get(player, 0))})
-    return Table((player,), bye=True, why=reason.text, reasons=(reason,))
+    return explain_pairs(field, pairs) + [
+        Table((player,), bye=True, why=reason.text, reasons=(reason,))
+    ]
+
+
+def _broken_total(field: Field, pairs: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Rematches and seat differences beyond 2 in ``pairs``."""
+    rematches = beyond = 0
+    for i, j in pairs:
+        levels = field.levels(i, j)
+        rematches += levels[0]
+        beyond += levels[1]
+    return rematches, beyond
 
 
 def match(field: Field, complete: bool = False, solver: str = "rustworkx") -> list[tuple[int, int]]:
@@ -178,11 +199,16 @@ def match(field: Field, complete: bool = False, solver: str = "rustworkx") -> li
         return []
     edges = complete_graph(n) if complete else sparse_graph(field)
     pairs = _solve(n, field.weights(edges), solver)
-    if not complete and (
-        len(pairs) * 2 < n or any(field.levels(i, j)[:2] != (0, 0) for i, j in pairs)
-    ):
+    if complete:
+        return pairs
+    if len(pairs) * 2 < n or _broken_total(field, pairs) != (0, 0):
         # A rematch or a seat beyond the limits: a far table might avoid it.
         return match(field, complete=True, solver=solver)
+    wider = seat_partners(field, pairs)
+    if wider:
+        # Three equal seats in a row: a partner free to take the other seat may sit far away
+        # in the same group (when those bound by the same limit stand together).
+        pairs = _solve(n, field.weights(sorted(set(edges).union(wider))), solver)
     return pairs
 
 
@@ -191,14 +217,37 @@ def complete_graph(n: int) -> list[tuple[int, int]]:
 
 
 def sparse_graph(field: Field) -> list[tuple[int, int]]:
-    """Every table the best pairing can plausibly use: each player with the next ones in the
-    ranking (more as more rounds were played, so that past opponents cannot exhaust them),
-    and with the nearest players who need the other seat, within its score group and the
-    groups next to it."""
+    """The tables the best pairing uses in practice: each player with the next ones in the
+    ranking, more as more rounds were played (so that past opponents cannot exhaust them)."""
     n = len(field.players)
     played = max((len(o) for o in field.opponents), default=0)
     reach = NEIGHBOURS + played
     return [(i, j) for i in range(n) for j in range(i + 1, min(n, i + 1 + reach))]
+
+
+def seat_partners(field: Field, pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """For each player of ``pairs`` who breaks a seat limit: every player of the same score
+    free to take the other seat (they may stand far away in the ranking)."""
+    free_first: dict[float, list[int]] = {}
+    free_second: dict[float, list[int]] = {}
+    for i, s in enumerate(field.score):
+        if not field.on_first[i]:
+            free_first.setdefault(s, []).append(i)
+        if not field.on_second[i]:
+            free_second.setdefault(s, []).append(i)
+    edges = []
+    for pair in pairs:
+        if field.levels(*pair)[3] == 0:
+            continue
+        for i in pair:
+            if field.on_first[i] and not field.on_second[i]:
+                others = free_first.get(field.score[i], [])
+            elif field.on_second[i] and not field.on_first[i]:
+                others = free_second.get(field.score[i], [])
+            else:
+                continue
+            edges += [(min(i, j), max(i, j)) for j in others if j != i]
+    return edges
 
 
 def _solve(n: int, edges: list[tuple[int, int, int]], solver: str) -> list[tuple[int, int]]:
@@ -228,6 +277,9 @@ def explain_pairs(field: Field, pairs: Sequence[tuple[int, int]]) -> list[Table]
     for i, j in pairs:
         a, b = field.players[i], field.players[j]
         (first, second), seat_reason = seats.assign(a, b, field.seats[i], field.seats[j])
+        if seat_reason.code == "seat_rank" and field.firsts[j] < field.firsts[i]:
+            # Nothing in the duels decides: fewer first seats at any table does.
+            (first, second), seat_reason = (b, a), Reason("seat_balance", {"player": b})
         reasons: list[Reason] = []
         si, sj = field.score[i], field.score[j]
         if si == sj:
@@ -248,7 +300,7 @@ def explain_pairs(field: Field, pairs: Sequence[tuple[int, int]]) -> list[Table]
                     },
                 )
             )
-        if j in field.opponents[i]:
+        if b in field.opponents[i]:
             reasons.append(Reason("rematch"))
         f, g = (i, j) if first == a else (j, i)
         reasons += _broken(field, f, g)

@@ -34,6 +34,10 @@ TEXTS: dict[str, str] = {
     "seat_history": "{player} first: sat second when the two last sat differently",
     "seat_rank": "{player} first: higher in the standings",
     "bye": "bye: {player}, lowest ranked without a bye ({score} points)",
+    "bye_rules": (
+        "bye: {player}, lowest ranked without a bye whose bye leaves a pairing without a "
+        "rematch or a seat past the limits ({score} points)"
+    ),
     "bye_again": "bye: {player}, lowest ranked ({score} points; everyone has had a bye)",
 }
 
