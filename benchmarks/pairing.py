@@ -2,7 +2,8 @@
 
 The field is a Swiss played for some rounds with random results (3 a win, 1 a draw), paired by
 the program itself. On that same input, in one run:
-(a) the whole ``swiss()`` call, as the organizer's ``round pair`` makes it (goal <= 0.1 s);
+(a) the whole ``swiss()`` call, as the organizer's ``round pair`` makes it (goal <= 0.1 s),
+    against the pairing before issue 15 (networkx on windows of 64 players, kept below);
 (b) the maximum-weight matching alone on the same graph: networkx against rustworkx (ratio);
 (c) the graph of every possible table against the smaller graph: the same best cost or not;
 (d) ``swisspair`` (a compiled Swiss pairer on PyPI), if it is installed, on the same players
@@ -65,14 +66,66 @@ def best_of(fn: Callable[[], object], repeat: int, clock=time.perf_counter) -> f
     return min(runs)
 
 
-def quality(pairs: Sequence[tuple[str, str]], scores: dict[str, float], history: History) -> str:
+def before(ranked: list[str], scores: dict[str, float], history: History) -> list[tuple[str, str]]:
+    """The Swiss pairing before issue 15, for comparison: networkx's matching on windows of 64
+    players down the ranking (the unpaired carried down), the one with fewer first seats first."""
+    import networkx as nx
+
+    players = ranked[:-1] if len(ranked) % 2 else ranked
+    pairs: list[tuple[str, str]] = []
+    carry: list[str] = []
+    i = 0
+    while True:
+        window = carry + players[i : i + 64]
+        i += 64
+        last = i >= len(players)
+        if len(window) % 2 and not last:
+            window.append(players[i])
+            i += 1
+        for allow_rematch in (False, True):
+            rank = {p: k for k, p in enumerate(window)}
+            graph = nx.Graph()
+            graph.add_nodes_from(window)
+            for a in window:
+                for b in window:
+                    if rank[a] < rank[b] and (allow_rematch or not history.met(a, b)):
+                        gap = scores[a] - scores[b]
+                        graph.add_edge(
+                            a, b, weight=10**9 - int(gap * gap * 10**4) - rank[b] + rank[a]
+                        )
+            got = [
+                tuple(sorted(e, key=rank.__getitem__))
+                for e in nx.max_weight_matching(graph, maxcardinality=True)
+            ]
+            pairs += got  # type: ignore[arg-type]
+            paired = {p for e in got for p in e}
+            window = [p for p in window if p not in paired]
+            if not (window and last):
+                break
+        carry = window
+        if last:
+            break
+    first = history.first_seats
+    return [(b, a) if first.get(b, 0) < first.get(a, 0) else (a, b) for a, b in pairs]
+
+
+def quality(
+    pairs: Sequence[tuple[str, ...]], scores: dict[str, float], history: History, seated: bool
+) -> str:
     gaps = [abs(scores[a] - scores[b]) for a, b in pairs]
     across = sum(1 for g in gaps if g)
     rematches = sum(history.met(a, b) for a, b in pairs)
-    return (
+    said = (
         f"rematches {rematches}, pairs across score groups {across}, "
         f"score gaps total {sum(gaps):g}, largest {max(gaps, default=0):g}"
     )
+    if not seated:
+        return said + "; no seats"
+    after = [history.seats.get(a, "") + "F" for a, _ in pairs]
+    after += [history.seats.get(b, "") + "S" for _, b in pairs]
+    beyond = sum(abs(s.count("F") - s.count("S")) > 2 for s in after)
+    triples = sum(s[-3:] in ("FFF", "SSS") for s in after)
+    return said + f"; seats beyond 2: {beyond}, third equal seat in a row: {triples}"
 
 
 def with_swisspair(ranked: list[str], scores: dict[str, float], history: History):
@@ -119,6 +172,10 @@ def main() -> None:
         f"(a) swiss(): {len(tables)} tables in {whole * 1000:.0f} ms "
         f"({cpu * 1000:.0f} ms of CPU; goal <= 100 ms)"
     )
+    old = best_of(lambda: before(ranked, scores, history), 1)
+    print(
+        f"    before #15 (networkx, windows of 64): {old * 1000:.0f} ms, ratio {old / whole:.1f}x"
+    )
 
     bye = {t.players[0] for t in tables if t.bye}  # out before the matching
     field = Field.of([p for p in ranked if p not in bye], scores, history)
@@ -148,14 +205,15 @@ def main() -> None:
             f"(c) every possible table ({n * (n - 1) // 2:,}), rustworkx: {seconds:.1f} s; "
             f"best cost {verdict} as on the smaller graph"
         )
-    print(f"    ours:      {quality(ours, scores, history)}")
+    print(f"    ours:      {quality(ours, scores, history, True)}")
+    print(f"    before:    {quality(before(ranked, scores, history), scores, history, True)}")
     theirs = with_swisspair(ranked, scores, history)
     if theirs is None:
         print("(d) swisspair is not installed (pip install swisspair) to compare with")
         return
     seconds, pairs = theirs
     print(f"(d) swisspair: {seconds * 1000:.0f} ms, ratio ours/swisspair {whole / seconds:.1f}x")
-    print(f"    swisspair: {quality(pairs, scores, history)}")
+    print(f"    swisspair: {quality(pairs, scores, history, False)}")
 
 
 if __name__ == "__main__":

@@ -184,7 +184,7 @@ def test_the_smaller_graph_finds_the_best_pairing_of_all(
 # --- the real thing: tournaments played by the bots through the store --------------------------
 
 
-@pytest.mark.parametrize("count, rounds, seed", [(9, 5, 1), (33, 4, 2)])
+@pytest.mark.parametrize("count, rounds, seed", [(9, 5, 1), (33, 4, 2), (64, 3, 3), (100, 3, 4)])
 def test_swiss_properties_in_simulated_tournaments(
     tmp_path: Path, count: int, rounds: int, seed: int
 ) -> None:
