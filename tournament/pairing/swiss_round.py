@@ -31,6 +31,7 @@ from tournament.pairing.tables import History, Reason, Table, explain
 
 NEIGHBOURS = 4  # the ranking neighbours linked to each player, plus one for each round played
 SOLVERS = ("rustworkx", "networkx")
+BYE_TRIES_ALL = 100  # up to this field, every player may be tried for the bye (see swiss())
 
 
 @dataclass
@@ -164,7 +165,9 @@ def swiss(
     candidates = [p for p in reversed(players) if p not in history.byes]
     code = "bye" if candidates else "bye_again"
     best: tuple[tuple[int, int], str, Field, list[tuple[int, int]]] | None = None
-    for player in candidates or list(reversed(players)):
+    # Each try may match every possible table: a large field tries a few (it needs no more).
+    tries = len(players) if len(players) <= BYE_TRIES_ALL else 3
+    for player in (candidates or list(reversed(players)))[:tries]:
         field = Field.of([p for p in players if p != player], scores, history)
         pairs = match(field, complete=complete, solver=solver)
         broken = _broken_total(field, pairs)
