@@ -10,35 +10,37 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-# The English wording of each reason code; the parameters fill the braces.
+# The English wording of each reason code, with %(name)s for its parameters: the same form as a
+# gettext message id, so that a translation can be keyed on it (exports translate, not pairing).
 TEXTS: dict[str, str] = {
     "same_score": "same score",  # the score stands beside the names
-    "float_odd": "{player} floated down from {score} points because the group was odd",
+    "float_odd": "%(player)s floated down from %(score)s points because the group was odd",
     "float_rules": (
-        "{player} floated down from {score} points: the group could not be paired among "
+        "%(player)s floated down from %(score)s points: the group could not be paired among "
         "themselves without a rematch or a seat past the limits"
     ),
-    "float_up": "{player} floated up from {score} points to meet {opponent}",
+    "float_up": "%(player)s floated up from %(score)s points to meet %(opponent)s",
     "rematch": "a rematch, as no other pairing was left",
     "seat_beyond_limit": (
-        "{player} has {count} more {seat} seats than the other kind, as no other pairing was left"
+        "%(player)s has %(count)s more %(seat)s seats than the other kind, as no other "
+        "pairing was left"
     ),
     "seat_three_in_a_row": (
-        "{player} sits {seat} a third time in a row, as no pairing in the group avoids it"
+        "%(player)s sits %(seat)s a third time in a row, as no pairing in the group avoids it"
     ),
-    "seat_limit": "{player} first: the other seat would break the seat limits",
-    "seat_balance": "{player} first: fewer first seats so far",
-    "seat_alternate": "{player} first: sat second last time",
-    "seat_balance_other": "{player} first: {other} has more first seats so far",
-    "seat_alternate_other": "{player} first: {other} sat first last time",
-    "seat_history": "{player} first: sat second when the two last sat differently",
-    "seat_rank": "{player} first: higher in the standings",
-    "bye": "bye: {player}, lowest ranked without a bye ({score} points)",
+    "seat_limit": "%(player)s first: the other seat would break the seat limits",
+    "seat_balance": "%(player)s first: fewer first seats so far",
+    "seat_alternate": "%(player)s first: sat second last time",
+    "seat_balance_other": "%(player)s first: %(other)s has more first seats so far",
+    "seat_alternate_other": "%(player)s first: %(other)s sat first last time",
+    "seat_history": "%(player)s first: sat second when the two last sat differently",
+    "seat_rank": "%(player)s first: higher in the standings",
+    "bye": "bye: %(player)s, lowest ranked without a bye (%(score)s points)",
     "bye_rules": (
-        "bye: {player}, lowest ranked without a bye whose bye leaves a pairing without a "
-        "rematch or a seat past the limits ({score} points)"
+        "bye: %(player)s, lowest ranked without a bye whose bye leaves a pairing without a "
+        "rematch or a seat past the limits (%(score)s points)"
     ),
-    "bye_again": "bye: {player}, lowest ranked ({score} points; everyone has had a bye)",
+    "bye_again": "bye: %(player)s, lowest ranked (%(score)s points; everyone has had a bye)",
 }
 
 
@@ -55,7 +57,7 @@ class Reason:
 
     @property
     def text(self) -> str:
-        return TEXTS[self.code].format(**self.params)
+        return TEXTS[self.code] % dict(self.params)
 
     def to_json(self) -> dict[str, Any]:
         return {"code": self.code, "params": dict(self.params)}
