@@ -198,3 +198,14 @@ def test_swiss_odd_group_floats_its_lowest_player() -> None:
     assert [set(t.players) for t in tables] == [{"a", "c"}, {"b", "d"}, {"e", "f"}]
     floated = [r.params["player"] for t in tables for r in t.reasons if r.code == "float_odd"]
     assert floated == ["b"]
+
+
+def test_swiss_floats_a_player_who_did_not_float_last_round_even_far_up_the_group() -> None:
+    # 31 players on 3 points, the lowest 12 of them floated down last round; 10 on 0 points.
+    ranked = [f"p{i:02d}" for i in range(41)]
+    scores = {p: 3 if i < 31 else 0 for i, p in enumerate(ranked)}
+    history = History(floated_down=frozenset(ranked[19:31]))
+    tables = swiss(ranked, scores, history)
+    floated = [r.params["player"] for t in tables for r in t.reasons if r.code == "float_odd"]
+    assert floated == ["p18"]  # the lowest of the group who did not float down last round
+    assert tables[-1].players == ("p40",) and tables[-1].bye

@@ -14,8 +14,9 @@ outweighs one unit of a higher level, over a whole round):
 
 The matching (rustworkx's blossom algorithm) is exact for the graph it is given. To be fast that
 graph is small: each player with their neighbours in the ranking, more as more rounds were
-played. When its best pairing leaves a third equal seat in a row, the players concerned are
-linked to everyone in their score group free to take the other seat, and it is matched again;
+played. When its best pairing leaves a third equal seat in a row, or a float down from above the
+bottom of a group, the players concerned are linked to everyone in their score group who could
+mend it, and it is matched again;
 when it leaves a rematch or a seat difference beyond 2, the graph of every possible table
 decides (rare: then far tables can matter). The tests and ``benchmarks/pairing.py`` check the
 result against the graph of every possible table.
@@ -207,11 +208,12 @@ def match(field: Field, complete: bool = False, solver: str = "rustworkx") -> li
     if len(pairs) * 2 < n or _broken_total(field, pairs) != (0, 0):
         # A rematch or a seat beyond the limits: a far table might avoid it.
         return match(field, complete=True, solver=solver)
-    wider = seat_partners(field, pairs)
+    wider = far_partners(field, pairs).difference(edges)
     if wider:
-        # Three equal seats in a row: a partner free to take the other seat may sit far away
-        # in the same group (when those bound by the same limit stand together).
-        pairs = _solve(n, field.weights(sorted(set(edges).union(wider))), solver)
+        # A third equal seat in a row, or a float from higher than the bottom of a group: the
+        # player who could mend it may stand far away in the group (when those bound by the
+        # same limit, or who floated last round, stand together). Matched again with them.
+        pairs = _solve(n, field.weights(sorted(wider.union(edges))), solver)
     return pairs
 
 
@@ -228,28 +230,39 @@ def sparse_graph(field: Field) -> list[tuple[int, int]]:
     return [(i, j) for i in range(n) for j in range(i + 1, min(n, i + 1 + reach))]
 
 
-def seat_partners(field: Field, pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """For each player of ``pairs`` who breaks a seat limit: every player of the same score
-    free to take the other seat (they may stand far away in the ranking)."""
+def far_partners(field: Field, pairs: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Tables beyond the ranking neighbours that could mend what ``pairs`` leave: for a third
+    equal seat in a row, everyone of the same score free to take the other seat; for a float
+    down, the floater's opponent with those of the floater's group who could float instead (the
+    lower ones, or all when the floater floated down last round too)."""
     free_first: dict[float, list[int]] = {}
     free_second: dict[float, list[int]] = {}
+    group: dict[float, list[int]] = {}
     for i, s in enumerate(field.score):
+        group.setdefault(s, []).append(i)
         if not field.on_first[i]:
             free_first.setdefault(s, []).append(i)
         if not field.on_second[i]:
             free_second.setdefault(s, []).append(i)
-    edges = []
+    edges: set[tuple[int, int]] = set()
     for pair in pairs:
-        if field.levels(*pair)[3] == 0:
-            continue
-        for i in pair:
-            if field.on_first[i] and not field.on_second[i]:
-                others = free_first.get(field.score[i], [])
-            elif field.on_second[i] and not field.on_first[i]:
-                others = free_second.get(field.score[i], [])
-            else:
-                continue
-            edges += [(min(i, j), max(i, j)) for j in others if j != i]
+        levels = field.levels(*pair)
+        if levels[3]:
+            for i in pair:
+                if field.on_first[i] and not field.on_second[i]:
+                    others = free_first.get(field.score[i], [])
+                elif field.on_second[i] and not field.on_first[i]:
+                    others = free_second.get(field.score[i], [])
+                else:
+                    continue
+                edges.update((min(i, j), max(i, j)) for j in others if j != i)
+        if levels[4] or levels[5]:
+            i, j = pair
+            hi, lo = (i, j) if field.score[i] > field.score[j] else (j, i)
+            # Who could float instead: anyone of the group who did not float down last round
+            # (when hi did), else anyone lower in the group.
+            instead = group[field.score[hi]] if levels[4] else group[field.score[hi]][-levels[5] :]
+            edges.update((min(k, lo), max(k, lo)) for k in instead if k != hi)
     return edges
 
 
