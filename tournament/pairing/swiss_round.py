@@ -208,12 +208,16 @@ def match(field: Field, complete: bool = False, solver: str = "rustworkx") -> li
     if len(pairs) * 2 < n or _broken_total(field, pairs) != (0, 0):
         # A rematch or a seat beyond the limits: a far table might avoid it.
         return match(field, complete=True, solver=solver)
-    wider = far_partners(field, pairs).difference(edges)
-    if wider:
+    graph = set(edges)
+    for _ in range(3):
+        wider = far_partners(field, pairs).difference(graph)
+        if not wider:
+            break
         # A third equal seat in a row, or a float from higher than the bottom of a group: the
         # player who could mend it may stand far away in the group (when those bound by the
         # same limit, or who floated last round, stand together). Matched again with them.
-        pairs = _solve(n, field.weights(sorted(wider.union(edges))), solver)
+        graph |= wider
+        pairs = _solve(n, field.weights(sorted(graph)), solver)
     return pairs
 
 
