@@ -170,7 +170,7 @@ def pairings_html(
     ``closed`` holds, per closed round, ``number`` and ``tables`` (each with ``table``,
     ``players`` and ``points``: player -> challenge points, or None while undecided).
     """
-    reasons = {t["table"]: say(pairing_reason(t.get("why", "")), lang) for t in round_["tables"]}
+    reasons = {t["table"]: pairing_reason(t, lang) for t in round_["tables"]}
     return _page(
         env,
         lang,

@@ -40,6 +40,7 @@ from engine.events import (
     Word,
 )
 from engine.message import Msg, msg, nmsg
+from exports.i18n import N_, say
 
 DICE_WORDS = {
     "consonant": msg("consonant die"),
@@ -234,14 +235,83 @@ def _paired(m: re.Match[str]) -> Msg:
     return msg("%(seats)s", seats=seats)
 
 
-def pairing_reason(why: str) -> Msg | str:
-    """A pairing's stored reason as a message, when it has one of the pairing's known shapes."""
+def _read_back(why: str) -> Msg | str:
+    """A stored reason of the older shapes (before the reasons were stored as codes)."""
     for pattern, make in _REASONS:
         found = pattern.match(why)
         if found:
             return make(found)
     found = _PAIRED.match(why)
     return _paired(found) if found else why
+
+
+# The Swiss pairing's reasons by code, as ``tournament.pairing.tables.TEXTS`` says them in
+# English (a test checks they are the same texts); a seat's name picks its own sentence.
+REASONS: dict[str, str] = {
+    "same_score": N_("same score"),
+    "float_odd": N_("%(player)s floated down from %(score)s points because the group was odd"),
+    "float_rules": N_(
+        "%(player)s floated down from %(score)s points: the group could not be paired among "
+        "themselves without a rematch or a seat past the limits"
+    ),
+    "float_up": N_("%(player)s floated up from %(score)s points to meet %(opponent)s"),
+    "rematch": N_("a rematch, as no other pairing was left"),
+    "seat_beyond_limit": N_(
+        "%(player)s has %(count)s more %(seat)s seats than the other kind, as no other "
+        "pairing was left"
+    ),
+    "seat_three_in_a_row": N_(
+        "%(player)s sits %(seat)s a third time in a row, as no pairing in the group avoids it"
+    ),
+    "seat_limit": N_("%(player)s first: the other seat would break the seat limits"),
+    "seat_balance": N_("%(player)s first: fewer first seats so far"),
+    "seat_alternate": N_("%(player)s first: sat second last time"),
+    "seat_balance_other": N_("%(player)s first: %(other)s has more first seats so far"),
+    "seat_alternate_other": N_("%(player)s first: %(other)s sat first last time"),
+    "seat_history": N_("%(player)s first: sat second when the two last sat differently"),
+    "seat_rank": N_("%(player)s first: higher in the standings"),
+    "bye": N_("bye: %(player)s, lowest ranked without a bye (%(score)s points)"),
+    "bye_rules": N_(
+        "bye: %(player)s, lowest ranked without a bye whose bye leaves a pairing without a "
+        "rematch or a seat past the limits (%(score)s points)"
+    ),
+    "bye_again": N_("bye: %(player)s, lowest ranked (%(score)s points; everyone has had a bye)"),
+}
+SEATED: dict[tuple[str, str], str] = {
+    ("seat_beyond_limit", "first"): N_(
+        "%(player)s has %(count)s more first seats than the other kind, as no other "
+        "pairing was left"
+    ),
+    ("seat_beyond_limit", "second"): N_(
+        "%(player)s has %(count)s more second seats than the other kind, as no other "
+        "pairing was left"
+    ),
+    ("seat_three_in_a_row", "first"): N_(
+        "%(player)s sits first a third time in a row, as no pairing in the group avoids it"
+    ),
+    ("seat_three_in_a_row", "second"): N_(
+        "%(player)s sits second a third time in a row, as no pairing in the group avoids it"
+    ),
+}
+
+
+def _reason(code: str, params: Mapping[str, Any]) -> Msg | None:
+    text = SEATED.get((code, str(params.get("seat"))), REASONS.get(code))
+    return Msg(text, params) if text else None
+
+
+def pairing_reason(table: Mapping[str, Any], lang: str) -> str:
+    """Why a table of a round is as it is, in ``lang``: from the reasons' codes where the
+    round stored them, else read back from its English sentence."""
+    why = str(table.get("why", ""))
+    coded = [_reason(r["code"], r.get("params", {})) for r in table.get("reasons", ())]
+    if not coded or None in coded:
+        return say(_read_back(why), lang)
+    said = "; ".join(say(m, lang) for m in coded)
+    if table.get("bye"):
+        return said
+    seats = why.split(": ", 1)[0]  # "first (score) - second (score)": names and numbers
+    return f"{seats}: {said}"
 
 
 # --- the audit's best plays ------------------------------------------------------------------

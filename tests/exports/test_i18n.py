@@ -213,3 +213,28 @@ def test_every_example_prints_in_italian(example: str, tmp_path: Path) -> None:
         assert "Registro degli eventi" in text or "Resoconto" in text
     ok(db, "export", "scoresheet", "M1", "--out", str(out), "--lang", "en")
     assert "Event log" in visible((out / "scoresheet-M1.html").read_text())
+
+
+def test_the_pairings_reasons_are_the_pairings_own_texts() -> None:
+    """exports says the Swiss pairing's reasons by their codes: the same English texts."""
+    from exports.wording import REASONS, SEATED, pairing_reason
+    from tournament.pairing.seats import SEAT_NAMES
+    from tournament.pairing.tables import TEXTS
+
+    assert REASONS == TEXTS
+    for (code, seat), text in SEATED.items():
+        assert seat in SEAT_NAMES.values() and text == TEXTS[code].replace("%(seat)s", seat)
+    table = {
+        "table": 1,
+        "players": ["Rosa", "Nero"],
+        "bye": False,
+        "why": "Rosa (3) - Nero (3): same score; Rosa first: higher in the standings",
+        "reasons": [
+            {"code": "same_score", "params": {"score": "3"}},
+            {"code": "seat_rank", "params": {"player": "Rosa"}},
+        ],
+    }
+    assert pairing_reason(table, "en") == table["why"]
+    assert pairing_reason(table, "it") == (
+        "Rosa (3) - Nero (3): stesso punteggio; Rosa per primo: più in alto in classifica"
+    )
