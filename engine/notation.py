@@ -235,6 +235,11 @@ def _matches(text: str, names: Sequence[str]) -> list[str]:
     return exact or [n for n in names if fold(n) == fold(text)]
 
 
+def _either(names: Sequence[str]) -> str:
+    """``a or b``, ``a, b or c``."""
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def _take_name(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int] | None:
     """The player named by the first words (the longest run that is a name), and how many."""
     if not toks:
@@ -247,7 +252,7 @@ def _take_name(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int] |
         text = toks[0].text if toks[0].quoted else " ".join(t.text for t in toks[:j])
         found = _matches(text, names)
         if len(found) > 1:
-            raise AmbiguousMove(f"{text!r} may be {' or '.join(found)}: write the name exactly")
+            raise AmbiguousMove(f"{text!r} may be {_either(found)}: write the name exactly")
         if found:
             return found[0], j
     return None
@@ -274,7 +279,7 @@ def _who(kind: str, replay: Replay) -> str:
     turns = [t for t in replay.turns if t.player != REFEREE]
     can = list(dict.fromkeys(t.player for t in turns if kind in t.events))
     if len(can) > 1:
-        raise AmbiguousMove(f"name the player: {' or '.join(can)} may record a {kind} now")
+        raise AmbiguousMove(f"name the player: {_either(can)} may record a {kind} now")
     acting = list(dict.fromkeys(t.player for t in turns))
     if can or len(acting) == 1:
         return (can or acting)[0]  # a single player acting: the rules say what they may do
@@ -313,7 +318,7 @@ def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     if die is None:
         fit = list(dict.fromkeys(d for d, n in due if not values or _fits(d, n, values, replay)))
         if len(fit) > 1:
-            raise AmbiguousMove(f"say which die {who} rolls: {' or '.join(fit)}")
+            raise AmbiguousMove(f"say which die {who} rolls: {_either(fit)}")
         if not fit and not due:
             raise IllegalMove(f"{who} has no dice to roll now")
         die = fit[0] if fit else due[0][0]  # faces that fit no die: the rules say why
@@ -468,8 +473,10 @@ def _referee_move(kind: str, a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
     if kind == "ruling":
         shape = "rule POSITION accept|reject [NOTE]"
         on = _position(a, "ruling", shape)
-        if len(a) < 2 or _word(a[1]) not in DECISIONS:
+        if len(a) < 2:
             raise MalformedMove(f"a ruling is written: {shape}")
+        if _word(a[1]) not in DECISIONS:
+            raise MalformedMove(f"the decision must be accept or reject, not {a[1].text!r}")
         note = {"note": _rest(a[2:])} if a[2:] else {}
         return {"by": REFEREE, "on": on, "accept": DECISIONS[_word(a[1])], **note}
     if kind == "void":
@@ -658,7 +665,7 @@ def format(event: Event) -> str:  # noqa: A001 - the notation's own word, as pyt
         return f"out {_name(event.player)} {_free(event.reason)}"
     if isinstance(event, End):
         winners = " ".join(map(_name, event.winners)) or "nobody"
-        points = " ".join(f"{_name(p)} {n}" for p, n in event.points.items())
+        points = " ".join(f"{_name(p)} {n}" for p, n in sorted(event.points.items()))
         return f"end winners {winners} points {points}".rstrip()
     if kind in PLAYER_MOVES:  # doubt, pass, timeout, stand: the player alone
         return f"{verb} {_name(event.by)}"  # type: ignore[union-attr]

@@ -156,7 +156,7 @@ CANONICAL = [
     (Start("referee", "table"), 'start "table"'),
     (Ruling("referee", 4, False, "after time"), "rule 4 reject after time"),
     (Out("blu", "timed out (CH-4)"), "out blu timed out (CH-4)"),
-    (End((), {"giallo": 0, "blu": 0}), "end winners nobody points giallo 0 blu 0"),
+    (End((), {"giallo": 0, "blu": 0}), "end winners nobody points blu 0 giallo 0"),
 ]
 
 
@@ -237,7 +237,8 @@ def test_illegal_moves_cite_the_rule() -> None:
 
 def test_ambiguous_moves_ask_which() -> None:
     tiro = start("tiro", ["giallo", "blu"], ["verde"])
-    with pytest.raises(AmbiguousMove, match="name the player: giallo or blu"):
+    asks = "^name the player: giallo, blu or verde may record a roll now$"
+    with pytest.raises(AmbiguousMove, match=asks):
         parse("roll d6 1 2 3 4", tiro)
     catena = start("catena", ["giallo", "blu"], ["verde"])
     with pytest.raises(AmbiguousMove, match="consonant or vowel"):
