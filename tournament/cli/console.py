@@ -110,7 +110,7 @@ class Console:
                 self.try_record(line)
 
     def try_record(self, text: str, why: str = "") -> None:
-        """Record one move of the notation (engine/notation.py); say why when it is refused."""
+        """Record one move of the notation (engine/notation/); say why when it is refused."""
         seed = self.seed() if self.digital else None
         try:
             _, stored = record_move(

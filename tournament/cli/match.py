@@ -133,7 +133,7 @@ def match_show(
 
 # --- match: recording, one event a command --------------------------------------------------------
 #
-# Each recording verb joins its arguments into one move of the notation (engine/notation.py,
+# Each recording verb joins its arguments into one move of the notation (engine/notation/,
 # docs/format.md "Moves as text") and records it: the verbs read nothing on their own.
 
 
