@@ -281,3 +281,15 @@ def test_the_end_and_outs_are_checked_against_the_replay() -> None:
         parse("end winners nobody points giallo 0 blu 0", replay)
     won = End(("giallo",), {"giallo": 1, "blu": 0})
     assert parse("END Winners GIALLO points giallo 1  blu 0", replay) == won
+
+
+def test_the_tie_break_ruling_on_a_card_reads_like_any_ruling() -> None:
+    """PN-1: the referee's decision of the final tie-break is a ruling on a card's position."""
+    from tests.engine.test_parola_nascosta import GBV, final_challenge, reveal
+
+    logged = final_challenge() + [reveal(p) for p in GBV]
+    replay = play("parola_nascosta", GBV, logged)
+    ruled = parse("rule 1 reject", replay)
+    assert ruled == Ruling("referee", 1, False) and format(ruled) == "rule 1 reject"
+    events = [*replay.events, ruled, *replay.apply(ruled).pending_derived()]
+    round_trip(replay, events)
