@@ -15,6 +15,20 @@ exactly as written: that is how the canonical form keeps a value the lenient rea
 'rule 4 reject after time'
 >>> format(Expression("giallo", "6 x (5:6+1)"))
 'expr giallo 6 x (5:6+1)'
+
+Reading needs the match, to know who may act and what:
+
+>>> from engine.header import parse_header
+>>> from engine.lexicon import default_lexicon
+>>> from engine.match import Replay
+>>> header = {"format": "tournament-match/1", "game": "ventuno", "players": ["giallo", "blu"]}
+>>> match = Replay.start(parse_header(header), default_lexicon())
+>>> parse("ROLL 4,5", match)
+Roll(by='giallo', die='d6', values=(4, 5), digital=None)
+>>> parse("roll blu d6 4 5", match)
+Traceback (most recent call last):
+...
+engine.notation.IllegalMove: it is not blu's turn; now: giallo (roll d6 x2) (VEN-1)
 """
 
 from engine.notation.reading import PLAYER_MOVES, REFEREE_MOVES, SHORT_FORMS, parse

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.dice import check_roll, digital_roll
 from engine.errors import MalformedEvent, RuleViolation
@@ -33,8 +32,7 @@ from engine.notation.words import (
 from engine.text import fold
 
 
-@dataclass(frozen=True)
-class _Ctx:
+class _Ctx(NamedTuple):
     replay: Replay
     seed: str | None
     sealer: Callable[[str], str] | None

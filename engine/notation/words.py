@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.events import EVENT_TYPES
 from engine.text import fold
@@ -37,11 +36,14 @@ class AmbiguousMove(NotationError):
     """A move with two readings (two players may act, two dice fit the faces): say which."""
 
 
+for _error in (NotationError, MalformedMove, IllegalMove, AmbiguousMove):
+    _error.__module__ = "engine.notation"  # where callers import them from
+
+
 # --- words and quoted strings -----------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):  # a tuple: no generated code at import
     text: str
     quoted: bool = False  # written in quotes: taken exactly as written
     at: bool = False  # written @"...": the player aimed at
@@ -150,8 +152,7 @@ KEYWORDS = {"table", "winners", "points", "nobody", "jolly"}
 VERBS = tuple(dict.fromkeys(CANONICAL_VERB.get(k, k) for k in EVENT_TYPES))
 
 
-@dataclass(frozen=True)
-class Draft:
+class Draft(NamedTuple):
     """A line read without the match: the event type and the words after the verb."""
 
     kind: str
