@@ -54,6 +54,7 @@ from tests.support import EXAMPLES, example, header, play, roll
 from tournament.bots import random_game
 
 LEXICON = default_lexicon()
+GB = ["giallo", "blu"]
 
 
 def round_trip(replay: Replay, events: tuple[Event, ...] | list[Event]) -> set[str]:
@@ -293,3 +294,22 @@ def test_the_tie_break_ruling_on_a_card_reads_like_any_ruling() -> None:
     assert ruled == Ruling("referee", 1, False) and format(ruled) == "rule 1 reject"
     events = [*replay.events, ruled, *replay.apply(ruled).pending_derived()]
     round_trip(replay, events)
+
+
+WORDS_SEEN = st.sampled_from(
+    ["roll", "rule", "end", "expr", "card", "seal", "giallo", "blu", "Blu", "d6", "vowel", "5",
+     "1,2", "@blu", "@", '"', '"x y"', "#3", "jolly", "winners", "points", "nobody", "accept",
+     "right", "digital", "{", '{"by": "blu"}', "a-b", "U/A", "é", "table", "-1", "9" * 30]
+)  # fmt: skip
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.lists(WORDS_SEEN | st.text(max_size=6), max_size=7))
+def test_any_line_is_an_event_or_one_notation_error(words: list[str]) -> None:
+    """Lines typed by anyone (the web's pages too): an event, or a NotationError, never a crash."""
+    _, logged = example("tiro-seed.jsonl")
+    for replay in (start("ventuno", ["giallo", "Blu"]), play("tiro", GB, logged[:5], ["verde"])):
+        try:
+            parse(" ".join(words), replay)
+        except NotationError as e:
+            assert str(e) and "\n" not in str(e)
