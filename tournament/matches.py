@@ -17,7 +17,7 @@ from engine.match import Replay
 from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from tournament.matchlog import MatchLog, event_line, read_log
-from tournament.store import Match, Store
+from tournament.store import Match, Store, StoreError
 
 
 class Refused(Exception):
@@ -124,15 +124,25 @@ def record_move(
     loaded = load(store, number, lexicon_path)
     now = loaded.replay.position
     if expected_position is not None and now != expected_position:
-        raise Refused(
-            f"the match changed since you looked: {loaded.match.number} is at position {now}, "
-            f"not {expected_position}; nothing was stored, look at it again and repeat"
-        )
+        raise _changed(loaded.match.number, f"is at position {now}, not {expected_position}")
     try:
         event = parse(text, loaded.replay, seed=seed, sealer=sealer)
     except NotationError as e:
         raise Refused(str(e)) from None
-    return _store_event(store, loaded, event)
+    try:
+        return _store_event(store, loaded, event)
+    except StoreError:
+        if expected_position is None:
+            raise
+        # Another phone wrote between our read and our write: the same answer as above.
+        raise _changed(loaded.match.number, "was written to a moment ago") from None
+
+
+def _changed(number: str, how: str) -> Refused:
+    return Refused(
+        f"the match changed since you looked: {number} {how}; nothing was stored, "
+        "look at it again and repeat"
+    )
 
 
 def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:

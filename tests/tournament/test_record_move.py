@@ -22,7 +22,7 @@ def tiro(tmp_path: Path) -> tuple[Path, Store]:
 def test_a_move_is_read_against_the_stored_match_and_recorded(tiro: tuple[Path, Store]) -> None:
     db, store = tiro
     loaded, stored = record_move(store, "m1", "ROLL giocatore 01 d6 6,6,5,1")
-    assert [e.by for e in stored] == ["Giocatore 01"] and loaded.replay.position == 1  # type: ignore[attr-defined]
+    assert [e.by for e in stored] == ["Giocatore 01"] and loaded.replay.position == 1
     record_move(store, "M1", "roll blu d6 5 4 2 1", expected_position=1)
     # Two phones at one table: the second saw position 1 and is refused, nothing stored.
     with pytest.raises(Refused, match="^the match changed since you looked: M1 is at position 2"):
@@ -59,3 +59,22 @@ def test_the_cli_records_a_move_in_the_notation(tiro: tuple[Path, Store]) -> Non
     assert 'M1 #4 expr "Giocatore 01" 6 x (5:6+1)' in out
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["notes"][-1]["player"] == "Giocatore 01" and info["notes"][-1]["ok"]
+
+
+def test_two_phones_writing_at_once_one_is_refused(tmp_path: Path) -> None:
+    """The second write finds the match moved on between its read and its write."""
+    from engine.games.parola_nascosta import seal
+
+    db = tmp_path / "p.db"
+    ok(db, "match", "new", "parola_nascosta", "giallo", "blu")
+    for to, card in (("giallo", "01"), ("blu", "02"), ("table", "04")):
+        ok(db, "match", "card", "M1", to, card)
+    first, second = Store(db), Store(db)
+
+    def meanwhile(player: str) -> str:  # called after giallo's phone read the match
+        record_move(second, "M1", f"seal blu {seal('martello', 's2')}", expected_position=3)
+        return seal("cassaforte", "s1")
+
+    with pytest.raises(Refused, match="^the match changed since you looked: M1 was written to"):
+        record_move(first, "M1", "seal giallo", expected_position=3, sealer=meanwhile)
+    assert [e.by for e in load(Store(db), "M1").replay.events[3:]] == ["blu"]
