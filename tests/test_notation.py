@@ -241,9 +241,15 @@ def test_ambiguous_moves_ask_which() -> None:
     asks = "^name the player: giallo, blu or verde may record a roll now$"
     with pytest.raises(AmbiguousMove, match=asks):
         parse("roll d6 1 2 3 4", tiro)
-    catena = start("catena", ["giallo", "blu"], ["verde"])
-    with pytest.raises(AmbiguousMove, match="consonant or vowel"):
-        parse("roll giallo", catena, seed="s")  # digital: either die may come first
+    # A club's own dice with a face on both letter dice: the die must be said.
+    dice = {"consonant": ["A", "B"], "vowel": ["A", "E"]}
+    catena = Replay.start(parse_header(header("catena", GB, ["verde"], dice=dice)), LEXICON)
+    with pytest.raises(AmbiguousMove, match="^say which die giallo rolls: consonant or vowel$"):
+        parse("roll giallo a", catena)
+    assert parse("roll giallo consonant a", catena) == Roll("giallo", "consonant", ("A",))
+    # The digital dice need no faces, and so no die: the first owed.
+    sealed = catena.apply(DiceCommit("referee", seed_commitment("s")))
+    assert parse("roll giallo", sealed, seed="s").die == "consonant"
     twins = start("ventuno", ["Blu", "BLU"])
     assert parse("roll Blu d6 1 2", twins).by == "Blu"  # written exactly: no doubt
     with pytest.raises(AmbiguousMove, match="'blu' may be Blu or BLU"):

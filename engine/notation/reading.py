@@ -130,7 +130,9 @@ def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     _open(replay)
     due = [d for t in replay.turns if t.player == who for d in t.dice]
     if die is None:
-        fit = list(dict.fromkeys(d for d, n in due if not values or _fits(d, n, values, replay)))
+        # Without faces (the digital dice) any die owed will do: the first, as the turn lists.
+        owed = [d for d, n in due if not values or _fits(d, n, values, replay)]
+        fit = list(dict.fromkeys(owed if values else owed[:1]))
         if len(fit) > 1:
             raise AmbiguousMove(f"say which die {who} rolls: {_either(fit)}")
         # Faces that fit no die, or no die owed: the rules say why (a roll out of turn is
