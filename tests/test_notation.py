@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -52,6 +53,9 @@ from engine.notation import (
 )
 from tests.support import EXAMPLES, example, header, play, roll
 from tournament.bots import random_game
+from tournament.matches import load
+from tournament.simulate import Simulation, run
+from tournament.store import Store
 
 LEXICON = default_lexicon()
 GB = ["giallo", "blu"]
@@ -102,6 +106,16 @@ def test_every_event_of_simulated_matches_round_trips(
     outside = [names[3]] if name in ("catena", "texas", "tiro") else []
     replay = random_game(start(name, players, outside), random.Random(seed))
     round_trip(replay, replay.events)
+
+
+def test_every_event_of_a_simulated_tournament_round_trips(tmp_path: Path) -> None:
+    """tournament simulate's matches, as stored: every event reads back from its line."""
+    store = Store(tmp_path / "s.db")
+    run(store, Simulation(players=6, rounds=2, seed=7))
+    stored = [load(store, m.number).replay for m in store.matches()]
+    assert len(stored) >= 6 and sum(r.position for r in stored) > 100
+    for replay in stored:
+        round_trip(replay, replay.events)
 
 
 def test_the_simulations_reach_every_kind_and_the_rest_is_covered_here() -> None:
