@@ -332,20 +332,22 @@ def _end(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
     if not a or keys[0] != "winners" or "points" not in keys:
         raise MalformedMove(f"an end is written: {shape}")
     split = keys.index("points")
-    named, scored = list(a[1:split]), list(a[split + 1 :])
+    # Each name is looked for in a window as wide as the longest name: a long line stays linear.
+    width = max(len(n.split()) for n in ctx.names)
     winners: list[str] = []
-    if [keyword(t) for t in named] != ["nobody"]:
-        while named:
-            name, used = _name_or_text(named, ctx.names)
-            winners.append(name)
-            named = named[used:]
+    i = split if keys[1:split] == ["nobody"] else 1
+    while i < split:
+        name, used = _name_or_text(a[i : min(split, i + width)], ctx.names)
+        winners.append(name)
+        i += used
     points: dict[str, int] = {}
-    while scored:
-        if len(scored) < 2:
+    i = split + 1
+    while i < len(a):
+        if len(a) - i < 2:
             raise MalformedMove(f"an end is written: {shape}")
-        name, used = _name_or_text(scored[:-1], ctx.names)
-        points[name] = whole_number(scored[used], f"{name}'s points")
-        scored = scored[used + 1 :]
+        name, used = _name_or_text(a[i : min(len(a) - 1, i + width)], ctx.names)
+        points[name] = whole_number(a[i + used], f"{name}'s points")
+        i += used + 1
     return {"winners": winners, "points": points}
 
 
