@@ -339,3 +339,20 @@ def test_rolls_may_leave_out_the_player_and_the_die(tmp_path: Path) -> None:
     Console(Store(db), "M1", script.read, script.said.append, timers=False).run()
     log = [json.loads(x) for x in ok(db, "match", "export", "M1").splitlines()[1:]]
     assert [(e["die"], e["values"]) for e in log] == [("vowel", ["E", "U/A"]), ("consonant", ["C"])]
+
+
+def test_a_move_typed_while_another_terminal_wrote_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "two.db"
+    ok(db, "match", "new", "ventuno", "giallo", "blu")
+    lines = iter(["roll giallo d6 1 2", "quit"])
+    other = iter([True])
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        if next(other, False):  # the other terminal writes while the referee types
+            ok(db, "match", "roll", "M1", "giallo", "d6", "4", "5")
+        return next(lines)
+
+    said: list[str] = []
+    Console(Store(db), "M1", read, said.append, timers=False).run()
+    assert any(s.startswith("error: the match changed since you looked") for s in said), said
+    assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 1

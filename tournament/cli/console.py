@@ -107,14 +107,18 @@ class Console:
             elif verb == "undo":
                 self.undo(loaded, " ".join(words[1:]) or "undone at the table")
             else:
-                self.try_record(line)
+                self.try_record(line, at=replay.position)
 
-    def try_record(self, text: str, why: str = "") -> None:
-        """Record one move of the notation (engine/notation/); say why when it is refused."""
+    def try_record(self, text: str, why: str = "", at: int | None = None) -> None:
+        """Record one move of the notation (engine/notation/); say why when it is refused.
+
+        ``at``: the position the referee was shown; if another terminal wrote to the match
+        since, nothing is stored and the console shows the match again.
+        """
         seed = self.seed() if self.digital else None
         try:
             _, stored = record_move(
-                self.store, self.number, text, self.lexicon, seed=seed, sealer=self.seal_word
+                self.store, self.number, text, self.lexicon, at, seed=seed, sealer=self.seal_word
             )
         except (Refused, RuleViolation) as e:
             self.say(f"error: {e} (nothing stored)")
