@@ -16,6 +16,7 @@ from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
 from engine.notation import NotationError, parse
 from engine.notation import format as format_move
+from engine.record import Record
 from tournament.matchlog import MatchLog, event_line, read_log
 from tournament.store import Match, Store, StoreError
 
@@ -98,7 +99,7 @@ def record(
     """
     loaded = load(store, number, lexicon_path)
     try:
-        event = parse_event(obj) if isinstance(obj, dict) else obj
+        event = obj if isinstance(obj, Record) else parse_event(obj)
     except RuleViolation as v:
         raise Refused(str(v)) from None
     return _store_event(store, loaded, event)
