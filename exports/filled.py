@@ -79,7 +79,15 @@ class Sheet:
         event = self.replay.events[position - 1] if position else None
         rejected = isinstance(event, JUDGED) and any(not n.ok for n in notes)
         said = [self.say(c) for c in cells]
-        marks = [m for n in notes if not n.ok and (m := self.say(n.text)) not in said]
+        gone = self.gone(position)
+        reasons = {self.say(o.reason) for o in gone}
+        marks = [
+            m for n in notes if not n.ok and (m := self.say(n.text)) not in said + list(reasons)
+        ]
+        marks += [
+            self.say(msg("%(player)s is out: %(reason)s", player=o.player, reason=o.reason))
+            for o in gone
+        ]
         ruling = self.replay.rulings.get(position)
         if ruling is not None:
             marks.append(
@@ -88,6 +96,14 @@ class Sheet:
                 else self.say(msg("referee's ruling: rejected"))
             )
         return Row(said, rejected, "; ".join(marks))
+
+    def gone(self, position: int) -> list[Any]:
+        """Who went out with the event at ``position`` (the engine's out records)."""
+        if not position:
+            return []
+        h = self.replay.history
+        before = {o.player for o in h[position - 1].out}
+        return [o for o in h[position].out if o.player not in before]
 
 
 def _dash(value: Any) -> Any:
@@ -293,16 +309,11 @@ def ventuno(s: Sheet) -> list[Section]:
                 "—" if busted else "",
                 before.total,
             ]
-            row = s.row(position, cells)
-            if busted:
-                row.mark = "; ".join(s.say(o.reason) for o in after.out[len(before.out) :])
-            turns.rows.append(row)
+            turns.rows.append(s.row(position, cells))
         elif isinstance(event, Choose) and turns.rows:
             last = turns.rows[-1]
             last.cells[3], last.cells[4] = str(event.value), str(after.total)
-            gone = after.out[len(before.out) :]
-            if gone:
-                last.mark = "; ".join(s.say(o.reason) for o in gone)
+            last.mark = s.row(position, []).mark or last.mark
         elif isinstance(event, Timeout):
             cells = [len(turns.rows) + 1, event.by, msg("time ran out"), "—", before.total]
             turns.rows.append(s.row(position, cells))

@@ -89,7 +89,7 @@ def test_ventuno_shows_the_bust_beside_the_throw() -> None:
     (turns,) = filled.sections(replay, "it")
     bust = next(r for r in turns.rows if r.mark)
     assert bust.cells[2:] == ["3-6", "—", "19"]
-    assert bust.mark == "ogni valore di 3-6 supera 21 partendo da 19"
+    assert bust.mark == "blu è fuori: ogni valore di 3-6 supera 21 partendo da 19"
 
 
 def test_the_event_log_speaks_the_sheets_language() -> None:
