@@ -198,17 +198,28 @@ def tiro(s: Sheet) -> list[Section]:
 def catena(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
-    anchors = Section(_("Anchor words"), ["", _("Letters"), _("Word")])
-    for p, a in final.anchors.items():
-        faces = " ".join(a.chosen.get(die, face).upper() for die, face in a.faces.items())
-        anchors.rows.append(Row([p, faces, _dash(a.word)]))
+    anchors = Section(_("Anchor words"), ["", _("Letters"), _("Word")], played=2)
+
+    def faces(a: Any) -> str:
+        return " ".join(a.chosen.get(die, face).upper() for die, face in a.faces.items())
+
+    written = set()
     chains = Section(_("Chain"), [_("Player"), _("Chain"), _("Links")], played=1)
-    for position, event, _before, after in s.moves():
-        if isinstance(event, Chain):
+    for position, event, before, after in s.moves():
+        if isinstance(event, Word) and event.by in before.anchors:
+            # CAT-1: every anchor written, a rejected one struck with why, the next below it.
+            anchors.rows.append(
+                s.row(position, [event.by, faces(before.anchors[event.by]), event.word])
+            )
+            written.add(event.by)
+        elif isinstance(event, Chain):
             length = after.chains.get(event.by)
             chains.rows.append(s.row(position, [event.by, " – ".join(event.words), _dash(length)]))
         elif isinstance(event, (Pass, Timeout)) and event.by in after.chains:
             chains.rows.append(s.row(position, [event.by, msg("no chain"), "—"]))
+    for p, a in final.anchors.items():  # an anchor still to write: its letters, a blank
+        if p not in written:
+            anchors.rows.append(Row([p, faces(a), ""]))
     return [anchors, chains]
 
 

@@ -136,3 +136,16 @@ def test_every_examples_filled_sheet_matches_its_snapshot(name: str) -> None:
         snapshot.write_text(html)
     assert snapshot.exists(), "no snapshot yet: run the tests once with UPDATE_SNAPSHOTS=1"
     assert html == snapshot.read_text()
+
+
+def test_a_rejected_anchor_is_struck_above_the_one_that_stands() -> None:
+    head, events = example("catena-seed.jsonl")
+    at = next(i for i, e in enumerate(events) if e["type"] == "word")
+    events.insert(at, {"type": "word", "by": "giallo", "word": "cane"})  # CAT-1: ends in A
+    replay = play("catena", head["players"], events[: at + 2], head["outside"])
+    anchors, _ = filled.sections(replay, "it")
+    rejected, stands = anchors.rows[:2]
+    assert rejected.cells == ["giallo", "C A", "cane"] and rejected.rejected
+    assert rejected.mark.startswith("parola di partenza respinta: cane non finisce con A")
+    assert stands.cells == ["giallo", "C A", "casa"] and not stands.rejected
+    assert [r.cells for r in anchors.rows[2:]] == [["blu", "R E", ""], ["verde", "G E", ""]]
