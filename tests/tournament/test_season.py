@@ -257,6 +257,10 @@ def test_a_bad_season_is_one_sentence_and_creates_nothing(club: Path, tmp_path: 
     demo = club / "demo.db"
     twice = f'name = "S"\ntournaments = ["{demo}", "{club}/./demo.db"]\n'
     assert "names the tournament" in refused(x, "season", "standings", season(twice))
+    with sqlite3.connect(club / "sera-2.db") as src, sqlite3.connect(tmp_path / "copia.db") as dst:
+        src.backup(dst)  # a copy, WAL and all
+    copy = f'name = "S"\ntournaments = ["{club}/sera-2.db", "copia.db"]\n'
+    assert "copia.db is a copy of" in refused(x, "season", "standings", season(copy))
     missing = f'name = "S"\ntournaments = ["{demo}", "sera-9.db"]\n'
     assert "sera-9.db does not exist" in refused(x, "season", "ratings", season(missing))
     (tmp_path / "notes.db").write_text("not a database, just notes\n" * 50)

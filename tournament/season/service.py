@@ -64,6 +64,16 @@ def open_season(path: str | Path) -> SeasonData:
         projection.read_tournament(label, source)
         for label, source in zip(season.tournaments, season.sources, strict=True)
     )
+    # A copy of a file is the same tournament: created at the same instant, under the same name.
+    seen: dict[tuple[str, str], str] = {}
+    for f in facts:
+        identity = (str(f.tournament.created_on), f.name)
+        if identity in seen:
+            raise SeasonError(
+                f"the season names the tournament {f.name!r} twice: {f.label} is a copy of "
+                f"{seen[identity]}"
+            )
+        seen[identity] = f.label
     return SeasonData(season, facts)
 
 
@@ -185,11 +195,14 @@ def _rank(ratings: Ratings, player: str, game: str | None = None) -> int:
 # --- printing ---------------------------------------------------------------------------------
 
 
-def player_chart_svg(data: SeasonData, player: str, lang: str = "it") -> str:
-    """One player's rating history as an SVG chart (for ``/players/NAME`` and the print-outs)."""
+def player_chart_svg(season: SeasonData | str | Path, player: str, lang: str = "it") -> str:
+    """One player's rating history as an SVG chart (for ``/players/NAME`` and the print-outs);
+    ``season`` is an opened season or its file. Raises :class:`SeasonError` for a player the
+    season has not rated."""
     from exports import season as sheets
 
     _check_lang(lang)
+    data = season if isinstance(season, SeasonData) else open_season(season)
     return sheets.history_svg(
         sheets.shared_environment(), history_report(data, player), len(data.tournaments), lang
     )
