@@ -15,6 +15,10 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.utils import get_topic
 
 from engine.errors import RuleViolation
 from engine.events import End, Event, Ruling, Void, parse_event
@@ -27,8 +31,10 @@ from tournament.matches import Refused, describe, lexicon_for
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
 from tournament.standings import Row
-from tournament.store import Store, StoreError
+from tournament.store import PAGE, STARTED, Match, Store
 from tournament.tournaments import Tournament
+
+RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
 
 
 @dataclass(frozen=True)
@@ -152,11 +158,16 @@ def read_tournament(label: str, path: Path) -> TournamentFacts:
             t = day.get_tournament(store)
         except Refused:
             raise SeasonError(f"{label} holds no tournament (only loose matches)") from None
+        logs = match_logs(store)
         matches: dict[str, MatchFacts] = {}
         for r in t.rounds:
             for tb in r["tables"]:
                 for number in tb.get("matches", {}).values():
-                    matches[number] = _match_facts(store, label, number, r["number"], tb["table"])
+                    if number not in logs:
+                        raise SeasonError(f"{label}: the log of {number} is missing")
+                    header, lines = logs[number]
+                    where = (number, r["number"], tb["table"])
+                    matches[number] = _match_facts(label, header, lines, *where)
         return TournamentFacts(label, t, matches)
     finally:
         store.close()
@@ -184,14 +195,37 @@ def _check_file(label: str, path: Path) -> None:
         raise SeasonError(f"the season's tournament {label} is not a tournament database")
 
 
-def _match_facts(store: Store, label: str, number: str, round_: int, table: int) -> MatchFacts:
+def match_logs(store: Store) -> dict[str, tuple[str, list[str]]]:
+    """Every stored match's header and log lines, read in a few pages of the event table.
+
+    A season reads thousands of matches: one pass over the stored events is several times
+    quicker than rebuilding each match's aggregate on its own, and decodes the same events.
+    """
+    logs: dict[UUID, tuple[str, list[str]]] = {}
+    start = 1
+    while True:
+        page = store.recorder.select_notifications(start, PAGE, topics=[STARTED, RECORDED])
+        for notification in page:
+            event: Any = store.mapper.to_domain_event(notification)  # Match.Started/Recorded
+            if notification.topic == STARTED:
+                logs[event.originator_id] = (event.number, [event.header])
+            else:
+                logs[event.originator_id][1].append(event.line)
+        if len(page) < PAGE:
+            break
+        start = page[-1].id + 1
+    return {number: (lines[0], lines[1:]) for number, lines in logs.values()}
+
+
+def _match_facts(
+    label: str, header_line: str, lines: list[str], number: str, round_: int, table: int
+) -> MatchFacts:
     try:
-        match = store.get_match(number)
-        header = parse_header(json.loads(match.header))
+        header = parse_header(json.loads(header_line))
         lexicon = lexicon_for(header, None)
-        events = [parse_event(json.loads(line)) for line in match.lines]
+        events = [parse_event(json.loads(line)) for line in lines]
         replay = Replay.of(header, lexicon, events)
-    except (StoreError, LexiconError) as e:
+    except LexiconError as e:
         raise SeasonError(f"{label}: {e}") from None
     except (RuleViolation, ValueError) as e:  # the file was changed outside the program
         raise SeasonError(f"{label}: the stored log of {number} does not replay ({e})") from None
