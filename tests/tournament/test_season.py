@@ -73,6 +73,22 @@ def test_season_standings_score_each_tournaments_final_places(club: Path) -> Non
     assert not (club / "x.db").exists()
 
 
+def test_a_tournament_not_begun_scores_nobody(club: Path, tmp_path: Path) -> None:
+    db = tmp_path / "sera-4.db"
+    ok(db, "create", "Sera 4")
+    ok(db, "players", "add", "Giallo", "Nuovo")
+    season = tmp_path / "s.toml"
+    season.write_text(f'name = "S"\ntournaments = ["{club}/sera-2.db", "sera-4.db"]\n')
+    report = json.loads(ok(tmp_path / "x.db", "season", "standings", str(season), "--json"))
+    assert "Nuovo" not in {r["player"] for r in report["standings"]}
+    assert all(len(r["results"]) == 1 for r in report["standings"])
+    assert report["tournaments"][1] == {
+        "number": 2, "label": "sera-4.db", "name": "Sera 4", "date": "", "players": 2,
+        "rounds": 0, "closed": 0,
+    }  # fmt: skip
+    assert "(in play)" in ok(tmp_path / "x.db", "season", "standings", str(season))
+
+
 def test_best_n_of_m_counts_only_the_best_results(club: Path) -> None:
     season = club / "best.toml"
     season.write_text(SEASON + "[scoring]\nbest = 2\npoints = [10, 6, 4]\n", encoding="utf-8")

@@ -36,12 +36,13 @@ class SeasonData:
     tournaments: tuple[TournamentFacts, ...]
 
     def places(self, patch: Patch | None = None) -> list[dict[str, int]]:
-        """Each tournament's final places (player -> rank)."""
+        """Each tournament's places (player -> rank) so far, for those who have played in it:
+        before its first decided table, a tournament's order is only its lot, and scores none."""
         out = []
         for i, facts in enumerate(self.tournaments):
             p = patch if patch and patch.index == i else Patch(i)
             rows = projection.standings(facts, p.results, p.tournament)
-            out.append({r.player: r.rank for r in rows})
+            out.append({r.player: r.rank for r in rows if r.played})
         return out
 
     def contests(self, patch: Patch | None = None) -> Iterator[Contest]:
