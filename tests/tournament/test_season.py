@@ -217,6 +217,25 @@ def test_a_correction_in_a_closed_round_changes_the_season_and_the_audit_says_wh
     assert all(f"  {p}: " in text for p in players)
 
 
+def test_a_void_that_reopens_a_match_takes_it_out_of_the_ratings(tmp_path: Path) -> None:
+    sim = simulate.Simulation(players=4, seed=9, plays="tiro", name="Sera")
+    simulate.run(Store(tmp_path / "a.db"), sim)
+    (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["a.db"]\n')
+    before = service.open_season(tmp_path / "s.toml")
+    number = next(iter(before.tournaments[0].matches))
+    shown = json.loads(ok(tmp_path / "a.db", "match", "show", number, "--json"))
+    exported = ok(tmp_path / "a.db", "match", "export", number)
+    log = [json.loads(line) for line in exported.splitlines()]
+    last = max(e["seq"] for e in log[1:] if e["type"] not in ("out", "end"))
+    ok(tmp_path / "a.db", "match", "void", number, str(last), "--reason", "typo", "--yes")
+    after = service.open_season(tmp_path / "s.toml")
+    assert after.tournaments[0].matches[number].result is None  # in play again
+    assert after.ratings() == rate(c for c in before.contests() if c.match != number)
+    (one,) = audit(after)
+    assert one["match"] == number and f"void #{last}" in one["corrections"][0]
+    assert set(shown["players"]) <= {m["player"] for m in one["moved"]}
+
+
 def test_an_amended_result_is_a_correction_too(tmp_path: Path) -> None:
     simulated(tmp_path / "a.db", 7, players=4)
     (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["a.db"]\n')

@@ -128,8 +128,7 @@ def ratings(
 @season_app.command("audit")
 @guarded
 def audit(path: SEASON, as_json: JSON = False) -> None:
-    """Each correction in the season's matches (late rulings, voids, amended results) and whom
-    it moved in the season standings and ratings."""
+    """Which correction (late ruling, void, amended result) moved whom in the season."""
     from tournament.season import audit as season_audit
     from tournament.season import service
 
@@ -168,8 +167,7 @@ def print_(
     lang: Annotated[str, typer.Option(help="it or en.")] = "it",
     as_json: JSON = False,
 ) -> None:
-    """Write the season sheet (standings and ratings, HTML for print) and each player's rating
-    history as an SVG chart."""
+    """Write the season sheet (HTML for A4) and each player's rating chart (SVG)."""
     from tournament.season import service
 
     written = service.print_season(service.open_season(path), out, lang)
