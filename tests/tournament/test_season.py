@@ -172,7 +172,7 @@ def test_a_correction_in_a_closed_round_changes_the_season_and_the_audit_says_wh
     tmp_path: Path,
 ) -> None:
     simulated(tmp_path / "a.db", 5)
-    simulated(tmp_path / "b.db", 6)
+    simulated(tmp_path / "b.db", 6, players=4)
     (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["a.db", "b.db"]\n')
     season = str(tmp_path / "s.toml")
     before = service.open_season(season)
