@@ -17,6 +17,7 @@ from tournament import simulate
 from tournament.demo import build_demo
 from tournament.season import service
 from tournament.season.audit import audit
+from tournament.season.config import SeasonError
 from tournament.season.projection import read_tournament
 from tournament.season.ratings import placing, rate
 from tournament.store import Store
@@ -125,6 +126,17 @@ def test_ratings_overall_and_per_game_identical_when_recomputed(club: Path) -> N
     assert "no match of 'scacchi'" in refused(
         club / "x.db", "season", "ratings", season, "--game", "scacchi"
     )
+
+
+def test_a_season_read_by_several_processes_is_the_same(club: Path) -> None:
+    one = service.open_season(club / "season.toml", jobs=1)
+    two = service.open_season(club / "season.toml", jobs=2)
+    assert [f.label for f in two.tournaments] == [f.label for f in one.tournaments]
+    assert two.ratings() == one.ratings() and two.standings() == one.standings()
+    missing = club / "missing.toml"
+    missing.write_text('name = "S"\ntournaments = ["demo.db", "nowhere.db"]\n')
+    with pytest.raises(SeasonError, match="nowhere.db does not exist"):
+        service.open_season(missing, jobs=2)
 
 
 def test_a_players_history_has_a_step_per_tournament(club: Path) -> None:

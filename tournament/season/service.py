@@ -6,7 +6,10 @@ is a pure function of its matches. A front end (the CLI, the web) calls these an
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,13 +61,25 @@ class SeasonData:
         return rate(self.contests(patch))
 
 
-def open_season(path: str | Path) -> SeasonData:
-    """Read a season file and each of its tournaments (raises :class:`SeasonError`)."""
+PARALLEL_FROM = 4  # tournaments: below this, starting worker processes costs more than it saves
+
+
+def open_season(path: str | Path, jobs: int | None = None) -> SeasonData:
+    """Read a season file and each of its tournaments (raises :class:`SeasonError`).
+
+    Replaying every match is most of the work; a long season is read by ``jobs`` processes
+    (default: one per processor, up to 4), each reading whole tournaments.
+    """
     season = load_season(path)
-    facts = tuple(
-        projection.read_tournament(label, source)
-        for label, source in zip(season.tournaments, season.sources, strict=True)
-    )
+    pairs = list(zip(season.tournaments, season.sources, strict=True))
+    if jobs is None:
+        jobs = min(4, os.cpu_count() or 1) if len(pairs) >= PARALLEL_FROM else 1
+    if jobs > 1:
+        context = multiprocessing.get_context("fork")  # the workers share what is loaded
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            facts = tuple(pool.map(projection.read_tournament, *zip(*pairs, strict=True)))
+    else:
+        facts = tuple(projection.read_tournament(label, source) for label, source in pairs)
     # A copy of a file is the same tournament: created at the same instant, under the same name.
     seen: dict[tuple[str, str], str] = {}
     for f in facts:
