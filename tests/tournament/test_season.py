@@ -290,6 +290,35 @@ def test_seeding_a_new_tournament_from_the_season(club: Path, tmp_path: Path) ->
     assert round1["tables"][0]["players"] == order[:2]
 
 
+def test_a_tournament_with_its_own_word_list_is_read_with_lexicon(tmp_path: Path) -> None:
+    from tournament import day
+    from tournament.matches import record
+
+    words = tmp_path / "parole.txt"
+    words.write_text("casa\nrete\n", encoding="utf-8")
+    store = Store(tmp_path / "a.db")
+    day.create(store, "Sera", plays="tiro", rounds=1)
+    day.add_players(store, ["Giallo", "Blu"])
+    table = day.pair_next_round(store, day.replayed_outcome(store))["tables"][0]
+    first, second = table["players"]
+    match = day.start_match(store, 1, 1, "tiro", lexicon_path=str(words)).number
+    for event in (
+        {"type": "roll", "by": first, "die": "d6", "values": [6, 6, 5, 1]},
+        {"type": "roll", "by": second, "die": "d6", "values": [1, 1, 1, 1]},
+        {"type": "roll", "by": first, "die": "d20", "values": [11]},
+        {"type": "expression", "by": first, "expr": "6x(5:6+1)"},
+        {"type": "pass", "by": second},
+    ):
+        record(store, match, event, str(words))
+    (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["a.db"]\n')
+    season = str(tmp_path / "s.toml")
+    assert "pass that list with --lexicon" in refused(
+        tmp_path / "x.db", "season", "ratings", season
+    )
+    rated = ok(tmp_path / "x.db", "--lexicon", str(words), "season", "ratings", season, "--json")
+    assert [r["player"] for r in json.loads(rated)["overall"]] == [first, second]
+
+
 def test_a_bad_season_is_one_sentence_and_creates_nothing(club: Path, tmp_path: Path) -> None:
     def season(text: str) -> str:
         path = tmp_path / "bad.toml"

@@ -25,6 +25,14 @@ def _console() -> Any:
     return Console()
 
 
+def _open(path: Path) -> Any:
+    """The season, its matches replayed against ``--lexicon`` where they were recorded with it."""
+    from tournament.cli.common import settings
+    from tournament.season import service
+
+    return service.open_season(path, lexicon=settings().lexicon)
+
+
 def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
@@ -37,7 +45,7 @@ def standings(path: SEASON, as_json: JSON = False) -> None:
 
     from tournament.season import service
 
-    report = service.standings_report(service.open_season(path))
+    report = service.standings_report(_open(path))
     if as_json:
         print_json(report)
         return
@@ -77,7 +85,7 @@ def ratings(
     from tournament.season import service
     from tournament.season.config import SeasonError
 
-    data = service.open_season(path)
+    data = _open(path)
     if player is not None:
         history = service.history_report(data, player)
         if as_json:
@@ -130,9 +138,8 @@ def ratings(
 def audit(path: SEASON, as_json: JSON = False) -> None:
     """Which correction (late ruling, void, amended result) moved whom in the season."""
     from tournament.season import audit as season_audit
-    from tournament.season import service
 
-    found = season_audit.audit(service.open_season(path))
+    found = season_audit.audit(_open(path))
     if as_json:
         print_json(found)
         return
@@ -170,7 +177,7 @@ def print_(
     """Write the season sheet (HTML for A4) and each player's rating chart (SVG)."""
     from tournament.season import service
 
-    written = service.print_season(service.open_season(path), out, lang)
+    written = service.print_season(_open(path), out, lang)
     if as_json:
         print_json([str(p) for p in written])
         return

@@ -149,8 +149,11 @@ def without_amendment(t: Tournament, round_number: int, table_number: int) -> To
 # --- reading a tournament's file ------------------------------------------------------------
 
 
-def read_tournament(label: str, path: Path) -> TournamentFacts:
-    """Read one tournament of the season; anything wrong is one sentence naming it."""
+def read_tournament(label: str, path: Path, lexicon: str | None = None) -> TournamentFacts:
+    """Read one tournament of the season; anything wrong is one sentence naming it.
+
+    ``lexicon`` is the organizer's word list (``--lexicon``) for matches recorded with it.
+    """
     _check_file(label, path)
     store = Store(path)
     try:
@@ -167,7 +170,7 @@ def read_tournament(label: str, path: Path) -> TournamentFacts:
                         raise SeasonError(f"{label}: the log of {number} is missing")
                     header, lines = logs[number]
                     where = (number, r["number"], tb["table"])
-                    matches[number] = _match_facts(label, header, lines, *where)
+                    matches[number] = _match_facts(label, lexicon, header, lines, *where)
         return TournamentFacts(label, t, matches)
     finally:
         store.close()
@@ -218,16 +221,22 @@ def match_logs(store: Store) -> dict[str, tuple[str, list[str]]]:
 
 
 def _match_facts(
-    label: str, header_line: str, lines: list[str], number: str, round_: int, table: int
+    label: str,
+    lexicon_path: str | None,
+    header_line: str,
+    lines: list[str],
+    number: str,
+    round_: int,
+    table: int,
 ) -> MatchFacts:
     try:
         header = parse_header(json.loads(header_line))
-        lexicon = lexicon_for(header, None)
+        lexicon = lexicon_for(header, lexicon_path)
         events = [parse_event(json.loads(line)) for line in lines]
         replay = Replay.of(header, lexicon, events)
     except LexiconError as e:
         raise SeasonError(f"{label}: {e}") from None
-    except (RuleViolation, ValueError) as e:  # the file was changed outside the program
+    except (RuleViolation, ValueError) as e:  # changed outside the program, or older rules
         raise SeasonError(f"{label}: the stored log of {number} does not replay ({e})") from None
     correction = None
     late = _late_corrections(events)

@@ -64,14 +64,20 @@ class SeasonData:
 PARALLEL_FROM = 4  # tournaments: below this, starting worker processes costs more than it saves
 
 
-def open_season(path: str | Path, jobs: int | None = None) -> SeasonData:
-    """Read a season file and each of its tournaments (raises :class:`SeasonError`).
+def open_season(
+    path: str | Path, jobs: int | None = None, lexicon: str | None = None
+) -> SeasonData:
+    """Read a season file and each of its tournaments (raises :class:`SeasonError`); ``lexicon``
+    is the organizer's word list, for matches recorded with one.
 
     Replaying every match is most of the work; a long season is read by ``jobs`` processes
     (default: one per processor, up to 4), each reading whole tournaments.
     """
     season = load_season(path)
-    pairs = list(zip(season.tournaments, season.sources, strict=True))
+    pairs = [
+        (label, source, lexicon)
+        for label, source in zip(season.tournaments, season.sources, strict=True)
+    ]
     if jobs is None:
         jobs = min(4, os.cpu_count() or 1) if len(pairs) >= PARALLEL_FROM else 1
     if jobs > 1:
@@ -79,7 +85,7 @@ def open_season(path: str | Path, jobs: int | None = None) -> SeasonData:
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             facts = tuple(pool.map(projection.read_tournament, *zip(*pairs, strict=True)))
     else:
-        facts = tuple(projection.read_tournament(label, source) for label, source in pairs)
+        facts = tuple(projection.read_tournament(*pair) for pair in pairs)
     # A copy of a file is the same tournament: created at the same instant, under the same name.
     seen: dict[tuple[str, str], str] = {}
     for f in facts:
