@@ -84,7 +84,9 @@ def create(
     if seed_from is not None:  # read before anything is created, so a bad season stores nothing
         from tournament.season import service
 
-        seed_order = service.seed_order(service.open_season(seed_from, lexicon=settings().lexicon))
+        seed_order = service.seed_order(
+            service.open_season(seed_from, jobs=0, lexicon=settings().lexicon)
+        )
     s = store(create=True)
     t = day.create(
         s,

@@ -30,7 +30,7 @@ def _open(path: Path) -> Any:
     from tournament.cli.common import settings
     from tournament.season import service
 
-    return service.open_season(path, lexicon=settings().lexicon)
+    return service.open_season(path, jobs=0, lexicon=settings().lexicon)
 
 
 def _num(v: float) -> str:

@@ -64,21 +64,20 @@ class SeasonData:
 PARALLEL_FROM = 4  # tournaments: below this, starting worker processes costs more than it saves
 
 
-def open_season(
-    path: str | Path, jobs: int | None = None, lexicon: str | None = None
-) -> SeasonData:
+def open_season(path: str | Path, jobs: int = 1, lexicon: str | None = None) -> SeasonData:
     """Read a season file and each of its tournaments (raises :class:`SeasonError`); ``lexicon``
     is the organizer's word list, for matches recorded with one.
 
-    Replaying every match is most of the work; a long season is read by ``jobs`` processes
-    (default: one per processor, up to 4), each reading whole tournaments.
+    Replaying every match is most of the work: ``jobs`` processes may read whole tournaments
+    side by side (0: one per processor, up to 4, for a long season). They are forked, so a
+    caller with threads of its own (a web server) keeps the default, one.
     """
     season = load_season(path)
     pairs = [
         (label, source, lexicon)
         for label, source in zip(season.tournaments, season.sources, strict=True)
     ]
-    if jobs is None:
+    if jobs == 0:
         jobs = min(4, os.cpu_count() or 1) if len(pairs) >= PARALLEL_FROM else 1
     if jobs > 1:
         context = multiprocessing.get_context("fork")  # the workers share what is loaded
