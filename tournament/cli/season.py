@@ -26,11 +26,27 @@ def _console() -> Any:
 
 
 def _open(path: Path) -> Any:
-    """The season, its matches replayed against ``--lexicon`` where they were recorded with it."""
+    """The season, its matches replayed against ``--lexicon`` where they were recorded with it;
+    on a terminal, a progress bar while a long season is read (stderr, gone once read)."""
+    import sys
+
     from tournament.cli.common import settings
     from tournament.season import service
 
-    return service.open_season(path, jobs=0, lexicon=settings().lexicon)
+    lexicon = settings().lexicon
+    if not sys.stderr.isatty():
+        return service.open_season(path, jobs=0, lexicon=lexicon)
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("reading the season's tournaments", total=None)
+        return service.open_season(
+            path,
+            jobs=0,
+            lexicon=lexicon,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
 
 
 def _num(v: float) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,9 +64,15 @@ class SeasonData:
 PARALLEL_FROM = 4  # tournaments: below this, starting worker processes costs more than it saves
 
 
-def open_season(path: str | Path, jobs: int = 1, lexicon: str | None = None) -> SeasonData:
+def open_season(
+    path: str | Path,
+    jobs: int = 1,
+    lexicon: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SeasonData:
     """Read a season file and each of its tournaments (raises :class:`SeasonError`); ``lexicon``
-    is the organizer's word list, for matches recorded with one.
+    is the organizer's word list, for matches recorded with one; ``progress(done, total)`` is
+    called as each tournament has been read.
 
     Replaying every match is most of the work: ``jobs`` processes may read whole tournaments
     side by side (0: one per processor, up to 4, for a long season). They are forked, so a
@@ -79,12 +85,19 @@ def open_season(path: str | Path, jobs: int = 1, lexicon: str | None = None) -> 
     ]
     if jobs == 0:
         jobs = min(4, os.cpu_count() or 1) if len(pairs) >= PARALLEL_FROM else 1
+    said = progress or (lambda done, total: None)
+    read: list[TournamentFacts] = []
     if jobs > 1:
         context = multiprocessing.get_context("fork")  # the workers share what is loaded
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            facts = tuple(pool.map(projection.read_tournament, *zip(*pairs, strict=True)))
+            for one in pool.map(projection.read_tournament, *zip(*pairs, strict=True)):
+                read.append(one)
+                said(len(read), len(pairs))
     else:
-        facts = tuple(projection.read_tournament(*pair) for pair in pairs)
+        for pair in pairs:
+            read.append(projection.read_tournament(*pair))
+            said(len(read), len(pairs))
+    facts = tuple(read)
     # A copy of a file is the same tournament: created at the same instant, under the same name.
     seen: dict[tuple[str, str], str] = {}
     for f in facts:
