@@ -26,7 +26,8 @@ WORDS: dict[str, dict[str, str]] = {
         "all": "contano tutti i tornei", "participation": "oltre: {n} punto di partecipazione",
         "model": "Duelli: Bradley-Terry; tavoli di 3 o più: Plackett-Luce. Si parte da μ 25, "
                  "σ 8,33.",
-        "in_play": "in corso", "entrants": "Giocatori", "place": "{n}ª",
+        "in_play": "in corso", "entrants": "Giocatori", "place": "{n}ª", "games": "Per gioco",
+        "by_game": "In ogni gioco: posizione · valutazione prudente, sulle sue sole sfide.",
     },
     "en": {
         "season": "Season", "standings": "Season standings", "rank": "Rank",
@@ -39,7 +40,8 @@ WORDS: dict[str, dict[str, str]] = {
         "all": "every tournament counts", "participation": "beyond: {n} point for taking part",
         "model": "Duels: Bradley-Terry; tables of 3 or more: Plackett-Luce. Everyone starts at "
                  "μ 25, σ 8.33.",
-        "in_play": "in play", "entrants": "Players", "place": "#{n}",
+        "in_play": "in play", "entrants": "Players", "place": "#{n}", "games": "By game",
+        "by_game": "In each game: place · conservative rating, from its contests alone.",
     },
 }  # fmt: skip
 

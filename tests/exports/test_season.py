@@ -69,7 +69,7 @@ def test_season_print_writes_the_sheet_and_every_players_chart(
     ok(tmp_path / "x.db", "season", "print", str(season), "--out", str(out))
     sheet = (out / "season.html").read_text()
     assert "Stagione &amp; amici · Classifica della stagione" in sheet
-    assert "Valutazioni (OpenSkill)" in sheet
+    assert "Valutazioni (OpenSkill)" in sheet and "<th>Tiro di precisione</th>" in sheet
     for name in ("Giallo", "Blu", "Verde", "Rosso"):
         assert f"<td>{name}</td>" in sheet
         ET.parse(out / f"rating-{name.lower()}.svg")

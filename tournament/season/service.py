@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.games import game
 from tournament.season import projection
 from tournament.season.config import Season, SeasonError, load_season
 from tournament.season.projection import Result, TournamentFacts
@@ -189,6 +190,7 @@ def ratings_report(data: SeasonData, ratings: Ratings | None = None) -> dict[str
             g: [rating_row(i, p, r) for i, (p, r) in enumerate(ratings.ranked(g), 1)]
             for g in sorted(ratings.games)
         },
+        "titles": {g: game(g).title for g in sorted(ratings.games)},
     }
 
 
