@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -143,6 +144,7 @@ def chart(
     }
 
 
-def shared_environment() -> jinja2.Environment:
-    """The exports' one Jinja environment (season templates sit beside the others)."""
-    return environment()
+def shared_environment(user_templates: str | Path | None = None) -> jinja2.Environment:
+    """The exports' one Jinja environment (season templates sit beside the others), with an
+    organizer's templates searched first."""
+    return environment(user_templates)

@@ -75,6 +75,22 @@ def test_season_print_writes_the_sheet_and_every_players_chart(
         ET.parse(out / f"rating-{name.lower()}.svg")
     ok(tmp_path / "x.db", "season", "print", str(season), "--out", str(out), "--lang", "en")
     assert "Season standings" in (out / "season.html").read_text()
+    club = tmp_path / "club"
+    club.mkdir()
+    (club / "season_history.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><title>{{ player }} del circolo</title></svg>'
+    )
+    ok(
+        tmp_path / "x.db",
+        "season",
+        "print",
+        str(season),
+        "--out",
+        str(out),
+        "--templates",
+        str(club),
+    )
+    assert "Giallo del circolo" in (out / "rating-giallo.svg").read_text()
     message = refused(tmp_path / "x.db", "season", "print", str(season), "--lang", "fr")
     assert "Italian (it) or English (en)" in message
 

@@ -188,12 +188,15 @@ def print_(
         "season-out"
     ),
     lang: Annotated[str, typer.Option(help="it or en.")] = "it",
+    templates: Annotated[
+        Path | None, typer.Option(help="An organizer's templates, searched before ours.")
+    ] = None,
     as_json: JSON = False,
 ) -> None:
     """Write the season sheet (HTML for A4) and each player's rating chart (SVG)."""
     from tournament.season import service
 
-    written = service.print_season(_open(path), out, lang)
+    written = service.print_season(_open(path), out, lang, templates)
     if as_json:
         print_json([str(p) for p in written])
         return

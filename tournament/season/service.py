@@ -244,12 +244,15 @@ def player_chart_svg(season: SeasonData | str | Path, player: str, lang: str = "
     )
 
 
-def print_season(data: SeasonData, out: Path, lang: str = "it") -> list[Path]:
-    """Write the season sheet and every player's chart into ``out``; return what was written."""
+def print_season(
+    data: SeasonData, out: Path, lang: str = "it", templates: Path | None = None
+) -> list[Path]:
+    """Write the season sheet and every player's chart into ``out`` (with an organizer's
+    ``templates`` searched first); return what was written."""
     from exports import season as sheets
 
     _check_lang(lang)
-    env = sheets.shared_environment()
+    env = sheets.shared_environment(templates)
     ratings = data.ratings()
     written = []
     out.mkdir(parents=True, exist_ok=True)
