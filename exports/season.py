@@ -13,7 +13,7 @@ from typing import Any
 
 import jinja2
 
-from exports.render import environment
+from exports.render import environment, localized
 
 WORDS: dict[str, dict[str, str]] = {
     "it": {
@@ -61,8 +61,11 @@ def season_sheet(
     lang: str,
 ) -> str:
     """The season sheet: the tournaments, the season standings and the overall ratings (A4)."""
-    return env.get_template("season.html").render(
-        w=words(lang), lang=lang, s=standings, r=ratings, orientation="landscape"
+    # localized: the page footer of base.html ("pagina 1 di 2") speaks the sheet's language.
+    return (
+        localized(env, lang)
+        .get_template("season.html")
+        .render(w=words(lang), lang=lang, s=standings, r=ratings, orientation="landscape")
     )
 
 
