@@ -6,6 +6,12 @@ caches of the event store: :func:`update` polls the notification log from the po
 stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
 them and starts again from the first event; both give the same tables.
 
+Commands that write keep them current in the file, one updater at a time (the update takes
+SQLite's write lock before it reads its position, so a second updater finds the work done).
+A command that only reads never writes them: when they are behind the event store it brings a
+copy up to date in memory (:func:`update` on a store that has saved nothing). Read models of a
+newer schema are never rebuilt at an older number: the command says to upgrade.
+
 A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
 after it: the engine checked that event against a replay when it was stored. Any other match
 (in progress, corrected since its last end, or imported without derived events) is replayed.
@@ -19,10 +25,16 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
+import sqlite3
+import weakref
+
 import orjson
 import sqlite_utils
+from eventsourcing.utils import TopicError, resolve_topic
 
 from engine.games.base import Outcome
+from tournament import sqlitefile
+from tournament.errors import NewerVersionError, StoreError
 from tournament.store import PAGE, Store
 
 PROJECTION = "read_models"
@@ -42,8 +54,16 @@ class Progress:
     tournament: bool = False
 
 
+_views: weakref.WeakKeyDictionary[Store, sqlite_utils.Database] = weakref.WeakKeyDictionary()
+
+
 def database(store: Store) -> sqlite_utils.Database:
-    return sqlite_utils.Database(store.env.get("SQLITE_DBNAME"))
+    """The read models: the copy brought up to date in memory, if this process made one, else
+    the file's tables (read-only unless this process writes)."""
+    view = _views.get(store)
+    if view is not None:
+        return view
+    return sqlite_utils.Database(sqlitefile.connect(store.path, readonly=not store.has_written))
 
 
 def _schema(db: sqlite_utils.Database) -> int | None:
@@ -59,38 +79,91 @@ def position(db: sqlite_utils.Database) -> int:
 
 
 def rebuild(store: Store) -> Progress:
-    """Drop every read model and project the whole log again."""
-    db = database(store)
-    for name in (*TABLES, "_projections"):
-        if name in db.table_names():
-            db[name].drop()
-    return update(store)
+    """Drop every read model and project the whole log again (in the file)."""
+    return update(store, write=True, again=True)
 
 
-def update(store: Store) -> Progress:
-    """Bring the read models up to the last stored event, from where they stopped."""
-    db = database(store)
-    if "_projections" in db.table_names() and _schema(db) != SCHEMA:
-        return rebuild(store)  # made by an older version of the program
+def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped.
+
+    ``write`` (default: whether this process has saved anything) updates the file's tables;
+    otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
+    touched. ``again`` drops them first.
+    """
+    if write is None:
+        write = store.has_written
+    _views.pop(store, None)
+    if write:
+        conn = sqlitefile.connect(store.path, readonly=False)
+    else:
+        source = sqlitefile.connect(store.path)
+        if not again and _current(sqlite_utils.Database(source)):
+            return Progress()
+        conn = sqlite3.connect(":memory:")
+        source.backup(conn)
+        source.close()
+    conn.isolation_level = None  # our own transaction, below
+    db = sqlite_utils.Database(conn)
+    conn.execute("begin immediate")  # one updater at a time; the next finds the work done
+    try:
+        progress = _update(db, store, again)
+        conn.execute("commit")
+    except BaseException:
+        conn.execute("rollback")
+        raise
+    if not write:
+        _views[store] = db
+    return progress
+
+
+def _current(db: sqlite_utils.Database) -> bool:
+    """Whether the file's read models are of this schema and hold every stored event."""
+    if "_projections" not in db.table_names():
+        return False
+    schema = _schema(db)
+    if schema is not None and schema > SCHEMA:
+        raise NewerVersionError("its read models")
+    last = db.execute(f"select max(rowid) from {sqlitefile.EVENTS}").fetchone()[0] or 0
+    return schema == SCHEMA and position(db) == last
+
+
+def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
+    if "_projections" in db.table_names():
+        schema = _schema(db)
+        if schema is not None and schema > SCHEMA:
+            raise NewerVersionError("its read models")
+        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+            for name in (*TABLES, "_projections"):
+                if name in db.table_names():
+                    db.conn.execute(f"drop table [{name}]")
     _create(db)
+    try:
+        return _project(db, store)
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise StoreError(
+            "the read models cannot be built: a stored event was changed outside the program "
+            "(tournament verify shows where)"
+        ) from None
+
+
+def _project(db: sqlite_utils.Database, store: Store) -> Progress:
     start = position(db) + 1
     progress = Progress()
     numbers = {row[0]: row[1] for row in db.execute("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
     last = start - 1
-    with db.conn:
-        for page in _pages(db, start):
-            rows = _flat_rows(page, numbers, summaries, progress)
-            db.conn.executemany("insert into events values (?, ?, ?, ?, ?, ?, ?)", rows)
-            progress.events += len(rows)
-            last = page[-1][0]
-        progress.matches = set(summaries)
-        _matches(db, store, summaries)
-        if progress.tournament or progress.matches:
-            _tournament(db, store)
-        db.conn.execute(
-            "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
-        )
+    for page in _pages(db, start):
+        rows = _flat_rows(page, numbers, summaries, progress)
+        db.conn.executemany("insert or replace into events values (?, ?, ?, ?, ?, ?, ?)", rows)
+        progress.events += len(rows)
+        last = page[-1][0]
+    progress.matches = set(summaries)
+    _matches(db, store, summaries)
+    if progress.tournament or progress.matches:
+        _tournament(db, store)
+    db.conn.execute(
+        "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
+    )
     return progress
 
 
@@ -201,6 +274,12 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
+    for topic in {row[3] for row in page} - _KNOWN:
+        try:
+            resolve_topic(topic)
+        except TopicError:
+            raise NewerVersionError() from None
+        _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     for notification, aggregate, version, topic, raw in page:
@@ -239,6 +318,8 @@ def _flat_rows(
         append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
     return rows
 
+
+_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
