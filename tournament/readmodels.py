@@ -20,13 +20,12 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
+import sqlite3
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
-
-import sqlite3
-import weakref
 
 import orjson
 import sqlite_utils
