@@ -29,12 +29,11 @@ from typing import Any
 
 import orjson
 import sqlite_utils
-from eventsourcing.utils import TopicError, resolve_topic
 
 from engine.games.base import Outcome
 from tournament import sqlitefile
 from tournament.errors import NewerVersionError, StoreError
-from tournament.store import PAGE, Store
+from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
@@ -274,10 +273,8 @@ def _flat_rows(
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
     for topic in {row[3] for row in page} - _KNOWN:
-        try:
-            resolve_topic(topic)
-        except TopicError:
-            raise NewerVersionError() from None
+        if not known_topic(topic):
+            raise NewerVersionError()
         _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append

@@ -21,6 +21,7 @@ who recomputes every hash after a change (the printed head hash again).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -40,7 +41,7 @@ from engine.match import Replay
 from tournament import sqlitefile
 from tournament.errors import NEWER, NewerVersionError, StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
-from tournament.store import NUMBER, Match, Store, match_uuid, normalise_number
+from tournament.store import NUMBER, Match, match_uuid, new_mapper, normalise_number
 from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
 MATCH_TOPIC = get_topic(Match)
@@ -103,7 +104,8 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     except Exception:
         raise Unreadable("the stored event is not readable") from None
     if (
-        again.state != stored.state
+        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
+        or again.state != stored.state
         or again.topic != topic
         or again.originator_version != version
         or event.originator_id.hex != aggregate
@@ -133,9 +135,9 @@ def verify_store(
     db: Path, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
 ) -> Report:
     """Check every stored match (or one), the tournament and its snapshots."""
-    if not sqlitefile.inspect(db):
+    if not sqlitefile.inspect(db, topics=False):
         raise StoreError(f"there is no database at {db}")
-    mapper = Store(db).mapper
+    mapper = new_mapper()
     conn = sqlitefile.connect(db)
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
