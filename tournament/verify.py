@@ -95,7 +95,7 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     aggregate, version, topic, state = row
     try:
         stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
-        event = mapper.to_domain_event(stored)
+        event: Any = mapper.to_domain_event(stored)
         again = mapper.to_stored_event(event)
     except NewerVersionError:
         raise Unreadable(
