@@ -156,7 +156,7 @@ def test_an_empty_file_is_not_taken_for_a_new_database(tmp_path: Path) -> None:
 
 def test_stale_read_models_are_brought_up_to_date_in_memory(played: Path, tmp_path: Path) -> None:
     db = fresh(played, tmp_path)
-    ok(db, "match", "roll", "M3", "Giallo", "d6", "6", "6")  # recording leaves the read models behind
+    ok(db, "match", "roll", "M3", "Giallo", "d6", "6", "6")  # leaves the read models behind
     settle(db)
     before = digest(tmp_path)
     status = json.loads(ok(db, "status", "--json"))
