@@ -26,6 +26,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -86,6 +87,9 @@ class Report:
 Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, state
 
 
+TEXTS = ("number", "header", "line", "hash")  # a match's fields
+
+
 class Unreadable(Exception):
     """A stored row that does not decode, or does not encode back to the same bytes."""
 
@@ -105,6 +109,9 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
         raise Unreadable("the stored event is not readable") from None
     if (
         set(vars(event)) != {f.name for f in dataclasses.fields(event)}
+        or not isinstance(event.timestamp, datetime)
+        or isinstance(event, Match.Event)
+        and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
         or again.state != stored.state
         or again.topic != topic
         or again.originator_version != version
