@@ -20,7 +20,6 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
-import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -91,24 +90,16 @@ def update(store: Store, write: bool | None = None, again: bool = False) -> Prog
     if write is None:
         write = store.has_written
     _views.pop(store, None)
-    if write:
-        conn = sqlitefile.connect(store.path, readonly=False)
-    else:
+    if not write and not again:
         source = sqlitefile.connect(store.path)
-        if not again and _current(sqlite_utils.Database(source)):
-            return Progress()
-        conn = sqlite3.connect(":memory:")
-        source.backup(conn)
-        source.close()
-    conn.isolation_level = None  # our own transaction, below
-    db = sqlite_utils.Database(conn)
-    conn.execute("begin immediate")  # one updater at a time; the next finds the work done
-    try:
+        try:
+            if _current(sqlite_utils.Database(source)):
+                return Progress()
+        finally:
+            source.close()
+    with sqlitefile.updating(store.path, write) as conn:
+        db = sqlite_utils.Database(conn)
         progress = _update(db, store, again)
-        conn.execute("commit")
-    except BaseException:
-        conn.execute("rollback")
-        raise
     if not write:
         _views[store] = db
     return progress

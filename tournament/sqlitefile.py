@@ -61,6 +61,28 @@ def connect(path: Path, *, readonly: bool = True, timeout: float = 10) -> sqlite
     )
 
 
+@contextmanager
+def updating(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
+    """A connection in which to bring the read models up to date, in one transaction: the
+    file's, holding SQLite's write lock from the start (a second updater waits, then finds the
+    work done), or an in-memory copy of the file (a command that only reads never writes it)."""
+    if write:
+        conn = connect(path, readonly=False)
+    else:
+        source = connect(path)
+        conn = sqlite3.connect(":memory:")
+        source.backup(conn)
+        source.close()
+    conn.isolation_level = None  # our own transaction
+    conn.execute("begin immediate")
+    try:
+        yield conn
+        conn.execute("commit")
+    except BaseException:
+        conn.execute("rollback")
+        raise
+
+
 def inspect(path: Path, topics: bool = True) -> bool:
     """Whether ``path`` holds a tournament database (False: there is no file yet).
 
