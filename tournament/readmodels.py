@@ -2,7 +2,7 @@
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
 each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
-caches of the event store: :func:`update` polls the notification log from the position it
+caches of the event store (their columns are in :mod:`tournament.readtables`): :func:`update` polls the notification log from the position it
 stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
 them and starts again from the first event; both give the same tables.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -30,12 +30,12 @@ import orjson
 import sqlite_utils
 
 from engine.games.base import Outcome
-from tournament import sqlitefile
+from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
-SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+SCHEMA = readtables.SCHEMA
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
@@ -125,7 +125,7 @@ def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
             for name in (*TABLES, "_projections"):
                 if name in db.table_names():
                     db.conn.execute(f"drop table [{name}]")
-    _create(db)
+    readtables.create(db)
     try:
         return _project(db, store)
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -149,7 +149,7 @@ def _project(db: sqlite_utils.Database, store: Store) -> Progress:
     progress.matches = set(summaries)
     _matches(db, store, summaries)
     if progress.tournament or progress.matches:
-        _tournament(db, store)
+        readtables.tournament(db, store, outcomes(db))
     db.conn.execute(
         "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
     )
@@ -172,84 +172,6 @@ def _pages(db: sqlite_utils.Database, start: int) -> Iterator[list[tuple[Any, ..
             return
         yield page
         start = page[-1][0] + 1
-
-
-def _create(db: sqlite_utils.Database) -> None:
-    if "_projections" in db.table_names():
-        return
-    db.table("_projections").create({"name": str, "position": int}, pk="name")
-    db.conn.execute("insert into _projections values ('schema', ?)", [SCHEMA])
-    db.table("events").create(
-        {
-            "id": int,
-            "aggregate": str,
-            "version": int,
-            "type": str,
-            "at": str,
-            "match": str,
-            "payload": str,
-        },
-        pk="id",
-    )
-    db.table("matches").create(
-        {
-            "id": str,
-            "uuid": str,
-            "game": str,
-            "players": str,
-            "outside": str,
-            "events": int,
-            "head": str,
-            "status": str,
-            "winners": str,
-            "points": str,
-            "last_end": str,
-            "end_at": int,
-            "corrected_at": int,
-            "round": int,
-            "table_no": int,
-        },
-        pk="id",
-    )
-    db.table("matches").create_index(["uuid"], unique=True)
-    db.table("challenges").create(
-        {"match": str, "player": str, "game": str, "points": int, "won": int},
-        pk=("match", "player"),
-    )
-    db.table("players").create(
-        {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
-        pk="name",
-    )
-    db.table("rounds").create({"number": int, "closed": int, "tables": int}, pk="number")
-    db.table("pairings").create(
-        {
-            "round": int,
-            "table_no": int,
-            "players": str,
-            "bye": int,
-            "why": str,
-            "games": str,
-            "matches": str,
-            "decided": int,
-            "points": str,
-            "amended": str,
-        },
-        pk=("round", "table_no"),
-    )
-    db.table("standings").create(
-        {
-            "rank": int,
-            "player": str,
-            "points": float,
-            "played": int,
-            "challenge": float,
-            "buchholz": float,
-            "buchholz_cut1": float,
-            "sonneborn_berger": float,
-            "head_to_head": float,
-        },
-        pk="player",
-    )
 
 
 def _flat_rows(
@@ -383,101 +305,3 @@ def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
             else None
         )
     return out
-
-
-def _tournament(db: sqlite_utils.Database, store: Store) -> None:
-    from tournament import day
-    from tournament.matches import Refused
-
-    try:
-        t = day.get_tournament(store)
-    except Refused:
-        return
-    known = outcomes(db)
-
-    def outcome_of(match_id: str) -> Outcome | None:
-        return known.get(match_id)
-
-    for name in ("players", "rounds", "pairings", "standings"):
-        db.conn.execute(f"delete from {name}")
-    _insert(
-        db,
-        "players",
-        (
-            {
-                "name": p,
-                "status": i["status"],
-                "seed": i["seed"],
-                "since": i["since"],
-                "until": i.get("until"),
-                "reason": i.get("reason"),
-            }
-            for p, i in t.players.items()
-        ),
-    )
-    _insert(
-        db,
-        "rounds",
-        (
-            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
-            for r in t.rounds
-        ),
-    )
-    pairings = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            result = day.table_result(t, tb, outcome_of)
-            pairings.append(
-                {
-                    "round": r["number"],
-                    "table_no": tb["table"],
-                    "players": json.dumps(tb["players"]),
-                    "bye": int(tb["bye"]),
-                    "why": tb.get("why", ""),
-                    "games": json.dumps(day.table_games(t, tb)),
-                    "matches": json.dumps(tb.get("matches", {})),
-                    "decided": int(result.decided),
-                    "points": json.dumps(dict(result.points)) if result.points else None,
-                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
-                }
-            )
-            for number in tb.get("matches", {}).values():
-                db.conn.execute(
-                    "update matches set round = ?, table_no = ? where id = ?",
-                    [r["number"], tb["table"], number],
-                )
-    _insert(db, "pairings", pairings)
-    _insert(
-        db,
-        "standings",
-        (
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": row.points,
-                "played": row.played,
-                **{
-                    k: row.values.get(k)
-                    for k in (
-                        "challenge",
-                        "buchholz",
-                        "buchholz_cut1",
-                        "sonneborn_berger",
-                        "head_to_head",
-                    )
-                },
-            }
-            for row in day.current_standings(t, outcome_of)
-        ),
-    )
-
-
-def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict[str, Any]]) -> None:
-    rows = list(rows)
-    if rows:
-        columns = list(rows[0])
-        db.conn.executemany(
-            f"insert into {table} ({', '.join(columns)}) values "
-            f"({', '.join(':' + c for c in columns)})",
-            rows,
-        )
