@@ -1,10 +1,11 @@
 """Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
-each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
-caches of the event store (their columns are in :mod:`tournament.readtables`): :func:`update` polls the notification log from the position it
-stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
-them and starts again from the first event; both give the same tables.
+each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings`` (their
+columns: :mod:`tournament.readtables`). They are caches of the event store: :func:`update`
+polls the notification log from the position it stored (eventsourcing's projection runners do
+not work on SQLite), and :func:`rebuild` drops them and starts again from the first event; both
+give the same tables.
 
 Commands that write keep them current in the file, one updater at a time (the update takes
 SQLite's write lock before it reads its position, so a second updater finds the work done).
