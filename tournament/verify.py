@@ -150,6 +150,9 @@ def verify_store(
     wanted = match_uuid(normalise_number(number)).hex if number else None
     heads: dict[str, list[str]] = {}
     tournament: list[Any] | None = None
+    made = {r[0] for r in conn.execute("select name from sqlite_master")}
+    if sqlitefile.EVENTS not in made:
+        return report  # a new database whose tables are not made yet
     for aggregate, rows in _streams(conn, sqlitefile.EVENTS):
         if wanted and aggregate != wanted:
             continue

@@ -75,7 +75,8 @@ def verify(
     elif report.ok:
         matches = f"{report.matches} match" + ("es" if report.matches != 1 else "")
         tournament = (
-            f" and the tournament's {report.tournament_events} events"
+            f" and the tournament's {report.tournament_events} event"
+            + ("s" if report.tournament_events != 1 else "")
             if report.tournament_events
             else ""
         )
