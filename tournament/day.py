@@ -125,9 +125,16 @@ def save(store: Store, t: Tournament) -> None:
     A season gathers tens of thousands of tournament events; loading it from its latest
     snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
     by the application so that recording a move never loads the tournament's classes).
+    Raises :class:`Conflict` (nothing stored) when another terminal saved it first.
     """
     before = t.version - len(t.pending_events)
-    store.save(t)
+    try:
+        store.save(t)
+    except IntegrityError:
+        raise Conflict(
+            "another terminal changed the tournament at the same moment; nothing was stored: "
+            "repeat"
+        ) from None
     _snapshot(store, t, before)
 
 
@@ -153,7 +160,7 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         try:
             save(store, t)
             return
-        except IntegrityError:
+        except Conflict:
             continue
     raise Refused("the tournament kept changing: the match is stored; repeat to record its head")
 
