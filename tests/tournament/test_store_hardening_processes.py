@@ -149,3 +149,21 @@ def test_readers_and_updaters_beside_the_writers(tmp_path: Path) -> None:
     rows = list(readmodels.database(store).query("select * from events order by id"))
     readmodels.rebuild(store)
     assert rows == list(readmodels.database(store).query("select * from events order by id"))
+
+
+def test_tournament_changes_at_the_same_moment_win_or_say_so(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    ok(db, "create", "Club")
+    procs = [spawn(db, "players", "add", f"P{i}") for i in range(6)]
+    added, refusals = [], []
+    for i, p in enumerate(procs):
+        _, err = p.communicate()
+        if p.wait() == 0:
+            added.append(f"P{i}")
+        else:
+            refusals.append(err)
+    print(f"simultaneous players add: {len(added)} stored, {len(refusals)} told to repeat")
+    assert all(e.startswith("error: another terminal changed the tournament") for e in refusals)
+    assert all(e.count("\n") == 1 for e in refusals)
+    players = json.loads(ok(db, "players", "list", "--json"))
+    assert sorted(p["name"] for p in players) == sorted(added)
