@@ -37,13 +37,20 @@ def orphans(db: Path) -> set[str]:
 def test_simulate_killed_mid_round_leaves_no_orphan(tmp_path: Path) -> None:
     rng = random.Random(2026)
     landed, found = 0, set()
+    knobs = ["simulate", "--players", "6", "--rounds", "2", "--seed"]
+    start = time.monotonic()  # one whole run first: the kills fall within its length
+    subprocess.run(
+        [*PROGRAM, "--db", str(tmp_path / "whole.db"), *knobs, "9"], check=True, capture_output=True
+    )
+    length = time.monotonic() - start
     for k in range(KILLS):
         db = tmp_path / f"k{k}.db"
-        args = ["--db", str(db), "simulate", "--players", "6", "--rounds", "2", "--seed", str(k)]
         proc = subprocess.Popen(
-            [*PROGRAM, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [*PROGRAM, "--db", str(db), *knobs, str(k)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.8, 2.5))
+        time.sleep(rng.uniform(0.3, 0.9) * length)
         landed += proc.poll() is None
         proc.send_signal(signal.SIGKILL)
         proc.wait()
