@@ -476,7 +476,8 @@ def open_match(
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
         header["outside"] = list(outside)
-    log = check_log(json.dumps(header), lexicon_path)
+    log = check_log(json.dumps(header), lexicon_path or store.lexicon)
+    _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
     match = store.new_match(log.header_line)
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
@@ -485,6 +486,22 @@ def open_match(
     store.save_new(match, t)
     _snapshot(store, t, before)
     return match
+
+
+def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
+    """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
+    all (the read models, verify); a match with another list than the last one is refused."""
+    for r in reversed(t.rounds):
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                other = json.loads(store.get_match(number).header).get("lexicon") or {}
+                if other.get("sha256") != lexicon["sha256"]:
+                    raise Refused(
+                        f"this tournament's matches are recorded with the word list "
+                        f"{other.get('name')!r}, not {lexicon['name']!r}: pass that list with "
+                        "--lexicon"
+                    )
+                return
 
 
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:

@@ -51,10 +51,10 @@ class Loaded:
 
 
 def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
-    """Read a stored match and replay it."""
+    """Read a stored match and replay it, against ``lexicon_path`` or else the store's list."""
     match = store.get_match(number)
     header = parse_header(json.loads(match.header))
-    replay = Replay.start(header, lexicon_for(header, lexicon_path))
+    replay = Replay.start(header, lexicon_for(header, lexicon_path or store.lexicon))
     for position, line in enumerate(match.lines, 1):
         try:
             replay = replay.apply(parse_event(json.loads(line)))

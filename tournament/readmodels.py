@@ -31,6 +31,7 @@ import orjson
 import sqlite_utils
 
 from engine.games.base import Outcome
+from engine.lexicon import LexiconError
 from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.store import PAGE, Store, known_topic
@@ -129,6 +130,8 @@ def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
     readtables.create(db)
     try:
         return _project(db, store)
+    except LexiconError:
+        raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
         raise StoreError(
             "the read models cannot be built: a stored event was changed outside the program "

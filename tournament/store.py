@@ -181,6 +181,9 @@ class Store(Application):
 
     name = "tournament"
     is_snapshotting_enabled = True
+    # The organizer's word list (--lexicon) this store's matches are replayed against wherever
+    # they are read (the read models too); None is the shipped one (EQ-4).
+    lexicon: str | None = None
 
     def __init__(self, db: str | Path = DEFAULT_DB) -> None:
         self.path = Path(db)

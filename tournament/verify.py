@@ -37,7 +37,7 @@ from eventsourcing.utils import get_topic
 from engine.errors import RuleViolation
 from engine.events import parse_event
 from engine.header import parse_header
-from engine.lexicon import Lexicon
+from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
 from tournament import sqlitefile
 from tournament.errors import NEWER, NewerVersionError, StoreError
@@ -232,6 +232,8 @@ def _verify_match(
     try:
         header = parse_header(json.loads(header_line))
         replay = Replay.start(header, lexicon_for(header))
+    except LexiconError:
+        raise  # the user gave another word list than the match's: one sentence, not a failure
     except (ValueError, RuleViolation) as e:
         report.failures.append(Failure(name, 0, f"the header does not start a match: {e}"))
         return name, hashes

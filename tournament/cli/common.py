@@ -96,7 +96,9 @@ def store(create: bool = False) -> Any:
         fail(f"{path} is a folder, not a database file")
     from tournament.store import Store
 
-    return Store(path)
+    s = Store(path)
+    s.lexicon = settings().lexicon  # every replay of its matches, the read models' too
+    return s
 
 
 def read_text(path: Path) -> str:
