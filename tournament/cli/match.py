@@ -203,7 +203,7 @@ def show_effect(effect: dict[str, Any]) -> None:
 
 
 def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() else text  # "3²".isdigit() is True
 
 
 @match_app.command("new")
