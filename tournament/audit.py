@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import (
     Chain,
@@ -166,7 +167,7 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
             # The play after the replaced event is kept; what was derived from it, and rulings
             # and voids (which name positions of the old log), are the replay's to say again.
             later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
-            changed = [*events[: position - 1], parse_event(json.loads(text)), *later]
+            changed = [*events[: position - 1], parse_event(jsontext.loads(text)), *later]
         else:
             raise ValueError
         if not 1 <= position <= len(events):

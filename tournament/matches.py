@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import End, Event, Out, Ruling, Void, actor, parse_event, type_name
 from engine.header import Header, parse_header
@@ -72,10 +73,10 @@ def dice_values(text: str) -> list[int]:
 def read_deck(path: Path) -> list[Any]:
     """An organizer's deck file: a JSON list of cards (PN-1), inlined into the match header."""
     try:
-        deck = json.loads(Path(path).read_text(encoding="utf-8"))
+        deck = jsontext.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise Refused(f"cannot read the deck {path}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (jsontext.JsonError, UnicodeDecodeError):
         raise Refused(f"the deck {path} is not a JSON list of cards") from None
     if not isinstance(deck, list):
         raise Refused(f"the deck {path} is not a JSON list of cards")

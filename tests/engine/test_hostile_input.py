@@ -143,3 +143,11 @@ def test_a_hostile_expression_is_judged_invalid_not_a_crash(text: str, reason: s
 def test_an_expression_of_many_dice_still_fits_the_bound() -> None:
     text = "(" + "+".join(["(1+2)"] * 12) + ")"  # far more dice than any game throws
     assert judge(text, [1, 2] * 12).valid
+
+
+@pytest.mark.parametrize("key", ["\x00", "a\x00", "\x00b", "cs\x00"])
+def test_a_lexicon_index_key_with_nul_finds_nothing(lexicon, key: str) -> None:
+    """marisa's BytesTrie misreads a key holding NUL (a SystemError, or bytes that are not
+    UTF-8); no word holds one, so nothing is found."""
+    assert lexicon.anagrams(key) == [] and lexicon.by_consonants(key) == []
+    assert key not in lexicon

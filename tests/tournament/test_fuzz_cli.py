@@ -198,6 +198,10 @@ def test_a_file_name_that_is_not_utf8_is_still_a_file(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     done = tournament(db, b"match", b"import", os.fsencode(log))
     assert done.returncode == 0 and done.stdout == b"M1\n", done.stderr
+    out = tmp_path / b"fogli-\xe8".decode("utf-8", "surrogateescape")
+    done = tournament(db, b"export", b"sheet", b"tiro", b"--out", os.fsencode(out))
+    assert done.returncode == 0, done.stderr  # printed back as the same bytes
+    assert done.stdout == b"wrote " + os.fsencode(out / "sheet-tiro.html") + b"\n"
 
 
 def test_hostile_logs_and_numbers_in_a_real_process(tmp_path: Path) -> None:
@@ -215,3 +219,24 @@ def test_hostile_logs_and_numbers_in_a_real_process(tmp_path: Path) -> None:
         assert done.returncode == 1 and b"Traceback" not in done.stderr, done.stderr
         assert done.stderr.startswith(b"error: ") and done.stderr.count(b"\n") == 1, done.stderr
     assert fuzzing.snapshot(db) == before
+
+
+def test_the_other_json_and_numbers_a_user_types(tmp_path: Path) -> None:
+    """A deck file, a what-if replacement and amended points: read as strictly as a log."""
+    db = tmp_path / "t.db"
+    deck = tmp_path / "deck.json"
+    deck.write_text("[" * 100_000 + "]" * 100_000)
+    result = invoke(db, "match", "new", "parola_nascosta", "giallo", "blu", "--deck", str(deck))
+    assert_clean(result, [], db)
+    assert result.stderr == f"error: the deck {deck} is not a JSON list of cards\n"
+    for points in ("blu=" + "9" * 30, "blu=³"):  # a huge number was stored, then broke reading
+        result = invoke(db, "amend", "1", "1", points, "giallo=0", "--reason", "x", "--yes")
+        assert_clean(result, [], db)
+        assert result.stderr == f"error: points are written player=number, not {points!r}\n"
+    assert not db.exists()
+    invoke(db, "match", "import", str(EXAMPLES / "tiro-seed.jsonl"))
+    before = fuzzing.snapshot(db)
+    deep = "replace:2=" + "[" * 50_000 + "]" * 50_000
+    result = invoke(db, "audit", "M1", "--what-if", deep)
+    assert_clean(result, before, db)
+    assert "the replacement is not an event: nests lists or objects deeper" in result.stderr

@@ -18,9 +18,7 @@ from typer.core import TyperGroup
 from engine.jsontext import lone_surrogate
 
 # click's base of usage errors (typer 0.28 vendors click: found through a public subclass).
-ClickException: Any = next(
-    c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
-)
+ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
 class OneLineErrors(TyperGroup):
