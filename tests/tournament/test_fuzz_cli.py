@@ -137,6 +137,10 @@ def test_a_usage_error_is_one_sentence_too(tmp_path: Path) -> None:
         (["match", "roll", "--bogus"], "error: No such option: --bogus"),
         (["match", "rule", "M1", "x", "accept"], "error: Invalid value for 'on': 'x' is not"),
         (["--db"], "error: Option '--db' requires an argument"),
+        (  # a long value is not echoed back whole
+            ["match", "rule", "M1", "9" * 4_400, "accept"],
+            f"error: Invalid value for 'on': '{'9' * 20}…' is not a valid int (see",
+        ),
     ]:
         result = runner.invoke(app, args if args == ["--db"] else ["--db", str(db), *args])
         assert result.exit_code == 2 and result.stderr.startswith(message), result.stderr
