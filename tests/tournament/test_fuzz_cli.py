@@ -241,7 +241,7 @@ def test_the_other_json_and_numbers_a_user_types(tmp_path: Path) -> None:
     assert not db.exists()
     invoke(db, "match", "import", str(EXAMPLES / "tiro-seed.jsonl"))
     before = fuzzing.snapshot(db)
-    deep = "replace:2=" + "[" * 50_000 + "]" * 50_000
+    deep = 'replace:2={"type": "pass", "by": "blu", "x": ' + "[" * 50_000 + "]" * 50_000 + "}"
     result = invoke(db, "audit", "M1", "--what-if", deep)
     assert_clean(result, before, db)
     assert "the replacement is not an event: nests lists or objects deeper" in result.stderr
