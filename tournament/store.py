@@ -22,15 +22,13 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import IntegrityError, Notification
 from eventsourcing.utils import get_topic
 
+from tournament.errors import StoreError
 from tournament.matchlog import chain, genesis, link
+from tournament.persistence import Location, locate
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
 _NAMESPACE = uuid5(NAMESPACE_URL, "tournament/match")
-
-
-class StoreError(Exception):
-    """Something the user asked of the store that cannot be done (the message says what)."""
 
 
 class Match(Aggregate):
@@ -80,14 +78,9 @@ class Store(Application):
     name = "tournament"
     is_snapshotting_enabled = True
 
-    def __init__(self, db: str | Path = DEFAULT_DB) -> None:
-        super().__init__(
-            env={
-                "PERSISTENCE_MODULE": os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
-                "SQLITE_DBNAME": str(db),
-                "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
-            }
-        )
+    def __init__(self, db: str | Path | Location = DEFAULT_DB) -> None:
+        self.location = locate(db)  # a file, or a postgresql:// URL (tournament.persistence)
+        super().__init__(env=self.location.env())
         self._next_number: int | None = None  # counted once, then kept (see create)
 
     def create(self, header: str, lines: Sequence[str]) -> Match:
@@ -146,6 +139,15 @@ class Store(Application):
             if len(page) < PAGE:
                 return
             start = page[-1].id + 1
+
+
+def backend_env(path: Path) -> dict[str, str]:
+    """The eventsourcing settings of an SQLite file."""
+    return {
+        "PERSISTENCE_MODULE": os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
+    }
 
 
 PAGE = 1000

@@ -10,12 +10,10 @@ checked on its own.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from engine.errors import RuleViolation
 from engine.events import parse_event
@@ -23,6 +21,7 @@ from engine.header import parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
 from tournament.matchlog import LogError, MatchLog, genesis, link, read_log
+from tournament.persistence import Location, locate, scan
 from tournament.store import NUMBER, normalise_number
 
 STARTED = "tournament.store:Match.Started"
@@ -65,16 +64,10 @@ class Report:
 Rows = list[tuple[int, str, bytes]]
 
 
-def _streams(conn: sqlite3.Connection, uuid: str | None) -> Iterator[tuple[str, Rows]]:
+def _streams(where: Location, uuid: str | None) -> Iterator[tuple[str, Rows]]:
     """Each match's id and stored events, (version, topic, state), in order: one scan."""
-    sql = "select originator_id, originator_version, topic, state from stored_events "
-    params: list[Any] = []
-    if uuid:
-        sql += "where originator_id = ? "
-        params.append(uuid)
-    sql += "order by originator_id, originator_version"
     current, rows = "", []  # type: tuple[str, Rows]
-    for aggregate, version, topic, state in conn.execute(sql, params):
+    for aggregate, version, topic, state in scan(where, "events", uuid):
         if not topic.startswith("tournament.store:Match."):
             continue
         if aggregate != current and rows:
@@ -87,15 +80,14 @@ def _streams(conn: sqlite3.Connection, uuid: str | None) -> Iterator[tuple[str, 
 
 
 def verify_store(
-    db: Path, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
+    db: str | Path | Location, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
 ) -> Report:
     """Check every stored match (or one): hash chain, readability, and a full replay."""
     from tournament.store import match_uuid
 
-    conn = sqlite3.connect(f"file:{quote(str(db.resolve()))}?mode=ro", uri=True)
     report = Report()
     uuid = match_uuid(normalise_number(number)).hex if number else None
-    for aggregate, rows in _streams(conn, uuid):
+    for aggregate, rows in _streams(locate(db), uuid):
         report.matches += 1
         report.events += len(rows) - 1
         _verify_match(aggregate, rows, lexicon_for, report)
