@@ -1,4 +1,4 @@
-"""Read models: plain tables where the store is, for organizers and their SQL tools.
+"""Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
 each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
@@ -10,6 +10,12 @@ They are described once, here, for both backends: :mod:`tournament.persistence.s
 SQL dialect (an SQLite file, or tables of their own on a PostgreSQL server, where the position is
 eventsourcing's tracking record, written in the same transaction: each event applied once).
 
+Commands that write keep them current in the file, one updater at a time (the update takes
+SQLite's write lock before it reads its position, so a second updater finds the work done).
+A command that only reads never writes them: when they are behind the event store it brings a
+copy up to date in memory (:func:`update` on a store that has saved nothing). Read models of a
+newer schema are never rebuilt at an older number: the command says to upgrade.
+
 A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
 after it: the engine checked that event against a replay when it was stored. Any other match
 (in progress, corrected since its last end, or imported without derived events) is replayed.
@@ -18,15 +24,20 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
+import sqlite3
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 import orjson
+from eventsourcing.utils import TopicError, resolve_topic
 
 from engine.games.base import Outcome
-from tournament.persistence.sql import Conflict, ReadDB, read_db
+from tournament import sqlitefile
+from tournament.errors import NewerVersionError, StoreError
+from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
 from tournament.store import PAGE, Store
 
 PROJECTION = "read_models"
@@ -46,8 +57,16 @@ class Progress:
     tournament: bool = False
 
 
+_views: weakref.WeakKeyDictionary[Store, ReadDB] = weakref.WeakKeyDictionary()
+
+
 def database(store: Store) -> ReadDB:
-    """The read models' database (``query`` gives rows as dicts)."""
+    """The read models (``query`` gives rows as dicts): the copy brought up to date in memory,
+    if this process made one, else the store's tables (a file's read-only unless this process
+    writes)."""
+    view = _views.get(store)
+    if view is not None:
+        return view
     return read_db(store)
 
 
@@ -61,38 +80,82 @@ def position(db: ReadDB) -> int:
 
 
 def rebuild(store: Store) -> Progress:
-    """Drop every read model and project the whole log again."""
-    db = database(store)
-    with db.transaction():
-        _drop(db)
-    return update(store)
-
-
-def _drop(db: ReadDB) -> None:
-    for name in (*TABLES, "_projections"):
-        db.drop(name)
-    db.forget(PROJECTION)
+    """Drop every read model and project the whole log again (in the file)."""
+    return update(store, write=True, again=True)
 
 
 ATTEMPTS = 20  # updates started again when another process applied the same events first
 
 
-def update(store: Store) -> Progress:
-    """Bring the read models up to the last stored event, from where they stopped."""
-    db = database(store)
-    for _ in range(ATTEMPTS):
-        try:
-            with db.transaction():
-                return _update(db, store)
-        except Conflict:
-            continue  # another process brought them up to date meanwhile: look again
-    raise Conflict("the read models kept changing under this update")  # pragma: no cover
+def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped.
+
+    ``write`` (default: whether this process has saved anything) updates the file's tables;
+    otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
+    touched. ``again`` drops them first. On a server there is no file to spare: the projection
+    brings the server's tables up to date, applying each event once (its tracking record is
+    written in the same transaction; an updater that lost the race starts again from there).
+    """
+    if write is None:
+        write = store.has_written
+    _views.pop(store, None)
+    if store.location.is_server:
+        db = read_db(store)
+        for _ in range(ATTEMPTS):
+            try:
+                with db.transaction():
+                    return _update(db, store, again)
+            except Conflict:
+                again = False  # another process applied the same events first: look again
+        raise Conflict("the read models kept changing under this update")  # pragma: no cover
+    if write:
+        conn = sqlitefile.connect(store.path, readonly=False)
+    else:
+        source = sqlitefile.connect(store.path)
+        if not again and _current(SqliteReadDB(source)):
+            return Progress()
+        conn = sqlite3.connect(":memory:")
+        source.backup(conn)
+        source.close()
+    view = SqliteReadDB(conn)
+    with view.transaction():  # one updater at a time; the next finds the work done
+        progress = _update(view, store, again)
+    if not write:
+        _views[store] = view
+    return progress
 
 
-def _update(db: ReadDB, store: Store) -> Progress:
-    if "_projections" in db.tables() and _schema(db) != SCHEMA:
-        _drop(db)  # made by an older version of the program
+def _current(db: ReadDB) -> bool:
+    """Whether the file's read models are of this schema and hold every stored event."""
+    if "_projections" not in db.tables():
+        return False
+    schema = _schema(db)
+    if schema is not None and schema > SCHEMA:
+        raise NewerVersionError("its read models")
+    last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
+    return schema == SCHEMA and position(db) == last
+
+
+def _update(db: ReadDB, store: Store, again: bool) -> Progress:
+    if "_projections" in db.tables():
+        schema = _schema(db)
+        if schema is not None and schema > SCHEMA:
+            raise NewerVersionError("its read models")
+        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+            for name in (*TABLES, "_projections"):
+                db.drop(name)
+            db.forget(PROJECTION)
     _create(db)
+    try:
+        return _project(db, store)
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise StoreError(
+            "the read models cannot be built: a stored event was changed outside the program "
+            "(tournament verify shows where)"
+        ) from None
+
+
+def _project(db: ReadDB, store: Store) -> Progress:
     start = position(db) + 1
     progress = Progress()
     numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
@@ -100,7 +163,7 @@ def _update(db: ReadDB, store: Store) -> Progress:
     last = start - 1
     for page in _pages(db, start):
         rows = _flat_rows(page, numbers, summaries, progress)
-        db.insert("events", EVENT_COLUMNS, rows)
+        db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
         progress.events += len(rows)
         last = page[-1][0]
     progress.matches = set(summaries)
@@ -223,6 +286,12 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
+    for topic in {row[3] for row in page} - _KNOWN:
+        try:
+            resolve_topic(topic)
+        except TopicError:
+            raise NewerVersionError() from None
+        _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     for notification, aggregate, version, topic, raw in page:
@@ -261,6 +330,8 @@ def _flat_rows(
         append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
     return rows
 
+
+_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",

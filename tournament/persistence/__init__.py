@@ -56,7 +56,10 @@ class SqliteFile:
         return backend_env(self.path)
 
     def exists(self) -> bool:
-        return self.path.exists()
+        """Whether the file holds a tournament store (one sentence for anything else there)."""
+        from tournament import sqlitefile
+
+        return sqlitefile.inspect(self.path)
 
     def full_name(self) -> str:
         """Where the store is, in full (for a message that shows it)."""
@@ -217,13 +220,15 @@ def scan(where: Location, what: str = "events", aggregate: str | None = None) ->
 
         yield from postgres.scan(where, what, aggregate)
         return
-    import sqlite3
-    from urllib.parse import quote
+    from tournament import sqlitefile
 
-    conn = sqlite3.connect(f"file:{quote(str(where.path.resolve()))}?mode=ro", uri=True)
+    table = {"events": sqlitefile.EVENTS, "snapshots": sqlitefile.SNAPSHOTS}[what]
+    conn = sqlitefile.connect(where.path)
     try:
+        if not conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone():
+            return
         statement = (
-            f"select originator_id, originator_version, topic, state from stored_{what} "
+            f"select originator_id, originator_version, topic, state from {table} "
             + ("where originator_id = ? " if aggregate else "")
             + "order by originator_id, originator_version"
         )

@@ -14,7 +14,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from pathlib import Path
 from typing import Any
 
 Columns = dict[str, type]
@@ -101,8 +100,9 @@ class SqliteReadDB(ReadDB):
 
     types = {str: "TEXT", int: "INTEGER", float: "FLOAT"}
 
-    def __init__(self, path: Path) -> None:
-        self.conn = sqlite3.connect(str(path), timeout=30, isolation_level=None)
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        conn.isolation_level = None  # our own transactions (see transaction)
 
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(statement, params).fetchall()
@@ -283,12 +283,13 @@ class PostgresReadDB(ReadDB):
 
 
 def read_db(store: Any) -> ReadDB:
-    """The read models' database of a store (one connection, kept with the store)."""
+    """The read models' database of a store: a file's, read-only unless this process writes;
+    a server's (one connection, kept with the store)."""
+    if not store.location.is_server:
+        from tournament import sqlitefile
+
+        return SqliteReadDB(sqlitefile.connect(store.path, readonly=not store.has_written))
     db: ReadDB | None = getattr(store, "_read_db", None)
     if db is None:
-        if store.location.is_server:
-            db = PostgresReadDB(store)
-        else:
-            db = SqliteReadDB(store.location.path)
-        store._read_db = db
+        db = store._read_db = PostgresReadDB(store)
     return db
