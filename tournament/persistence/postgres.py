@@ -153,3 +153,25 @@ def scan(server: PostgresServer, what: str, aggregate: str | None) -> Iterator[t
             cursor.itersize = 2000
             cursor.execute(statement, [aggregate] if aggregate else [])
             yield from cursor
+
+
+def follow(store: Any, seconds: float | None = None) -> Iterator[Any]:
+    """Bring the read models up to date, then again each time eventsourcing's recorder
+    notifies a stored event (it NOTIFYs on its events table's channel); yield each update."""
+    import time
+
+    from tournament import readmodels
+
+    deadline = None if seconds is None else time.monotonic() + seconds
+    with connect(store.location) as conn:
+        conn.execute(sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name)))
+        while True:
+            progress = readmodels.update(store)
+            if progress.events:
+                yield progress
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return
+            # Wake at the first notification (a burst is read in one update), or at the end.
+            for _ in conn.notifies(timeout=left if left is not None else 60, stop_after=1):
+                pass
