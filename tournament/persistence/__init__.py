@@ -119,6 +119,8 @@ class PostgresServer:
         return text.replace(self.password, "***") if self.password else text
 
     def exists(self) -> bool:
+        """Whether the server holds a tournament store there (one sentence if unreachable)."""
+        require_driver()
         from tournament.persistence import postgres
 
         return postgres.inspect(self)
