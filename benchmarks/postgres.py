@@ -59,7 +59,10 @@ def writers(db: str, mode: str, names: list[str], moves: int) -> list[list[dict]
     procs = [
         subprocess.Popen(
             [sys.executable, "-m", "tests.tournament.writers", mode, db, name, str(moves)],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )  # fmt: skip
         for name in names
     ]
@@ -91,12 +94,14 @@ def part_a(server: PostgresServer, moves: int) -> None:
             server_rate = throughput(url_of(schema), count, moves)
         finally:
             drop_schema(schema)
-        print(f"    {count:7} {file_rate:8,.0f} {server_rate:12,.0f} {server_rate / file_rate:14.2f}")
+        print(
+            f"    {count:7} {file_rate:8,.0f} {server_rate:12,.0f} {server_rate / file_rate:14.2f}"
+        )
 
 
 def part_b(server: PostgresServer, moves: int) -> None:
-    from tournament.store import Store
     from tests.tournament.writers import HEADER
+    from tournament.store import Store
 
     schema = fresh_schema(server, "race")
     url = url_of(schema)
@@ -155,7 +160,9 @@ def part_c(server: PostgresServer, season: Path, players: int, events: int) -> N
 
         start = time.perf_counter()
         copied = copy(str(season), schema, lambda header: default_lexicon())
-        print(f"    copied {copied.events:,} events to the server in {time.perf_counter() - start:.0f} s")
+        print(
+            f"    copied {copied.events:,} events to the server in {time.perf_counter() - start:.0f} s"
+        )
         with connect(schema) as conn:
             start = time.perf_counter()
             count = 0
