@@ -161,7 +161,8 @@ def part_c(server: PostgresServer, season: Path, players: int, events: int) -> N
         start = time.perf_counter()
         copied = copy(str(season), schema, lambda header: default_lexicon())
         print(
-            f"    copied {copied.events:,} events to the server in {time.perf_counter() - start:.0f} s"
+            f"    copied {copied.events:,} events to the server "
+            f"in {time.perf_counter() - start:.0f} s"
         )
         with connect(schema) as conn:
             start = time.perf_counter()
@@ -182,8 +183,8 @@ def part_c(server: PostgresServer, season: Path, players: int, events: int) -> N
         print(f"(c) stored events: {count:,}")
         print(f"    raw psycopg scan + orjson.loads: {raw_rate:,.0f} events/s ({raw:.1f} s)")
         print(
-            f"    read models rebuilt on PostgreSQL: {rebuild_rate:,.0f} events/s ({rebuild:.1f} s),"
-            f" ratio {rebuild_rate / raw_rate:.2f} (goal >= 0.25)"
+            f"    read models rebuilt on PostgreSQL: {rebuild_rate:,.0f} events/s "
+            f"({rebuild:.1f} s), ratio {rebuild_rate / raw_rate:.2f} (goal >= 0.25)"
         )
     finally:
         drop_schema(schema)
