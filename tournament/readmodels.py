@@ -24,7 +24,6 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
-import sqlite3
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -32,13 +31,12 @@ from operator import itemgetter
 from typing import Any
 
 import orjson
-from eventsourcing.utils import TopicError, resolve_topic
 
 from engine.games.base import Outcome
 from tournament import sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
-from tournament.store import PAGE, Store
+from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
@@ -108,17 +106,15 @@ def update(store: Store, write: bool | None = None, again: bool = False) -> Prog
             except Conflict:
                 again = False  # another process applied the same events first: look again
         raise Conflict("the read models kept changing under this update")  # pragma: no cover
-    if write:
-        conn = sqlitefile.connect(store.path, readonly=False)
-    else:
+    if not write and not again:
         source = sqlitefile.connect(store.path)
-        if not again and _current(SqliteReadDB(source)):
-            return Progress()
-        conn = sqlite3.connect(":memory:")
-        source.backup(conn)
-        source.close()
-    view = SqliteReadDB(conn)
-    with view.transaction():  # one updater at a time; the next finds the work done
+        try:
+            if _current(SqliteReadDB(source)):
+                return Progress()
+        finally:
+            source.close()
+    with sqlitefile.updating(store.path, write) as conn:
+        view = SqliteReadDB(conn)
         progress = _update(view, store, again)
     if not write:
         _views[store] = view
@@ -287,10 +283,8 @@ def _flat_rows(
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
     for topic in {row[3] for row in page} - _KNOWN:
-        try:
-            resolve_topic(topic)
-        except TopicError:
-            raise NewerVersionError() from None
+        if not known_topic(topic):
+            raise NewerVersionError()
         _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append

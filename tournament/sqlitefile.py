@@ -29,6 +29,7 @@ from eventsourcing.sqlite import (
 )
 
 from tournament.errors import NewerVersionError, StoreError
+from tournament.store import known_topic
 
 FORMAT = 1
 """``PRAGMA user_version`` of a database this version writes (0: written before it was set)."""
@@ -60,11 +61,34 @@ def connect(path: Path, *, readonly: bool = True, timeout: float = 10) -> sqlite
     )
 
 
-def inspect(path: Path) -> bool:
+@contextmanager
+def updating(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
+    """A connection in which to bring the read models up to date, in one transaction: the
+    file's, holding SQLite's write lock from the start (a second updater waits, then finds the
+    work done), or an in-memory copy of the file (a command that only reads never writes it)."""
+    if write:
+        conn = connect(path, readonly=False)
+    else:
+        source = connect(path)
+        conn = sqlite3.connect(":memory:")
+        source.backup(conn)
+        source.close()
+    conn.isolation_level = None  # our own transaction
+    conn.execute("begin immediate")
+    try:
+        yield conn
+        conn.execute("commit")
+    except BaseException:
+        conn.execute("rollback")
+        raise
+
+
+def inspect(path: Path, topics: bool = True) -> bool:
     """Whether ``path`` holds a tournament database (False: there is no file yet).
 
     Raises :class:`StoreError` with one sentence for anything else, and
-    :class:`NewerVersionError` for a database a newer version wrote.
+    :class:`NewerVersionError` for a database a newer version wrote (``topics``: also when an
+    event names a type this version does not know; verify reports those itself).
     """
     if not path.exists():
         return False
@@ -89,7 +113,34 @@ def inspect(path: Path) -> bool:
         raise NewerVersionError(str(path))
     if EVENTS not in tables:
         raise StoreError(f"{path} is not a tournament database; it was left as it is")
+    if topics:
+        _check_topics(path, "_projections" in tables)
     return True
+
+
+def _check_topics(path: Path, has_read_models: bool) -> None:
+    """Refuse events of a type this version does not know (a newer version's).
+
+    Only the events the read models have not taken in yet are looked at (the read models know
+    every type before them); so the look is a few rows, not the whole log.
+    """
+    conn = connect(path)
+    try:
+        start = 0
+        if has_read_models:
+            row = conn.execute(
+                "select position from _projections where name = 'read_models'"
+            ).fetchone()
+            start = row[0] if row and isinstance(row[0], int) else 0
+        topics = [
+            r[0]
+            for r in conn.execute(f"select distinct topic from {EVENTS} where rowid > ?", [start])
+        ]
+    finally:
+        conn.close()
+    for topic in topics:
+        if not known_topic(topic):
+            raise NewerVersionError(str(path))
 
 
 class _Pool(SQLiteConnectionPool):

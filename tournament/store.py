@@ -20,8 +20,17 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import IntegrityError, Mapper, Notification, StoredEvent
-from eventsourcing.utils import TopicError, get_topic
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    Notification,
+    StoredEvent,
+    UUIDAsHex,
+)
+from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
 from tournament.errors import NewerVersionError, StoreError
 from tournament.matchlog import Binding, chain, genesis, link, write_log
@@ -121,14 +130,33 @@ def normalise_number(text: str) -> str:
     return f"M{int(m.group(1))}"
 
 
+def known_topic(topic: str) -> bool:
+    """Whether this version has the class a stored event names (only the program's own modules
+    are looked in: a name in the file never makes it import anything else)."""
+    if not topic.startswith(("tournament.", "eventsourcing.")):
+        return False
+    try:
+        resolve_topic(topic)
+    except (TopicError, ValueError):
+        return False
+    return True
+
+
 class _Mapper(Mapper[UUID]):
     """eventsourcing's mapper; an event type this version does not know is a newer version's."""
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        try:
-            return super().to_domain_event(stored_event)
-        except TopicError:
-            raise NewerVersionError() from None
+        if not known_topic(stored_event.topic):
+            raise NewerVersionError()
+        return super().to_domain_event(stored_event)
+
+
+def new_mapper() -> Mapper[UUID]:
+    """How stored events are written and read (JSON, as eventsourcing's applications do)."""
+    transcoder = JSONTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+        transcoder.register(transcoding)
+    return _Mapper(transcoder=transcoder)
 
 
 def unreadable(what: str) -> StoreError:
@@ -156,7 +184,7 @@ class Store(Application):
         self._next_number: int | None = None  # counted once, then kept (see create)
 
     def construct_mapper(self) -> Mapper[UUID]:
-        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=_Mapper)
+        return new_mapper()
 
     @property
     def has_written(self) -> bool:
@@ -255,7 +283,10 @@ class Store(Application):
         """The notification of every match's first event, read in pages."""
         start = 1
         while True:
-            page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
+            try:
+                page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
+            except ValueError:  # an id that is not one: eventsourcing could not read it
+                raise unreadable("a match") from None
             yield from page
             if len(page) < PAGE:
                 return

@@ -21,9 +21,11 @@ who recomputes every hash after a change (the printed head hash again).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -36,10 +38,11 @@ from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
+from tournament import sqlitefile
 from tournament.errors import NEWER, NewerVersionError, StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
-from tournament.persistence import Location, close, locate, scan
-from tournament.store import NUMBER, Match, Store, match_uuid, normalise_number
+from tournament.persistence import Location, SqliteFile, locate, scan
+from tournament.store import NUMBER, Match, match_uuid, new_mapper, normalise_number
 from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
 MATCH_TOPIC = get_topic(Match)
@@ -84,6 +87,9 @@ class Report:
 Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, state
 
 
+TEXTS = ("number", "header", "line", "hash")  # a match's fields
+
+
 class Unreadable(Exception):
     """A stored row that does not decode, or does not encode back to the same bytes."""
 
@@ -93,7 +99,7 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     aggregate, version, topic, state = row
     try:
         stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
-        event = mapper.to_domain_event(stored)
+        event: Any = mapper.to_domain_event(stored)
         again = mapper.to_stored_event(event)
     except NewerVersionError:
         raise Unreadable(
@@ -102,7 +108,11 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     except Exception:
         raise Unreadable("the stored event is not readable") from None
     if (
-        again.state != stored.state
+        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
+        or not isinstance(event.timestamp, datetime)
+        or isinstance(event, Match.Event)
+        and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
+        or again.state != stored.state
         or again.topic != topic
         or again.originator_version != version
         or event.originator_id.hex != aggregate
@@ -129,11 +139,14 @@ def verify_store(
 ) -> Report:
     """Check every stored match (or one), the tournament and its snapshots."""
     place = locate(db)
-    if not place.exists():
+    # Unknown event types are reported below, row by row, rather than refused here.
+    if isinstance(place, SqliteFile):
+        present = sqlitefile.inspect(place.path, topics=False)
+    else:
+        present = place.exists()
+    if not present:
         raise StoreError(f"there is no database at {place}")
-    store = Store(place)
-    mapper = store.mapper
-    close(store)
+    mapper = new_mapper()
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
     heads: dict[str, list[str]] = {}

@@ -102,7 +102,8 @@ class SqliteReadDB(ReadDB):
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        conn.isolation_level = None  # our own transactions (see transaction)
+        if conn.isolation_level is not None:  # (setting it would commit an open transaction)
+            conn.isolation_level = None  # our own transactions (see transaction)
 
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         return self.conn.execute(statement, params).fetchall()
