@@ -6,6 +6,16 @@ caches of the event store: :func:`update` polls the notification log from the po
 stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
 them and starts again from the first event; both give the same tables.
 
+They are described once, here, for both backends: :mod:`tournament.persistence.sql` carries the
+SQL dialect (an SQLite file, or tables of their own on a PostgreSQL server, where the position is
+eventsourcing's tracking record, written in the same transaction: each event applied once).
+
+Commands that write keep them current in the file, one updater at a time (the update takes
+SQLite's write lock before it reads its position, so a second updater finds the work done).
+A command that only reads never writes them: when they are behind the event store it brings a
+copy up to date in memory (:func:`update` on a store that has saved nothing). Read models of a
+newer schema are never rebuilt at an older number: the command says to upgrade.
+
 A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
 after it: the engine checked that event against a replay when it was stored. Any other match
 (in progress, corrected since its last end, or imported without derived events) is replayed.
@@ -14,16 +24,19 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
 import orjson
-import sqlite_utils
 
 from engine.games.base import Outcome
-from tournament.store import PAGE, Store
+from tournament import sqlitefile
+from tournament.errors import NewerVersionError, StoreError
+from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
+from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
@@ -42,82 +55,145 @@ class Progress:
     tournament: bool = False
 
 
-def database(store: Store) -> sqlite_utils.Database:
-    return sqlite_utils.Database(store.env.get("SQLITE_DBNAME"))
+_views: weakref.WeakKeyDictionary[Store, ReadDB] = weakref.WeakKeyDictionary()
 
 
-def _schema(db: sqlite_utils.Database) -> int | None:
-    row = db.execute("select position from _projections where name = 'schema'").fetchone()
-    return row[0] if row else None
+def database(store: Store) -> ReadDB:
+    """The read models (``query`` gives rows as dicts): the copy brought up to date in memory,
+    if this process made one, else the store's tables (a file's read-only unless this process
+    writes)."""
+    view = _views.get(store)
+    if view is not None:
+        return view
+    return read_db(store)
 
 
-def position(db: sqlite_utils.Database) -> int:
-    if "_projections" not in db.table_names():
-        return 0
-    row = db.execute("select position from _projections where name = ?", [PROJECTION]).fetchone()
-    return row[0] if row else 0
+def _schema(db: ReadDB) -> int | None:
+    row = db.rows("select position from _projections where name = 'schema'")
+    return row[0][0] if row else None
+
+
+def position(db: ReadDB) -> int:
+    return db.position(PROJECTION)
 
 
 def rebuild(store: Store) -> Progress:
-    """Drop every read model and project the whole log again."""
-    db = database(store)
-    for name in (*TABLES, "_projections"):
-        if name in db.table_names():
-            db[name].drop()
-    return update(store)
+    """Drop every read model and project the whole log again (in the file)."""
+    return update(store, write=True, again=True)
 
 
-def update(store: Store) -> Progress:
-    """Bring the read models up to the last stored event, from where they stopped."""
-    db = database(store)
-    if "_projections" in db.table_names() and _schema(db) != SCHEMA:
-        return rebuild(store)  # made by an older version of the program
-    _create(db)
-    start = position(db) + 1
-    progress = Progress()
-    numbers = {row[0]: row[1] for row in db.execute("select uuid, id from matches")}
-    summaries: dict[str, dict[str, Any]] = {}
-    last = start - 1
-    with db.conn:
-        for page in _pages(db, start):
-            rows = _flat_rows(page, numbers, summaries, progress)
-            db.conn.executemany("insert into events values (?, ?, ?, ?, ?, ?, ?)", rows)
-            progress.events += len(rows)
-            last = page[-1][0]
-        progress.matches = set(summaries)
-        _matches(db, store, summaries)
-        if progress.tournament or progress.matches:
-            _tournament(db, store)
-        db.conn.execute(
-            "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
-        )
+ATTEMPTS = 20  # updates started again when another process applied the same events first
+
+
+def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped.
+
+    ``write`` (default: whether this process has saved anything) updates the file's tables;
+    otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
+    touched. ``again`` drops them first. On a server there is no file to spare: the projection
+    brings the server's tables up to date, applying each event once (its tracking record is
+    written in the same transaction; an updater that lost the race starts again from there).
+    """
+    if write is None:
+        write = store.has_written
+    _views.pop(store, None)
+    if store.location.is_server:
+        db = read_db(store)
+        for _ in range(ATTEMPTS):
+            try:
+                with db.transaction():
+                    return _update(db, store, again)
+            except Conflict:
+                again = False  # another process applied the same events first: look again
+        raise Conflict("the read models kept changing under this update")  # pragma: no cover
+    if not write and not again:
+        source = sqlitefile.connect(store.path)
+        try:
+            if _current(SqliteReadDB(source)):
+                return Progress()
+        finally:
+            source.close()
+    with sqlitefile.updating(store.path, write) as conn:
+        view = SqliteReadDB(conn)
+        progress = _update(view, store, again)
+    if not write:
+        _views[store] = view
     return progress
 
 
-def _pages(db: sqlite_utils.Database, start: int) -> Iterator[list[tuple[Any, ...]]]:
-    """The notification log, read in pages straight from eventsourcing's SQLite table.
+def _current(db: ReadDB) -> bool:
+    """Whether the file's read models are of this schema and hold every stored event."""
+    if "_projections" not in db.tables():
+        return False
+    schema = _schema(db)
+    if schema is not None and schema > SCHEMA:
+        raise NewerVersionError("its read models")
+    last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
+    return schema == SCHEMA and position(db) == last
 
-    (Read models are SQLite tables anyway; reading the rows ourselves skips building a UUID and
-    a notification object for every event, which made the rebuild four times slower.)
+
+def _update(db: ReadDB, store: Store, again: bool) -> Progress:
+    if "_projections" in db.tables():
+        schema = _schema(db)
+        if schema is not None and schema > SCHEMA:
+            raise NewerVersionError("its read models")
+        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+            for name in (*TABLES, "_projections"):
+                db.drop(name)
+            db.forget(PROJECTION)
+    _create(db)
+    try:
+        return _project(db, store)
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise StoreError(
+            "the read models cannot be built: a stored event was changed outside the program "
+            "(tournament verify shows where)"
+        ) from None
+
+
+def _project(db: ReadDB, store: Store) -> Progress:
+    start = position(db) + 1
+    progress = Progress()
+    numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
+    summaries: dict[str, dict[str, Any]] = {}
+    last = start - 1
+    for page in _pages(db, start):
+        rows = _flat_rows(page, numbers, summaries, progress)
+        db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
+        progress.events += len(rows)
+        last = page[-1][0]
+    progress.matches = set(summaries)
+    _matches(db, store, summaries)
+    if progress.tournament or progress.matches:
+        _tournament(db, store)
+    db.advance(PROJECTION, last)
+    return progress
+
+
+def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """The notification log, read in pages straight from eventsourcing's table.
+
+    (Reading the rows ourselves skips building a UUID and a notification object for every
+    event, which made the rebuild four times slower.)
     """
     while True:
-        page = db.execute(
-            "select rowid, originator_id, originator_version, topic, state from stored_events "
-            "where rowid >= ? order by rowid limit ?",
-            [start, PAGE * 5],
-        ).fetchall()
+        page = db.stored(start, PAGE * 5)
         if not page:
             return
         yield page
         start = page[-1][0] + 1
 
 
-def _create(db: sqlite_utils.Database) -> None:
-    if "_projections" in db.table_names():
+EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
+
+
+def _create(db: ReadDB) -> None:
+    if "_projections" in db.tables():
         return
-    db.table("_projections").create({"name": str, "position": int}, pk="name")
-    db.conn.execute("insert into _projections values ('schema', ?)", [SCHEMA])
-    db.table("events").create(
+    db.create("_projections", {"name": str, "position": int}, pk="name")
+    db.run("insert into _projections values ('schema', ?)", [SCHEMA])
+    db.create(
+        "events",
         {
             "id": int,
             "aggregate": str,
@@ -129,7 +205,8 @@ def _create(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db.table("matches").create(
+    db.create(
+        "matches",
         {
             "id": str,
             "uuid": str,
@@ -148,18 +225,21 @@ def _create(db: sqlite_utils.Database) -> None:
             "table_no": int,
         },
         pk="id",
+        unique=["uuid"],
     )
-    db.table("matches").create_index(["uuid"], unique=True)
-    db.table("challenges").create(
+    db.create(
+        "challenges",
         {"match": str, "player": str, "game": str, "points": int, "won": int},
         pk=("match", "player"),
     )
-    db.table("players").create(
+    db.create(
+        "players",
         {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
         pk="name",
     )
-    db.table("rounds").create({"number": int, "closed": int, "tables": int}, pk="number")
-    db.table("pairings").create(
+    db.create("rounds", {"number": int, "closed": int, "tables": int}, pk="number")
+    db.create(
+        "pairings",
         {
             "round": int,
             "table_no": int,
@@ -174,7 +254,8 @@ def _create(db: sqlite_utils.Database) -> None:
         },
         pk=("round", "table_no"),
     )
-    db.table("standings").create(
+    db.create(
+        "standings",
         {
             "rank": int,
             "player": str,
@@ -201,6 +282,10 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
+    for topic in {row[3] for row in page} - _KNOWN:
+        if not known_topic(topic):
+            raise NewerVersionError()
+        _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     for notification, aggregate, version, topic, raw in page:
@@ -240,6 +325,8 @@ def _flat_rows(
     return rows
 
 
+_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
+
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
     "last_end", "end_at", "corrected_at", "round", "table_no",
@@ -251,7 +338,7 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
         yield items[k : k + size]
 
 
-def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
+def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
     """Bring the touched matches' rows and challenges up to date, a few statements in all."""
     from tournament.matches import load
 
@@ -259,8 +346,8 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
     as_row = itemgetter(*MATCH_COLUMNS)
     rows: dict[str, dict[str, Any]] = {}
     for chunk in _chunks(list(summaries)):
-        marks = ", ".join("?" * len(chunk))
-        for found in db.conn.execute(f"select {columns} from matches where id in ({marks})", chunk):
+        marks = db.marks(len(chunk))
+        for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
     written, challenges = [], []
     for number, s in summaries.items():
@@ -294,19 +381,16 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
                 (number, p, row["game"], pts, int(p in outcome.winners))
                 for p, pts in outcome.points.items()
             ]
-    marks = ", ".join("?" * len(MATCH_COLUMNS))
-    db.conn.executemany(f"insert or replace into matches ({columns}) values ({marks})", written)
+    db.upsert("matches", MATCH_COLUMNS, "id", written)
     for chunk in _chunks(list(summaries)):
-        db.conn.execute(
-            f"delete from challenges where match in ({', '.join('?' * len(chunk))})", chunk
-        )
-    db.conn.executemany("insert into challenges values (?, ?, ?, ?, ?)", challenges)
+        db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
+    db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
 
 
-def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
+def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
     """Each match's outcome as the read model holds it."""
     out: dict[str, Outcome | None] = {}
-    for number, status, winners, points in db.execute(
+    for number, status, winners, points in db.rows(
         "select id, status, winners, points from matches"
     ):
         out[number] = (
@@ -317,7 +401,7 @@ def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
     return out
 
 
-def _tournament(db: sqlite_utils.Database, store: Store) -> None:
+def _tournament(db: ReadDB, store: Store) -> None:
     from tournament import day
     from tournament.matches import Refused
 
@@ -331,7 +415,7 @@ def _tournament(db: sqlite_utils.Database, store: Store) -> None:
         return known.get(match_id)
 
     for name in ("players", "rounds", "pairings", "standings"):
-        db.conn.execute(f"delete from {name}")
+        db.run(f"delete from {name}")
     _insert(
         db,
         "players",
@@ -374,7 +458,7 @@ def _tournament(db: sqlite_utils.Database, store: Store) -> None:
                 }
             )
             for number in tb.get("matches", {}).values():
-                db.conn.execute(
+                db.run(
                     "update matches set round = ?, table_no = ? where id = ?",
                     [r["number"], tb["table"], number],
                 )
@@ -404,12 +488,7 @@ def _tournament(db: sqlite_utils.Database, store: Store) -> None:
     )
 
 
-def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict[str, Any]]) -> None:
+def _insert(db: ReadDB, table: str, rows: Iterable[dict[str, Any]]) -> None:
     rows = list(rows)
     if rows:
-        columns = list(rows[0])
-        db.conn.executemany(
-            f"insert into {table} ({', '.join(columns)}) values "
-            f"({', '.join(':' + c for c in columns)})",
-            rows,
-        )
+        db.insert(table, list(rows[0]), [list(row.values()) for row in rows])

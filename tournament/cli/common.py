@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
+import click
 import typer
 
 app = typer.Typer(
@@ -24,16 +25,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(frozen=True)
 class Settings:
-    db: Path
+    db: str  # a file path or a postgresql:// URL (tournament.persistence.locate)
     lexicon: str | None
 
 
 @app.callback()
 def options(
     db: Annotated[
-        Path,
-        typer.Option("--db", envvar="TOURNAMENT_DB", help="The SQLite file of the tournament."),
-    ] = Path("tournament.db"),
+        str,
+        typer.Option(
+            "--db",
+            envvar="TOURNAMENT_DB",
+            help="The tournament's SQLite file, or a postgresql://user:password@host/name URL.",
+        ),
+    ] = "tournament.db",
     lexicon: Annotated[
         str | None,
         typer.Option(
@@ -79,7 +84,7 @@ def guarded(fn: F) -> F:
     return run  # type: ignore[return-value]
 
 
-_settings = Settings(Path("tournament.db"), None)
+_settings = Settings("tournament.db", None)
 
 
 def settings() -> Settings:
@@ -88,15 +93,22 @@ def settings() -> Settings:
 
 
 def store(create: bool = False) -> Any:
-    """The event store of ``--db``; reading commands refuse a file that does not exist."""
-    path = settings().db
-    if not create and not path.exists():
-        fail(f"there is no database at {path} (import or create a match first, or pass --db)")
-    if path.exists() and path.is_dir():
-        fail(f"{path} is a folder, not a database file")
+    """The event store of ``--db``; reading commands refuse a database that does not exist."""
+    from tournament.persistence import SqliteFile, locate
     from tournament.store import Store
 
-    return Store(path)
+    where = locate(settings().db)
+    if not create and not where.exists():
+        fail(f"there is no database at {where} (import or create a match first, or pass --db)")
+    if isinstance(where, SqliteFile) and where.path.is_dir():
+        fail(f"{where} is a folder, not a database file")
+    from tournament.persistence import close
+
+    s = Store(where)
+    context = click.get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: close(s))  # a server's connections, given back
+    return s
 
 
 def read_text(path: Path) -> str:

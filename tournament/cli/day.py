@@ -1,7 +1,8 @@
 """Commands for the organizer's day: create, players, rounds, partite, standings, status.
 
-Every command that changes the tournament brings the read models up to date afterwards, and
-every reading command first, so an organizer's SQLite tool sees what the program sees.
+Every command that changes the tournament brings the read models in the file up to date
+afterwards, so an organizer's SQLite tool sees what the program sees; a reading command never
+writes: when they are behind, it brings a copy up to date in memory (see readmodels).
 """
 
 from __future__ import annotations
@@ -184,7 +185,7 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
     from tournament import day, readmodels
 
     s = store()
-    readmodels.update(s)
+    readmodels.update(s, write=True)
     r = day.pair_next_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
     _refresh(s)
     _show_round(r, as_json)
@@ -197,7 +198,7 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
     from tournament import day, readmodels
 
     s = store()
-    readmodels.update(s)
+    readmodels.update(s, write=True)
     r = day.close_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
     _refresh(s)
     if as_json:
@@ -368,11 +369,12 @@ def demo(as_json: JSON = False) -> None:
     """A small club tournament and the examples of the rules, in a fresh database."""
     from tournament import readmodels
     from tournament.demo import build_demo
+    from tournament.persistence import locate
     from tournament.printing import Printer
 
-    path = settings().db
-    s = build_demo(path)
-    out = path.resolve().parent / "exports-out"
+    where = locate(settings().db)
+    s = build_demo(where)
+    out = where.exports_folder()
     written = Printer(s, out).everything()
     db = readmodels.database(s)
     rows = list(db.query("select * from standings order by rank, player"))
@@ -384,7 +386,7 @@ def demo(as_json: JSON = False) -> None:
             {
                 "standings": rows,
                 "examples": examples,
-                "database": str(path.resolve()),
+                "database": where.full_name(),
                 "exports": [str(p) for p in written],
             }
         )
@@ -403,7 +405,7 @@ def demo(as_json: JSON = False) -> None:
             else "(a turn, in play)",
         )
     _console().print(table)
-    _console().print(f"Demo database: {path.resolve()}")
+    _console().print(f"Demo database: {where.full_name()}")
     _console().print(f"Printable sheets and files ({len(written)}): {out}")
     _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
 
