@@ -39,7 +39,8 @@ def test_simulate_killed_mid_round_leaves_no_orphan(tmp_path: Path) -> None:
     landed, found = 0, set()
     for k in range(KILLS):
         db = tmp_path / f"k{k}.db"
-        args = ["--db", str(db), "simulate", "--players", "6", "--rounds", "2", "--seed", str(k)]
+        # Large enough to be still running when killed (a round is one transaction now, #15).
+        args = ["--db", str(db), "simulate", "--players", "24", "--rounds", "4", "--seed", str(k)]
         proc = subprocess.Popen(
             [*PROGRAM, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
