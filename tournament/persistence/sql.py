@@ -191,7 +191,7 @@ class PostgresReadDB(ReadDB):
             store.factory.datastore, tracking_table_name=postgres.TRACKING
         )
         if postgres.TRACKING not in self.tables():
-            self.tracking.create_table()
+            postgres.first_use(self.tracking.create_table)
 
     def _text(self, statement: str) -> str:
         return statement.replace("?", "%s")
@@ -224,7 +224,11 @@ class PostgresReadDB(ReadDB):
         try:
             with self.conn.transaction():
                 yield
-        except (self._errors.UniqueViolation, self._integrity()) as e:
+        except (
+            self._errors.UniqueViolation,  # the same events, or the first tables, made meanwhile
+            self._errors.DuplicateTable,
+            self._integrity(),  # the tracking record moved on meanwhile
+        ) as e:
             raise Conflict(str(e)) from None
 
     def _integrity(self) -> type[Exception]:
