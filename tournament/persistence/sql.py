@@ -276,12 +276,18 @@ class PostgresReadDB(ReadDB):
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
     ) -> None:
+        # COPY into a scratch table, then one statement: a rebuild upserts every match.
+        names = ", ".join(columns)
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
-        self.run_many(
-            f"insert into {table} ({', '.join(columns)}) values ({self.marks(len(columns))}) "
-            f"on conflict ({pk}) do update set {updates}",
-            rows,
-        )
+        self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
+        try:
+            self.insert("_upsert", columns, rows)
+            self.run(
+                f"insert into {table} ({names}) select {names} from _upsert "
+                f"on conflict ({pk}) do update set {updates}"
+            )
+        finally:
+            self.run("drop table _upsert")
 
     def close(self) -> None:
         self._context.__exit__(None, None, None)
