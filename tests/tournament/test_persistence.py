@@ -213,3 +213,102 @@ def test_no_acknowledged_move_is_lost_when_a_writer_is_killed(db: str) -> None:
     lines = Store(db).get_match(number).lines
     assert lines[: len(acked)] == acked and len(lines) <= len(acked) + 1
     close(store)
+
+
+def test_read_model_updaters_at_once_on_a_server_apply_each_event_once(
+    postgres_server: PostgresServer,
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+    from dataclasses import replace
+
+    from tournament import readmodels, simulate
+
+    url = url_of(replace(postgres_server, schema="updaters"))
+    store = Store(url)
+    simulate.run(store, simulate.Simulation(players=4, rounds=1, plays="updown", seed=2))
+    stored = store.recorder.max_notification_id()
+
+    def update(_: int) -> int:
+        s = Store(url)  # its own connections, as another process would have
+        try:
+            return readmodels.update(s).events
+        finally:
+            close(s)
+
+    with ThreadPoolExecutor(6) as pool:
+        applied = list(pool.map(update, range(6)))
+    assert sum(applied) == stored  # each event applied by exactly one of them
+    db = readmodels.database(store)
+    assert [n for (n,) in db.rows("select count(*) from events")] == [stored]
+    assert readmodels.position(db) == stored
+    assert len(list(db.query("select * from standings"))) == 4
+    close(store)
+
+
+def test_db_follow_applies_events_as_the_server_notifies_them(
+    postgres_server: PostgresServer,
+) -> None:
+    import threading
+    from dataclasses import replace
+
+    from tournament import readmodels
+    from tournament.matches import check_log, import_log
+    from tournament.persistence.postgres import follow
+
+    url = url_of(replace(postgres_server, schema="follow"))
+    store, writer = Store(url), Store(url)
+    logs = [check_log((ROOT / "examples" / name).read_text()) for name in EXAMPLE_LOGS]
+    import_log(writer, logs[0])  # before: the first update applies it
+    seen: list[int] = []
+    expected = sum(len(log.lines) + 1 for log in logs)
+
+    def listen() -> None:
+        for progress in follow(store, seconds=15):
+            seen.append(progress.events)
+            if sum(seen) >= expected:
+                return
+
+    thread = threading.Thread(target=listen)
+    thread.start()
+    time.sleep(1)
+    for log in logs[1:]:  # after: applied as the server notifies them
+        import_log(writer, log)
+        time.sleep(0.5)
+    thread.join(timeout=30)
+    assert sum(seen) == expected and len(seen) >= 2  # each event applied once, as it came
+    db = readmodels.database(store)
+    assert [n for (n,) in db.rows("select count(*) from matches")] == [len(logs)]
+    close(store)
+    close(writer)
+
+
+EXAMPLE_LOGS = ("ventuno-seed.jsonl", "tiro-seed.jsonl", "updown-seed.jsonl")
+
+
+def test_processes_starting_on_a_new_server_schema_at_once_all_succeed(
+    postgres_server: PostgresServer,
+) -> None:
+    from dataclasses import replace
+
+    url = url_of(replace(postgres_server, schema="first_use"))
+    writers = [_spawn("own", url, f"w{k}", "5") for k in range(6)]
+    reports = []
+    for p in writers:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        reports.append(_lines(out))
+    assert sorted(r[0]["match"] for r in reports) == [f"M{n}" for n in range(1, 7)]
+    assert all(len([x for x in r if "ack" in x]) == 5 for r in reports)
+
+
+def test_the_password_may_come_from_eventsourcings_environment(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dataclasses import replace
+
+    server = replace(postgres_server, schema="from_env")
+    monkeypatch.setenv("POSTGRES_PASSWORD", server.password)
+    url = url_of(replace(server, password="")).replace(f"{server.user}:@", f"{server.user}@")
+    assert url.startswith(f"postgresql://{server.user}@")  # no password in the URL
+    ok(url, "create", "Festival")
+    assert "Festival" in ok(url, "status")

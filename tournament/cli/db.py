@@ -38,7 +38,7 @@ def copy(
     if result.failures:
         for failure in result.failures:
             typer.echo(f"FAILED {failure}", err=True)
-        fail(f"the copy in {result.target} does not verify: do not use it")
+        fail(f"the copy in {result.target} did not verify, and was taken away")
     if not as_json:
         typer.echo(
             f"copied {result.events} events ({result.matches} matches and the tournament) "

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import zip_longest
+from pathlib import Path
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
@@ -21,6 +22,7 @@ from tournament.persistence import Location, PostgresServer, close, locate, scan
 from tournament.persistence.postgres import EVENTS, connect
 
 PAGE = 5000
+WRITE_PAGE = 1000
 
 
 @dataclass
@@ -105,8 +107,11 @@ def copy(
     say(f"read {len(events)} events and {len(snapshots)} snapshots from {source}")
     writer = Store(target)
     try:
-        # One transaction: a copy that fails half-way leaves nothing behind.
-        writer.recorder.insert_events(events)
+        # A page a transaction (one statement of a whole season is slow on a server); a copy
+        # that fails half-way, or does not verify, is taken away: the target holds nothing again.
+        for start in range(0, len(events), WRITE_PAGE):
+            writer.recorder.insert_events(events[start : start + WRITE_PAGE])
+            say(f"  {min(start + WRITE_PAGE, len(events))} events written")
         if snapshots:
             assert writer.snapshots is not None
             writer.snapshots.recorder.insert_events(snapshots)
@@ -118,9 +123,25 @@ def copy(
         result.failures += [f"the copy: {f}" for f in report.failures]
         if not result.failures:
             readmodels.rebuild(writer)
-    finally:
+    except BaseException:
         close(writer)
+        _take_away(target)
+        raise
+    close(writer)
+    if result.failures:
+        _take_away(target)
     return result
+
+
+def _take_away(target: Location) -> None:
+    """Leave the target as it was before the copy: empty."""
+    if isinstance(target, PostgresServer):
+        from tournament.persistence.postgres import wipe
+
+        wipe(target)
+        return
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        Path(f"{target.path}{suffix}").unlink(missing_ok=True)
 
 
 def _compare(source: Location, target: Location, result: Copied) -> None:

@@ -14,7 +14,8 @@ without missing one committed late. The database does the coordination; there is
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -79,26 +80,52 @@ def inspect(server: PostgresServer, conn: psycopg.Connection | None = None) -> b
     return EVENTS in tables
 
 
+def first_use(create: Callable[[], Any]) -> None:
+    """Run a ``create ... if not exists`` that another process may run at the same moment: the
+    server then refuses one of the two with a duplicate, and the loser finds them made."""
+    from eventsourcing.persistence import IntegrityError, ProgrammingError
+
+    for attempt in range(10):
+        try:
+            create()
+            return
+        except (
+            psycopg.errors.UniqueViolation,
+            psycopg.errors.DuplicateTable,
+            psycopg.errors.DuplicateObject,
+            psycopg.errors.DuplicateSchema,
+            IntegrityError,  # eventsourcing's names for the same
+            ProgrammingError,
+        ):
+            if attempt == 9:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
 def _prepare(server: PostgresServer) -> bool:
     """Look at the server; on first use create the schema and the format mark."""
     with connect(server) as conn:
         if inspect(server, conn):
             return True
-        with conn.transaction():
-            conn.execute(
-                sql.SQL("create schema if not exists {}").format(sql.Identifier(server.schema))
-            )
-            conn.execute(
-                sql.SQL("create table if not exists {} (version integer not null)").format(
-                    sql.Identifier(server.schema, MARK)
+
+        def create() -> None:
+            with conn.transaction():
+                conn.execute(
+                    sql.SQL("create schema if not exists {}").format(sql.Identifier(server.schema))
                 )
-            )
-            conn.execute(
-                sql.SQL("insert into {} select %s where not exists (select 1 from {})").format(
-                    sql.Identifier(server.schema, MARK), sql.Identifier(server.schema, MARK)
-                ),
-                [FORMAT],
-            )
+                conn.execute(
+                    sql.SQL("create table if not exists {} (version integer not null)").format(
+                        sql.Identifier(server.schema, MARK)
+                    )
+                )
+                conn.execute(
+                    sql.SQL("insert into {} select %s where not exists (select 1 from {})").format(
+                        sql.Identifier(server.schema, MARK), sql.Identifier(server.schema, MARK)
+                    ),
+                    [FORMAT],
+                )
+
+        first_use(create)
         return False
 
 
@@ -121,7 +148,19 @@ class Factory(PostgresFactory):
         self.exists = _prepare(self.server)
 
     def env_create_table(self) -> bool:
-        return not self.exists
+        return False  # made below, on first use, however many processes start at once
+
+    def application_recorder(self) -> Any:
+        recorder = super().application_recorder()
+        if not self.exists:
+            first_use(recorder.create_table)  # type: ignore[attr-defined]
+        return recorder
+
+    def aggregate_recorder(self, purpose: str = "events") -> Any:
+        recorder = super().aggregate_recorder(purpose)
+        if not self.exists:
+            first_use(recorder.create_table)  # type: ignore[attr-defined]
+        return recorder
 
     @property
     def has_written(self) -> bool:

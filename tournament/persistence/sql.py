@@ -191,7 +191,7 @@ class PostgresReadDB(ReadDB):
             store.factory.datastore, tracking_table_name=postgres.TRACKING
         )
         if postgres.TRACKING not in self.tables():
-            self.tracking.create_table()
+            postgres.first_use(self.tracking.create_table)
 
     def _text(self, statement: str) -> str:
         return statement.replace("?", "%s")
@@ -224,7 +224,11 @@ class PostgresReadDB(ReadDB):
         try:
             with self.conn.transaction():
                 yield
-        except (self._errors.UniqueViolation, self._integrity()) as e:
+        except (
+            self._errors.UniqueViolation,  # the same events, or the first tables, made meanwhile
+            self._errors.DuplicateTable,
+            self._integrity(),  # the tracking record moved on meanwhile
+        ) as e:
             raise Conflict(str(e)) from None
 
     def _integrity(self) -> type[Exception]:
@@ -272,12 +276,18 @@ class PostgresReadDB(ReadDB):
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
     ) -> None:
+        # COPY into a scratch table, then one statement: a rebuild upserts every match.
+        names = ", ".join(columns)
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
-        self.run_many(
-            f"insert into {table} ({', '.join(columns)}) values ({self.marks(len(columns))}) "
-            f"on conflict ({pk}) do update set {updates}",
-            rows,
-        )
+        self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
+        try:
+            self.insert("_upsert", columns, rows)
+            self.run(
+                f"insert into {table} ({names}) select {names} from _upsert "
+                f"on conflict ({pk}) do update set {updates}"
+            )
+        finally:
+            self.run("drop table _upsert")
 
     def close(self) -> None:
         self._context.__exit__(None, None, None)
