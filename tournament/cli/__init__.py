@@ -7,7 +7,6 @@ reason a call imports and builds only the command it runs (:mod:`tournament.cli.
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from collections.abc import Sequence
@@ -46,11 +45,6 @@ def main() -> None:
     # imports and builds only its own (--help and anything unknown get them all).
     words = lazy.command_words(sys.argv[1:])
     lazy.register(words)
-    # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back ("wrote
-    # ..."), it becomes the same bytes again rather than a UnicodeEncodeError. Text arguments
-    # never carry them: ``guarded`` refuses those.
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(errors="surrogateescape")
     try:
         with lazy.only(app, words):
             app()

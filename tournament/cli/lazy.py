@@ -18,7 +18,7 @@ from typing import Any
 import typer
 
 GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
-COMMAND_MODULES = ("match", "day", "audit", "export", "db", "play")
+COMMAND_MODULES = ("match", "day", "audit", "export", "db", "play", "season")
 
 # The module of tournament.cli that registers each first word (a word not here: all of them).
 MODULES = {
@@ -41,6 +41,7 @@ MODULES = {
     "export": "export",
     "db": "db",
     "play": "play",
+    "season": "season",
 }
 
 
