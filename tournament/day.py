@@ -73,6 +73,8 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
         "table_size": int(settings.get("table_size", 4)),
         "demo": bool(settings.get("demo", False)),
     }
+    if settings.get("seed_order"):  # create --seed-from: a season's players, best rated first
+        config["seed_order"] = [str(p) for p in settings["seed_order"]]
     _check_settings(config)
     tournament = Tournament(settings=config, by=by)
     save(store, tournament)
@@ -168,6 +170,13 @@ def scoring_of(t: Tournament) -> Scoring:
     return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
 
 
+def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
+    """The players before the first round: in the seed order given at creation (a season's
+    ratings), players it does not know after them; otherwise, and among those, as registered."""
+    order = {p: i for i, p in enumerate(t.settings.get("seed_order") or [])}
+    return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
+
+
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
     t = get_tournament(store)
     for name in names:
@@ -252,19 +261,7 @@ def table_winner(t: Tournament, result: TableResult) -> str:
 
 
 def history(t: Tournament, upto: int | None = None) -> History:
-    opponents: dict[str, set[str]] = {}
-    byes: set[str] = set()
-    first: dict[str, int] = {}
-    for r in t.rounds[:upto]:
-        for tb in r["tables"]:
-            players = tb["players"]
-            if tb["bye"]:
-                byes.add(players[0])
-                continue
-            first[players[0]] = first.get(players[0], 0) + 1
-            for p in players:
-                opponents.setdefault(p, set()).update(q for q in players if q != p)
-    return History({p: frozenset(o) for p, o in opponents.items()}, frozenset(byes), first)
+    return History.from_rounds(t.rounds[:upto])
 
 
 def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
@@ -305,6 +302,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
+        if before == 0 and t.settings.get("seed_order"):
+            ranked = initial_ranking(t, ranked)
         return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [
@@ -329,7 +328,7 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         return out
     if fmt == "elimination":
         if number == 1:
-            seeded = sorted(active, key=lambda p: t.players[p]["seed"])
+            seeded = initial_ranking(t, active)
             return first_elimination_round(seeded)
         previous = t.rounds[before - 1]["tables"]
         main = [tb for tb in previous if "third place" not in tb.get("why", "")]
@@ -342,6 +341,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     # pods
     rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
+    if before == 0 and t.settings.get("seed_order"):
+        ranked = initial_ranking(t, ranked)
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
         raise Refused(f"tables of several players need at least {minimum} active players")
