@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import zip_longest
-from pathlib import Path
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
@@ -141,8 +140,9 @@ def _take_away(target: Location) -> None:
 
         wipe(target)
         return
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{target.path}{suffix}").unlink(missing_ok=True)
+    from tournament.sqlitefile import remove
+
+    remove(target.path)
 
 
 def _compare(source: Location, target: Location, result: Copied) -> None:
