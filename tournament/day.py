@@ -26,7 +26,7 @@ from tournament.pairing import (
     swiss,
 )
 from tournament.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
-from tournament.store import Conflict, Match, Store
+from tournament.store import Conflict, Match, Store, StoreError
 from tournament.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 
 OutcomeOf = Callable[[str], Outcome | None]
@@ -128,9 +128,16 @@ def save(store: Store, t: Tournament, *matches: Match) -> None:
     A season gathers tens of thousands of tournament events; loading it from its latest
     snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
     by the application so that recording a move never loads the tournament's classes).
+    Raises :class:`Conflict` (nothing stored) when another terminal saved it first.
     """
     before = t.version - len(t.pending_events)
-    store.save(*matches, t)
+    try:
+        store.save(*matches, t)
+    except IntegrityError:
+        raise Conflict(
+            "another terminal changed the tournament at the same moment; nothing was stored: "
+            "repeat"
+        ) from None
     _snapshot(store, t, before)
 
 
@@ -141,11 +148,16 @@ def _snapshot(store: Store, t: Tournament, before: int) -> None:
 
 def record_head(store: Store, match: Match, by: str = "program") -> None:
     """Record a finished match's head hash in its tournament (if it is one of its matches), so
-    that ``tournament verify`` finds its last events removed. Retried against other terminals."""
+    that ``tournament verify`` finds its last events removed. Retried against other terminals.
+
+    Never fails the recording that called it: the match is stored already, and closing the
+    round records every head not recorded yet (a tournament that cannot be read is said by the
+    next command that reads it).
+    """
     for _ in range(ATTEMPTS):
         try:
             t = get_tournament(store)
-        except Refused:
+        except (Refused, StoreError):
             return
         head = match.head
         if head is None or not attached(t, match.number):
@@ -156,9 +168,8 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         try:
             save(store, t)
             return
-        except IntegrityError:
+        except Conflict:
             continue
-    raise Refused("the tournament kept changing: the match is stored; repeat to record its head")
 
 
 def attached(t: Tournament, number: str) -> bool:

@@ -11,6 +11,7 @@ from pathlib import Path
 from tournament import day, readmodels, simulate
 from tournament.matches import Refused, check_log, import_log
 from tournament.persistence import Location, PostgresServer, close, locate
+from tournament.sqlitefile import remove
 from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -50,7 +51,7 @@ def build_demo(db: str | Path | Location) -> Store:
 
             postgres.wipe(db)
         else:
-            db.path.unlink()
+            remove(db.path)
     store = Store(db)
     simulate.run(
         store,

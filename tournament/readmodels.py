@@ -1,14 +1,16 @@
-"""Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
+"""Read models: plain tables where the store is, for organizers and their SQL tools.
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
-each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
-caches of the event store: :func:`update` polls the notification log from the position it
-stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
-them and starts again from the first event; both give the same tables.
+each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings`` (their
+columns: :mod:`tournament.readtables`). They are caches of the event store: :func:`update`
+polls the notification log from the position it stored (eventsourcing's projection runners do
+not work on SQLite), and :func:`rebuild` drops them and starts again from the first event; both
+give the same tables.
 
-They are described once, here, for both backends: :mod:`tournament.persistence.sql` carries the
-SQL dialect (an SQLite file, or tables of their own on a PostgreSQL server, where the position is
-eventsourcing's tracking record, written in the same transaction: each event applied once).
+They are described once, here and in :mod:`tournament.readtables`, for both backends:
+:mod:`tournament.persistence.sql` carries the SQL dialect (an SQLite file, or tables of their
+own on a PostgreSQL server, where the position is eventsourcing's tracking record, written in
+the same transaction: each event applied once).
 
 Commands that write keep them current in the file, one updater at a time (the update takes
 SQLite's write lock before it reads its position, so a second updater finds the work done).
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -33,17 +35,18 @@ from typing import Any
 import orjson
 
 from engine.games.base import Outcome
-from tournament import sqlitefile
+from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
 from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
-SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+SCHEMA = readtables.SCHEMA
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
+EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
 
 
 @dataclass
@@ -141,7 +144,7 @@ def _update(db: ReadDB, store: Store, again: bool) -> Progress:
             for name in (*TABLES, "_projections"):
                 db.drop(name)
             db.forget(PROJECTION)
-    _create(db)
+    readtables.create(db)
     try:
         return _project(db, store)
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -165,7 +168,7 @@ def _project(db: ReadDB, store: Store) -> Progress:
     progress.matches = set(summaries)
     _matches(db, store, summaries)
     if progress.tournament or progress.matches:
-        _tournament(db, store)
+        readtables.tournament(db, store, outcomes(db))
     db.advance(PROJECTION, last)
     return progress
 
@@ -182,93 +185,6 @@ def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
             return
         yield page
         start = page[-1][0] + 1
-
-
-EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
-
-
-def _create(db: ReadDB) -> None:
-    if "_projections" in db.tables():
-        return
-    db.create("_projections", {"name": str, "position": int}, pk="name")
-    db.run("insert into _projections values ('schema', ?)", [SCHEMA])
-    db.create(
-        "events",
-        {
-            "id": int,
-            "aggregate": str,
-            "version": int,
-            "type": str,
-            "at": str,
-            "match": str,
-            "payload": str,
-        },
-        pk="id",
-    )
-    db.create(
-        "matches",
-        {
-            "id": str,
-            "uuid": str,
-            "game": str,
-            "players": str,
-            "outside": str,
-            "events": int,
-            "head": str,
-            "status": str,
-            "winners": str,
-            "points": str,
-            "last_end": str,
-            "end_at": int,
-            "corrected_at": int,
-            "round": int,
-            "table_no": int,
-        },
-        pk="id",
-        unique=["uuid"],
-    )
-    db.create(
-        "challenges",
-        {"match": str, "player": str, "game": str, "points": int, "won": int},
-        pk=("match", "player"),
-    )
-    db.create(
-        "players",
-        {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
-        pk="name",
-    )
-    db.create("rounds", {"number": int, "closed": int, "tables": int}, pk="number")
-    db.create(
-        "pairings",
-        {
-            "round": int,
-            "table_no": int,
-            "players": str,
-            "bye": int,
-            "why": str,
-            "games": str,
-            "matches": str,
-            "decided": int,
-            "points": str,
-            "amended": str,
-        },
-        pk=("round", "table_no"),
-    )
-    db.create(
-        "standings",
-        {
-            "rank": int,
-            "player": str,
-            "points": float,
-            "played": int,
-            "challenge": float,
-            "buchholz": float,
-            "buchholz_cut1": float,
-            "sonneborn_berger": float,
-            "head_to_head": float,
-        },
-        pk="player",
-    )
 
 
 def _flat_rows(
@@ -399,95 +315,3 @@ def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
             else None
         )
     return out
-
-
-def _tournament(db: ReadDB, store: Store) -> None:
-    from tournament import day
-    from tournament.matches import Refused
-
-    try:
-        t = day.get_tournament(store)
-    except Refused:
-        return
-    known = outcomes(db)
-
-    def outcome_of(match_id: str) -> Outcome | None:
-        return known.get(match_id)
-
-    for name in ("players", "rounds", "pairings", "standings"):
-        db.run(f"delete from {name}")
-    _insert(
-        db,
-        "players",
-        (
-            {
-                "name": p,
-                "status": i["status"],
-                "seed": i["seed"],
-                "since": i["since"],
-                "until": i.get("until"),
-                "reason": i.get("reason"),
-            }
-            for p, i in t.players.items()
-        ),
-    )
-    _insert(
-        db,
-        "rounds",
-        (
-            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
-            for r in t.rounds
-        ),
-    )
-    pairings = []
-    places: list[tuple[int, int, str]] = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            result = day.table_result(t, tb, outcome_of)
-            pairings.append(
-                {
-                    "round": r["number"],
-                    "table_no": tb["table"],
-                    "players": json.dumps(tb["players"]),
-                    "bye": int(tb["bye"]),
-                    "why": tb.get("why", ""),
-                    "games": json.dumps(day.table_games(t, tb)),
-                    "matches": json.dumps(tb.get("matches", {})),
-                    "decided": int(result.decided),
-                    "points": json.dumps(dict(result.points)) if result.points else None,
-                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
-                }
-            )
-            places += [(r["number"], tb["table"], n) for n in tb.get("matches", {}).values()]
-    # One statement for all (a server's round trip for each match was half of a rebuild).
-    db.run_many("update matches set round = ?, table_no = ? where id = ?", places)
-    _insert(db, "pairings", pairings)
-    _insert(
-        db,
-        "standings",
-        (
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": row.points,
-                "played": row.played,
-                **{
-                    k: row.values.get(k)
-                    for k in (
-                        "challenge",
-                        "buchholz",
-                        "buchholz_cut1",
-                        "sonneborn_berger",
-                        "head_to_head",
-                    )
-                },
-            }
-            for row in day.current_standings(t, outcome_of)
-        ),
-    )
-
-
-def _insert(db: ReadDB, table: str, rows: Iterable[dict[str, Any]]) -> None:
-    rows = list(rows)
-    if rows:
-        db.insert(table, list(rows[0]), [list(row.values()) for row in rows])

@@ -111,9 +111,9 @@ def inspect(path: Path, topics: bool = True) -> bool:
         raise StoreError(f"{path} cannot be read: {e}") from None
     if version > FORMAT:
         raise NewerVersionError(str(path))
-    if EVENTS not in tables:
+    if EVENTS not in tables and not (version == FORMAT and not tables):  # (made, no tables yet)
         raise StoreError(f"{path} is not a tournament database; it was left as it is")
-    if topics:
+    if topics and EVENTS in tables:
         _check_topics(path, "_projections" in tables)
     return True
 
@@ -201,6 +201,35 @@ class _Datastore(SQLiteDatastore):
             self.writer.close()
 
 
+def remove(path: Path) -> None:
+    """Delete a database file with SQLite's companions (a -wal file left beside a new file of
+    the same name would be read into it)."""
+    for name in (f"{path}-wal", f"{path}-shm", str(path)):
+        Path(name).unlink(missing_ok=True)
+
+
+def make(path: Path) -> None:
+    """A new tournament database at ``path``, marked with this format, made whole or not at all:
+    written beside it and then linked into place, so that a process stopped at any moment leaves
+    no empty file behind (which would be refused), and never replaces a file made meanwhile."""
+    new = path.with_name(f".{path.name}.{os.getpid()}.new")
+    conn = sqlite3.connect(new)
+    conn.execute("pragma journal_mode = wal")
+    conn.execute(f"pragma user_version = {FORMAT}")
+    conn.close()
+    for stale in (f"{path}-wal", f"{path}-shm"):  # of a file deleted without them
+        Path(stale).unlink(missing_ok=True)
+    try:
+        os.link(new, path)
+    except FileExistsError:
+        pass  # another process made it first: use theirs
+    except OSError:  # a file system without hard links
+        if not path.exists():
+            os.replace(new, path)
+    finally:
+        new.unlink(missing_ok=True)
+
+
 class Factory(SQLiteFactory):
     """eventsourcing's SQLite persistence on a file looked at first (see :func:`inspect`)."""
 
@@ -208,9 +237,10 @@ class Factory(SQLiteFactory):
         InfrastructureFactory.__init__(self, env)
         path = Path(self.env.get(self.SQLITE_DBNAME) or "")
         timeout = (self.env.get(self.SQLITE_LOCK_TIMEOUT) or "").strip()
-        self.exists = inspect(path)
-        if self.exists and not _has_table(path, SNAPSHOTS):
-            self.exists = False  # an old file without the snapshots table: create it now
+        if not inspect(path):
+            make(path)
+        # A new file, or an old one without the snapshots table: its tables are made now.
+        self.exists = _has_table(path, EVENTS) and _has_table(path, SNAPSHOTS)
         self.datastore = _Datastore(path, self.exists, int(timeout) if timeout else None)
 
     def env_create_table(self) -> bool:

@@ -3,7 +3,12 @@
 A match is known by a short number (``M7``) that a referee can type; its aggregate id is derived
 from it (uuid5), so two terminals that create a match at the same moment collide on the id and
 the second simply takes the next number. Each stored ``Recorded`` event holds one canonical JSON
-line of the match log and its chain hash (see :mod:`tournament.matchlog`).
+line of the match log and its chain hash (see :mod:`tournament.matchlog`); the chain is bound to
+the match's number, id and times, so that ``tournament verify`` finds any stored byte changed.
+
+A database file is looked at before it is opened and read read-only until something is saved
+(:mod:`tournament.sqlitefile`, where everything SQLite-specific lives); an event type this
+version does not know, anywhere it is read, says the database is a newer version's.
 
 One application per database file: on SQLite, every aggregate of the project shares one events
 table, so the tournament aggregates will join this application rather than start another.
@@ -27,6 +32,7 @@ from eventsourcing.persistence import (
     JSONTranscoder,
     Mapper,
     Notification,
+    PersistenceError,
     StoredEvent,
     UUIDAsHex,
 )
@@ -198,8 +204,8 @@ class Store(Application):
         """
         try:
             return self.repository.get(aggregate_id)
-        except (AggregateNotFoundError, StoreError):
-            raise
+        except (AggregateNotFoundError, StoreError, PersistenceError):
+            raise  # not found, a newer version's, or the database itself (locked, unreadable)
         except Exception:  # anything a changed byte can make of a stored event
             raise unreadable(what) from None
 

@@ -1,10 +1,11 @@
 """``tournament db copy SOURCE TARGET``: a whole tournament from one store to another.
 
 Every stored event (the matches', the tournament's, each with its hash chain, its time and its
-id) and the tournament's snapshots are copied as eventsourcing stored them, byte for byte, in
-one transaction, between any two stores (an SQLite file, a PostgreSQL server). The target must
-hold nothing. Before it says done, the copy is read back and compared row by row with the
-source, and verified on its own (hash chains, replays: ``tournament verify``).
+id) and the tournament's snapshots are copied as eventsourcing stored them, byte for byte and in
+the order they were stored, between any two stores (an SQLite file, a PostgreSQL server). The
+target must hold nothing. Before it says done, the copy is read back and compared row by row
+with the source, and verified on its own (hash chains, replays: ``tournament verify``); a copy
+that fails half-way or does not verify is taken away, leaving the target empty again.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import zip_longest
-from pathlib import Path
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
@@ -140,8 +140,9 @@ def _take_away(target: Location) -> None:
 
         wipe(target)
         return
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{target.path}{suffix}").unlink(missing_ok=True)
+    from tournament.sqlitefile import remove
+
+    remove(target.path)
 
 
 def _compare(source: Location, target: Location, result: Copied) -> None:
