@@ -18,7 +18,7 @@ from typing import Any
 import typer
 
 GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
-COMMAND_MODULES = ("match", "day", "audit", "export", "db", "play", "season")
+NOT_COMMANDS = ("common", "console", "lazy")  # modules of tournament.cli that register nothing
 
 # The module of tournament.cli that registers each first word (a word not here: all of them).
 MODULES = {
@@ -64,10 +64,19 @@ def command_words(argv: Sequence[str]) -> list[str]:
     return words
 
 
+def command_modules() -> list[str]:
+    """Every module of tournament.cli that registers commands (a new one is found by itself)."""
+    import pkgutil
+
+    from tournament import cli
+
+    return [m.name for m in pkgutil.iter_modules(cli.__path__) if m.name not in NOT_COMMANDS]
+
+
 def register(words: Sequence[str]) -> None:
     """Import the command modules a call needs: the one of its first word, or else all."""
     module = MODULES.get(words[0]) if words else None
-    for name in [module] if module else COMMAND_MODULES:
+    for name in [module] if module else command_modules():
         importlib.import_module(f"tournament.cli.{name}")
 
 
