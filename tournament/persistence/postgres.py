@@ -83,7 +83,7 @@ def inspect(server: PostgresServer, conn: psycopg.Connection | None = None) -> b
 def first_use(create: Callable[[], Any]) -> None:
     """Run a ``create ... if not exists`` that another process may run at the same moment: the
     server then refuses one of the two with a duplicate, and the loser finds them made."""
-    from eventsourcing.persistence import IntegrityError, ProgrammingError
+    from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
 
     for attempt in range(10):
         try:
@@ -94,8 +94,10 @@ def first_use(create: Callable[[], Any]) -> None:
             psycopg.errors.DuplicateTable,
             psycopg.errors.DuplicateObject,
             psycopg.errors.DuplicateSchema,
+            psycopg.errors.InternalError_,  # "tuple concurrently updated": a function replaced
             IntegrityError,  # eventsourcing's names for the same
             ProgrammingError,
+            InternalError,
         ):
             if attempt == 9:
                 raise
