@@ -121,8 +121,9 @@ def pod_minimum(plays: str, games: Sequence[str]) -> int:
 SNAPSHOT_EVERY = 100
 
 
-def save(store: Store, t: Tournament) -> None:
-    """Save the tournament, and snapshot it each time it passes another hundred events.
+def save(store: Store, t: Tournament, *matches: Match) -> None:
+    """Save the tournament (with new ``matches``, in the same transaction), and snapshot it
+    each time it passes another hundred events.
 
     A season gathers tens of thousands of tournament events; loading it from its latest
     snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
@@ -131,7 +132,7 @@ def save(store: Store, t: Tournament) -> None:
     """
     before = t.version - len(t.pending_events)
     try:
-        store.save(t)
+        store.save(*matches, t)
     except IntegrityError:
         raise Conflict(
             "another terminal changed the tournament at the same moment; nothing was stored: "
@@ -457,10 +458,13 @@ def open_match(
     outside: Sequence[str] = (),
     by: str = "organizer",
     lexicon_path: str | None = None,
+    *,
+    save: bool = True,
 ) -> Match:
     """Store a table's new match and attach it to ``t``, in one transaction with every change
     pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
-    first)."""
+    first). Without ``save`` both are left for the caller to save together (a simulation saves
+    a whole round in one transaction)."""
     table = _open_table(t, round_number, table_number)
     games = table_games(t, table)
     if game_name not in games:
@@ -482,9 +486,10 @@ def open_match(
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )
-    before = t.version - len(t.pending_events)
-    store.save_new(match, t)
-    _snapshot(store, t, before)
+    if save:
+        before = t.version - len(t.pending_events)
+        store.save_new(match, t)
+        _snapshot(store, t, before)
     return match
 
 
