@@ -495,11 +495,17 @@ def open_match(
 
 def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
     """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
-    all (the read models, verify); a match with another list than the last one is refused."""
+    all (the read models, verify); a match with another list than the last one is refused.
+    Matches opened in this call but not yet saved (``simulate`` saves a round at once) were
+    opened with this same list, so the last stored one decides."""
     for r in reversed(t.rounds):
         for tb in r["tables"]:
             for number in tb.get("matches", {}).values():
-                other = json.loads(store.get_match(number).header).get("lexicon") or {}
+                try:
+                    stored = store.get_match(number)
+                except StoreError:
+                    continue  # opened in this call, not saved yet
+                other = json.loads(stored.header).get("lexicon") or {}
                 if other.get("sha256") != lexicon["sha256"]:
                     raise Refused(
                         f"this tournament's matches are recorded with the word list "
