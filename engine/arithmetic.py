@@ -38,6 +38,12 @@ class ExpressionError(ValueError):
     """An expression that cannot be read or computed (the reason is the message)."""
 
 
+# Each die is used once and a table throws a handful, so a written expression is short; the bound
+# keeps the recursive parser and evaluator far from Python's recursion limit on hostile input.
+MAX_TOKENS = 120
+DIGITS = "0123456789"  # str.isdigit() also accepts "²" or "٣", which int() then refuses
+
+
 @dataclass(frozen=True)
 class Num:
     """One die's number."""
@@ -64,14 +70,13 @@ def _tokens(text: str) -> list[str]:
         c = text[i]
         if c.isspace():
             i += 1
-        elif c.isdigit():
+        elif c in DIGITS:
             j = i
-            while j < len(text) and text[j].isdigit():
+            while j < len(text) and text[j] in DIGITS:
                 j += 1
             if j - i > 1:
-                raise ExpressionError(
-                    msg("%(digits)s joins digits into one number", digits=text[i:j])
-                )
+                shown = text[i:j] if j - i <= 12 else f"{text[i : i + 6]}…"
+                raise ExpressionError(msg("%(digits)s joins digits into one number", digits=shown))
             tokens.append(text[i:j])
             i = j
         elif c in OPERATORS:
@@ -84,6 +89,8 @@ def _tokens(text: str) -> list[str]:
             raise ExpressionError(
                 msg("%(sign)r is not a number, an operator or a parenthesis", sign=c)
             )
+        if len(tokens) > MAX_TOKENS:
+            raise ExpressionError(msg("the expression is longer than %(n)s signs", n=MAX_TOKENS))
     if not tokens:
         raise ExpressionError(msg("the expression is empty"))
     return tokens
@@ -131,7 +138,7 @@ class _Parser:
             raise ExpressionError(
                 msg("a minus sign must stand between two numbers (no unary minus)")
             )
-        if token.isdigit():
+        if token in DIGITS:
             self.take()
             return Num(int(token))
         raise ExpressionError(msg("%(token)r cannot stand here", token=token))

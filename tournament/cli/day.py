@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
@@ -389,11 +390,12 @@ def demo(
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament import readmodels
     from tournament.demo import build_demo
+    from tournament.persistence import locate
     from tournament.printing import Printer
 
-    path = settings().db
-    s = build_demo(path)
-    out = path.resolve().parent / "exports-out"
+    where = locate(settings().db)
+    s = build_demo(where)
+    out = where.exports_folder()
     printer = Printer(s, out, pdf=pdf)
     written = printer.everything()
     if printer.pdf_missing:
@@ -408,7 +410,7 @@ def demo(
             {
                 "standings": rows,
                 "examples": examples,
-                "database": str(path.resolve()),
+                "database": where.full_name(),
                 "exports": [str(p) for p in written],
             }
         )
@@ -427,7 +429,7 @@ def demo(
             else "(a turn, in play)",
         )
     _console().print(table)
-    _console().print(f"Demo database: {path.resolve()}")
+    _console().print(f"Demo database: {where.full_name()}")
     _console().print(f"Printable sheets and files ({len(written)}): {out}")
     _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
 
@@ -453,7 +455,9 @@ def amend(
     given: dict[str, int] = {}
     for item in points:
         player, _, value = item.partition("=")
-        if not value.isdigit():
+        # ASCII digits only ("²".isdigit() is True), and no more than any JSON reader holds
+        # exactly: a larger number would be stored and then break every later reading.
+        if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
             fail(f"points are written player=number, not {item!r}")
         given[player] = int(value)
     s = store()
