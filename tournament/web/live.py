@@ -1,0 +1,129 @@
+"""The live stream: one shared task watches the store and fans each stored event out.
+
+Every ``interval`` seconds the task asks the store for its last notification id (one cheap
+query); when it moved, whichever process wrote, it brings the read models up to date and sends
+one message per new event to every listener: its match (or ``null`` for the tournament), its
+position in that match's log (or the tournament's version), its id and its type. Messages
+never carry an event's content: the pages fetch what they show, and secrets stay out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import AsyncIterator
+from typing import Any
+
+from tournament import readmodels
+from tournament.store import Store
+
+log = logging.getLogger("tournament.web")
+QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
+REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
+
+
+class Live:
+    """The read models' refresher and the stream's broadcaster, one per server."""
+
+    def __init__(self, store: Store, interval: float = 0.25) -> None:
+        self.store, self.interval = store, interval
+        self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.last = 0
+        # Held by whoever writes to the file in this server (read models, tokens, services),
+        # so that its writers queue rather than meet SQLite's busy errors.
+        self.lock = threading.RLock()
+        self._task: asyncio.Task[None] | None = None
+
+    # --- the read models -----------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Bring the read models up to date (also called after an action, to read one's writes)."""
+        with self.lock:
+            readmodels.update(self.store)
+
+    def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
+        """The messages of the events stored after id ``last`` (from the flat events table)."""
+        rows = readmodels.database(self.store).execute(
+            "select id, match, version, type, payload from events where id > ? order by id limit ?",
+            [last, limit],
+        )
+        out = []
+        for number, match, version, kind, payload in rows:
+            if match is not None:
+                if kind == "Match.Recorded":
+                    kind = json.loads(payload).get("type", kind)
+                position = version - 1  # the match's first stored event is its header
+            else:
+                position = version
+            out.append({"id": number, "match": match, "position": position, "type": kind})
+        return out
+
+    def _poll(self) -> list[dict[str, Any]]:
+        top = self.store.recorder.max_notification_id() or 0
+        if top <= self.last:
+            return []
+        self.refresh()
+        messages = self.since(self.last)
+        if messages:
+            self.last = messages[-1]["id"]
+        return messages
+
+    # --- the shared task -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await asyncio.to_thread(self.refresh)
+        self.last = self.store.recorder.max_notification_id() or 0
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        for q in list(self.listeners):
+            q.put_nowait(None)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                messages = await asyncio.to_thread(self._poll)
+            except Exception:  # a busy or changing database: try again on the next tick
+                log.exception("the live task could not read the store")
+                messages = []
+            for message in messages:
+                self.publish(message)
+            await asyncio.sleep(self.interval)
+
+    def publish(self, message: dict[str, Any]) -> None:
+        for q in list(self.listeners):
+            try:
+                q.put_nowait(message)
+            except asyncio.QueueFull:  # too slow: it is closed, reconnects, catches up by id
+                self.listeners.discard(q)
+                while not q.empty():
+                    q.get_nowait()
+                q.put_nowait(None)
+
+    async def listen(self, after: int | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Messages from now on (and those after id ``after``, for a listener reconnecting)."""
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE)
+        self.listeners.add(q)
+        try:
+            sent = 0
+            if after is not None:
+                for message in await asyncio.to_thread(self.since, after):
+                    if message["id"] <= self.last:
+                        sent = message["id"]
+                        yield message
+            while True:
+                item = await q.get()
+                if item is None:
+                    return
+                if item["id"] > sent:
+                    yield item
+        finally:
+            self.listeners.discard(q)
