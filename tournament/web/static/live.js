@@ -20,7 +20,8 @@
       .then(function (html) {
         if (!html) return;
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main[data-live]");
-        if (fresh) { main.replaceWith(fresh); main = fresh; }
+        // Unchanged markup is left alone, so that nobody's fingers lose the button they aim at.
+        if (fresh && fresh.innerHTML !== main.innerHTML) { main.replaceWith(fresh); main = fresh; }
       });
   }
 
