@@ -14,13 +14,13 @@ import re
 import secrets
 from typing import Any
 
+import segno
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from exports import render
 from tournament import day, matches, readmodels
 from tournament.matches import Refused, describe, dice_values, load, summary
 from tournament.store import Store, StoreError
@@ -82,14 +82,13 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
 
 def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
     """What the printable table cards show: the players, the link and its QR code."""
-    return [
-        {
-            **c,
-            "url": f"{base}/table/{c['token']}",
-            "qr": render.qr_svg(f"{base}/table/{c['token']}"),
-        }
-        for c in issued
-    ]
+    cards = []
+    for c in issued:
+        url = f"{base}/table/{c['token']}"
+        # Larger than a score sheet's QR: it is scanned from across a table.
+        qr = segno.make(url, error="m").svg_inline(scale=7, border=2)
+        cards.append({**c, "url": url, "qr": qr})
+    return cards
 
 
 def find(store: Store, token: str) -> tuple[int, int] | None:
