@@ -45,15 +45,22 @@ async def checked_form(request: Request) -> FormData | Response:
     return form
 
 
-async def run(request: Request, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
-    """Run a service that writes; (True, result), or (False, one sentence why not)."""
+async def run(
+    request: Request, fn: Callable[..., Any], *args: Any, refresh: bool = True
+) -> tuple[bool, Any]:
+    """Run a service that writes; (True, result), or (False, one sentence why not).
+
+    ``refresh`` brings the read models up to date at once, for a page that reads them next
+    (the referee's page does not: the live task refreshes them within its interval).
+    """
 
     live = request.app.state.live
 
     def locked() -> Any:
         with WRITE, live.lock:
             result = fn(*args)
-            live.refresh()  # read your own writes on the next page
+            if refresh:
+                live.refresh()
             return result
 
     try:

@@ -24,6 +24,7 @@ from starlette.routing import BaseRoute, Route
 from tournament import day, matches, readmodels
 from tournament.matches import Refused, describe, dice_values, load, summary
 from tournament.store import Store, StoreError
+from tournament.web import views
 from tournament.web.actions import Changed, back, checked_form, field, number, run
 from tournament.web.security import client_of, new_token, token_hash
 
@@ -170,7 +171,7 @@ def record_at(
 
 def table_view(store: Store, round_number: int, table_number: int, lexicon: str | None) -> dict:
     """The table, its challenges, and the match in play with who acts and what is legal."""
-    t = day.get_tournament(store)
+    t = views.current_tournament(store)
     tb = t.table(round_number, table_number)
     games = day.table_games(t, tb)
     attached = dict(tb.get("matches", {}))
@@ -241,7 +242,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
     if found is None:
         guesses.failed(client)
         return PlainTextResponse("this table link is not known", status_code=404)
-    t = await run_in_threadpool(day.get_tournament, store)
+    t = await run_in_threadpool(views.current_tournament, store)
     if t.rounds[found[0] - 1]["closed"]:
         return PlainTextResponse(
             f"this table link has expired: round {found[0]} is closed", status_code=403
@@ -280,7 +281,7 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
 
 def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)."""
-    t = day.get_tournament(store)
+    t = views.current_tournament(store)
     if match not in t.table(*found).get("matches", {}).values():
         raise Refused(f"{match} is not a match of this table")
     return match
@@ -322,7 +323,7 @@ async def record_move(request: Request) -> Response:
             event = event_from_form(kind, by, form)
         return record_at(store, match, event, expected, lexicon)
 
-    ok, said = await run(request, go)
+    ok, said = await run(request, go, refresh=False)
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:

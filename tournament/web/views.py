@@ -24,11 +24,34 @@ class NotFound(Exception):
     """The page asked for does not exist (the message says what)."""
 
 
+_LATEST: dict[str, tuple[int, Tournament | None]] = {}  # database -> (last id, tournament)
+
+
 def tournament_or_none(store: Store) -> Tournament | None:
+    """The tournament, read again only when the store has moved on (pages only read it).
+
+    Loading the aggregate is most of the cost of a page; one cheap query says whether it can
+    have changed.
+    """
+    top = store.recorder.max_notification_id() or 0
+    key = str(store.env.get("SQLITE_DBNAME"))
+    cached = _LATEST.get(key)
+    if cached and cached[0] == top:
+        return cached[1]
     try:
-        return day.get_tournament(store)
+        t: Tournament | None = day.get_tournament(store)
     except Refused:
-        return None
+        t = None
+    _LATEST[key] = (top, t)
+    return t
+
+
+def current_tournament(store: Store) -> Tournament:
+    """The tournament, for reading (raises Refused when there is none)."""
+    t = tournament_or_none(store)
+    if t is None:
+        raise Refused("there is no tournament in this database: create one first")
+    return t
 
 
 def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
