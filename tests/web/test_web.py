@@ -369,9 +369,14 @@ def test_the_live_task_sees_every_event_whichever_process_wrote_it(
         time.sleep(0.01)
     messages = hub.since(start)
     assert [m["id"] for m in messages] == list(range(start + 1, start + 1 + len(messages)))
-    assert messages[-1] == {
-        "id": messages[-1]["id"], "match": number, "position": 1, "type": "roll"
-    }  # fmt: skip
+    last = messages[-1]
+    assert last == {
+        "id": last["id"],
+        "match": number,
+        "position": 1,
+        "type": "roll",
+        "at": last["at"],
+    }
     assert {m["match"] for m in messages} == {None, number}
     assert hub._poll() == []
 
@@ -400,5 +405,12 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
                 if got[-1]["match"] == number and got[-1]["position"] == 1:
                     break
         delay = time.monotonic() - written
-    assert got[-1] == {"id": got[-1]["id"], "match": number, "position": 1, "type": "roll"}
+    last = got[-1]
+    assert last == {
+        "id": last["id"],
+        "match": number,
+        "position": 1,
+        "type": "roll",
+        "at": last["at"],
+    }
     assert delay < 1.0

@@ -3,7 +3,8 @@
 Every ``interval`` seconds the task asks the store for its last notification id (one cheap
 query); when it moved, whichever process wrote, it brings the read models up to date and sends
 one message per new event to every listener: its match (or ``null`` for the tournament), its
-position in that match's log (or the tournament's version), its id and its type. Messages
+position in that match's log (or the tournament's version), its id, its type and when it was
+stored. Messages
 never carry an event's content: the pages fetch what they show, and secrets stay out.
 """
 
@@ -46,18 +47,19 @@ class Live:
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
         rows = readmodels.database(self.store).execute(
-            "select id, match, version, type, payload from events where id > ? order by id limit ?",
+            "select id, match, version, type, at, payload from events where id > ? "
+            "order by id limit ?",
             [last, limit],
         )
         out = []
-        for number, match, version, kind, payload in rows:
+        for number, match, version, kind, at, payload in rows:
             if match is not None:
                 if kind == "Match.Recorded":
                     kind = json.loads(payload).get("type", kind)
                 position = version - 1  # the match's first stored event is its header
             else:
                 position = version
-            out.append({"id": number, "match": match, "position": position, "type": kind})
+            out.append({"id": number, "match": match, "position": position, "type": kind, "at": at})
         return out
 
     def _poll(self) -> list[dict[str, Any]]:
