@@ -21,6 +21,7 @@ from engine.events import (
     JUDGED,
     REFEREE,
     REFEREE_EVENTS,
+    Card,
     DiceCommit,
     DiceReveal,
     End,
@@ -33,7 +34,7 @@ from engine.events import (
     type_name,
 )
 from engine.games import game
-from engine.games.base import Context, Note, Outcome, OutRecord, Turn
+from engine.games.base import Context, Note, Outcome, OutRecord, RuledKey, Turn, ruled_keys
 from engine.header import Header
 from engine.lexicon import Lexicon
 
@@ -45,6 +46,19 @@ def standing_rulings(events: tuple[Event, ...], voided: frozenset[int]) -> dict[
         for i, e in enumerate(events, 1)
         if isinstance(e, Ruling) and i not in voided and e.on not in voided
     }
+
+
+def carried_rulings(
+    events: tuple[Event, ...], rulings: Mapping[int, bool], before: int
+) -> dict[RuledKey, bool]:
+    """What the standing rulings on the events before position ``before`` decide beyond those
+    events (REF-1, EQ-4: a ruled word holds wherever it is used afterwards); where two rulings
+    decide the same thing, the one on the later event holds."""
+    carried: dict[RuledKey, bool] = {}
+    for on in sorted(p for p in rulings if p < before):
+        for key in ruled_keys(events[on - 1], rulings[on]):
+            carried[key] = rulings[on]
+    return carried
 
 
 @dataclass(frozen=True)
@@ -137,10 +151,22 @@ class Replay:
             return self._dice_commit(event, position)
         if isinstance(event, DiceReveal):
             return self._dice_reveal(event, position)
-        state = self._step(self.state, event, position, None)
+        ctx = self._context(self.events, self.rulings, position)
+        state = self._step(self.state, event, position, ctx)
         return replace(self, history=(*self.history, state), events=(*self.events, event))
 
-    def _step(self, state: Any, event: Event, position: int, verdict: bool | None) -> Any:
+    def _context(
+        self, events: tuple[Event, ...], rulings: Mapping[int, bool], position: int
+    ) -> Context:
+        """The context of the event at ``position``: its own ruling and those on earlier events."""
+        return Context(
+            self.lexicon,
+            position,
+            rulings.get(position),
+            carried_rulings(events, rulings, position),
+        )
+
+    def _step(self, state: Any, event: Event, position: int, ctx: Context) -> Any:
         """Check who acts and what, then let the game apply the event."""
         by = actor(event)
         kind = type_name(event)
@@ -170,7 +196,7 @@ class Replay:
             raise NotAllowedNow(
                 f"{by}'s {kind} is not allowed now; expected: {mine[0].say}", mine[0].rule
             )
-        return self.rules.apply(state, event, Context(self.lexicon, position, verdict))
+        return self.rules.apply(state, event, ctx)
 
     def _refold(self, events: tuple[Event, ...], voided: frozenset[int], start: int) -> tuple:
         """The history again from position ``start``, with every void and ruling that stands.
@@ -185,7 +211,7 @@ class Replay:
             e = events[i - 1]
             if not (i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED))):
                 try:
-                    state = self._step(state, e, i, rulings.get(i))
+                    state = self._step(state, e, i, self._context(events, rulings, i))
                 except RuleViolation as v:
                     raise type(v)(
                         f"position {i} would no longer be legal: {v.message}", v.rule
@@ -234,9 +260,17 @@ class Replay:
     def _ruling(self, event: Ruling, position: int) -> Replay:
         """REF-1: the referee's ruling decides a word, chain or expression over the engine."""
         target = self._target(event, position)
+        if isinstance(target, Card):
+            # PN-1: "the referee may instead record the decision" of a tie-break, by ruling on
+            # the card of a player in it, at any time once the tie-break was made.
+            why = self.rules.why_no_tie_break_ruling(self.state, target)
+            if why:
+                raise NotAllowedNow(why, "PN-1")
+            return self._settle(event, self.voided)
         if not isinstance(target, JUDGED):
             raise NotAllowedNow(
-                f"a ruling decides a word, chain or expression; position {event.on} is a "
+                f"a ruling decides a word, chain, expression, guess or a tie-break's card; "
+                f"position {event.on} is a "
                 f"{type_name(target)}",
                 "REF-1",
             )

@@ -18,7 +18,7 @@ from engine.games import game as rules
 from engine.games.base import Context
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay, standing_rulings
+from engine.match import Replay, carried_rulings, standing_rulings
 from tests.support import header
 from tournament.bots import random_game
 from tournament.matchlog import canonical, chain, read_log, write_log
@@ -61,7 +61,8 @@ def test_random_legal_games_replay_identically(game: str, seed: int) -> None:
 
 def from_scratch(replay: Replay) -> object:
     """The final state by the plainest reading of REF-1 and REF-2: fold every event that is not
-    void, with every ruling that stands, from the start (no incremental history)."""
+    void, with every ruling that stands (on its event, and on later uses of what it decided),
+    from the start (no incremental history)."""
     events = replay.events
     voided = frozenset(e.on for e in events if isinstance(e, Void))
     rulings = standing_rulings(events, voided)
@@ -69,7 +70,8 @@ def from_scratch(replay: Replay) -> object:
     for i, e in enumerate(events, 1):
         if i in voided or isinstance(e, (Ruling, Void, Out, End)):
             continue
-        state = replay.rules.apply(state, e, Context(replay.lexicon, i, rulings.get(i)))
+        ctx = Context(replay.lexicon, i, rulings.get(i), carried_rulings(events, rulings, i))
+        state = replay.rules.apply(state, e, ctx)
     return state
 
 

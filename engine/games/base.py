@@ -9,14 +9,15 @@ frozen state values. Every state carries ``out`` (who went out, in order, and wh
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
-from engine.events import Event, Roll
+from engine.events import Card, Chain, Event, Guess, Roll, Word
 from engine.header import Header
 from engine.lexicon import Lexicon
+from engine.text import fold
 
 # What one player still has to roll: (die, how many dice thrown together), in any order.
 Due = tuple[tuple[str, int], ...]
@@ -81,6 +82,36 @@ def last_standing(
     return outcome_for(players, left) if len(left) == 1 else None
 
 
+# What a ruling on an event decides for the rest of the match, by key (see ``ruled_keys``).
+RuledKey = tuple[str, ...]
+
+
+def ruled_keys(event: Event, accept: bool) -> tuple[RuledKey, ...]:
+    """What a ruling on ``event`` decides beyond the event itself, for every later event.
+
+    REF-1 and EQ-4: a word the referee admits (or rejects) is admitted (or rejected) wherever it
+    is used afterwards, so a chain through a ruled anchor word is judged with that ruling. An
+    accepted chain admits each of its words; a rejected one says only that some word fails, so
+    it rules on none of them. A ruling on a guess holds for the same guess at the same player
+    (their sealed word cannot change, PN-3). A ruling on a dealt card decides the tie-break for
+    its holder (PN-1). Expressions carry nothing: the same text with other dice is another question.
+
+    >>> ruled_keys(Chain("blu", ("Città", "cxxa")), True)
+    (('word', 'citta'), ('word', 'cxxa'))
+    >>> ruled_keys(Chain("blu", ("casa", "cxxa")), False)
+    ()
+    """
+    if isinstance(event, Word):
+        return (("word", fold(event.word)),)
+    if isinstance(event, Chain):
+        return tuple(("word", fold(w)) for w in event.words) if accept else ()
+    if isinstance(event, Guess):
+        return (("guess", event.target, fold(event.word)),)
+    if isinstance(event, Card):
+        return (("card", event.to),)
+    return ()
+
+
 @dataclass(frozen=True)
 class Context:
     """What an event is applied with besides the state: the words, its position, any ruling."""
@@ -88,10 +119,20 @@ class Context:
     lexicon: Lexicon
     position: int
     verdict: bool | None = None  # a referee's ruling on this event (REF-1), if any
+    # What the standing rulings on earlier events decided (``ruled_keys``): key -> accepted.
+    ruled: Mapping[RuledKey, bool] = field(default_factory=dict)
 
     def admitted(self, word: str) -> bool:
-        """EQ-4 and REF-1: the ruling, where there is one, else the lexicon."""
-        return self.verdict if self.verdict is not None else word in self.lexicon
+        """EQ-4 and REF-1: this event's ruling, else a ruling on the word earlier, else the
+        lexicon."""
+        if self.verdict is not None:
+            return self.verdict
+        earlier = self.ruled.get(("word", fold(word)))
+        return earlier if earlier is not None else word in self.lexicon
+
+    def decided(self, *key: str) -> bool | None:
+        """This event's ruling, else what a ruling on an earlier event decided for ``key``."""
+        return self.verdict if self.verdict is not None else self.ruled.get(key)
 
 
 class Game(Protocol):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.dice import face_letters, is_double_face
@@ -20,7 +20,6 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
-from engine.lexicon import Lexicon
 from engine.text import fold
 
 name = "catena"
@@ -135,21 +134,22 @@ def check_anchor(word: str, anchor: Anchor, admitted: bool) -> str | None:
 
 
 def check_chain(
-    words: Sequence[str], anchors: Sequence[str], admitted: bool | Lexicon
+    words: Sequence[str], anchors: Sequence[str], admitted: Callable[[str], bool]
 ) -> str | None:
     """Why a chain is not valid (CAT-2), or None when it is.
 
-    ``admitted`` is the lexicon, or the referee's ruling on the whole chain (REF-1).
+    ``admitted`` says whether a word is admitted (EQ-4): the referee's ruling on the whole
+    chain, else a ruling on that word earlier in the match, else the lexicon (REF-1).
 
-    >>> check_chain(["casa", "case", "cane"], ["casa", "cane", "case"], True)
-    >>> check_chain(["casa", "cose"], ["casa"], True)
+    >>> check_chain(["casa", "case", "cane"], ["casa", "cane", "case"], lambda w: True)
+    >>> check_chain(["casa", "cose"], ["casa"], lambda w: True)
     'casa-cose changes 2 letters, not 1'
     """
     chain = [fold(w) for w in words]
     for w in chain:
         if len(w) != LENGTH:
             return f"{w} has {len(w)} letters, not 4"
-        if admitted is False or (not isinstance(admitted, bool) and w not in admitted):
+        if not admitted(w):
             return f"{w} is not admitted"
     for a, b in zip(chain, chain[1:], strict=False):
         changed = sum(x != y for x, y in zip(a, b, strict=True))
@@ -188,8 +188,8 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         note = Note(ctx.position, event.by, f"anchor word {a.word}", "CAT-1", True)
         return replace(state, anchors={**state.anchors, event.by: a}, notes=(*state.notes, note))
     if isinstance(event, Chain):
-        lexicon_or_ruling = ctx.verdict if ctx.verdict is not None else ctx.lexicon
-        why = check_chain(event.words, anchor_words(state), lexicon_or_ruling)
+        # REF-1, EQ-4: a ruling on an anchor (or any earlier word) holds in the chains too.
+        why = check_chain(event.words, anchor_words(state), ctx.admitted)
         length = None if why else len(event.words)
         text = f"chain of {length} words" if length else f"chain not valid: {why}"
         note = Note(ctx.position, event.by, text, "CAT-2" if why else "CAT-3", not why)

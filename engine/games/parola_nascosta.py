@@ -71,10 +71,12 @@ class State:
     round_right: bool = False
     silent: int = 0  # full rounds with no right guess (PN-5)
     hints_owed: frozenset[str] = frozenset()
-    answers: tuple[tuple[int, str, str, bool], ...] = ()  # (position, target, guess, right)
+    # (position, target, guess, answered right, the referee's ruling on the guess if any)
+    answers: tuple[tuple[int, str, str, bool, bool | None], ...] = ()
     hints: tuple[tuple[int, str, str, str], ...] = ()  # (position, player, first|last, letter)
     revealed: Mapping[str, str] = field(default_factory=dict)
-    winner: str | None = None
+    tied: tuple[str, ...] = ()  # the players still in after the final Morra, when more than one
+    winners: tuple[str, ...] = ()
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
 
@@ -112,7 +114,7 @@ def _next(state: State, after: str, step: int, among: list[str]) -> str:
 def _reveals_owed(state: State) -> list[str]:
     """Players out (and, at the end, everyone) who must still show their word."""
     gone = [o.player for o in state.out]
-    owed = gone if state.winner is None else list(state.header.players)
+    owed = list(state.header.players) if state.winners else gone
     return [p for p in owed if p not in state.revealed]
 
 
@@ -179,8 +181,11 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Guess):
         if event.target == event.by or event.target not in _in(state):
             raise RuleViolation(f"{event.target} is not another player still in", "PN-4")
+        # REF-1: a ruling on the same guess at the same player earlier holds (PN-3: the word
+        # is sealed, so the same guess is as right or wrong as it was).
+        verdict = ctx.decided("guess", event.target, fold(event.word))
         return replace(
-            state, pending=Pending(event.by, event.target, event.word, ctx.position, ctx.verdict)
+            state, pending=Pending(event.by, event.target, event.word, ctx.position, verdict)
         )
     if isinstance(event, Answer):
         return _answered(state, event, ctx)
@@ -207,7 +212,7 @@ def _answered(state: State, event: Answer, ctx: Context) -> State:
     p = state.pending
     assert p is not None
     right = p.verdict if p.verdict is not None else event.right
-    answers = (*state.answers, (p.position, p.target, p.word, event.right))
+    answers = (*state.answers, (p.position, p.target, p.word, event.right, p.verdict))
     out = state.out
     if right:  # PN-4: a right guess puts the word's owner out
         out = (*out, OutRecord(p.target, f"{p.guesser} guessed {p.word!r}", "PN-4"))
@@ -222,7 +227,7 @@ def _answered(state: State, event: Answer, ctx: Context) -> State:
     state = _check_lies(state, p.target, ctx)
     left = _in(state)
     if len(left) == 1:  # PN-7
-        return replace(state, winner=left[0])
+        return replace(state, winners=(left[0],))
     return _advance(state, p.guesser, ctx)
 
 
@@ -277,9 +282,11 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
         return state
     notes = list(state.notes)
     seen = {(n.position, n.rule) for n in notes if not n.ok}
-    for position, target, guess, said_right in state.answers:
+    for position, target, guess, said_right, ruled in state.answers:
+        # A guess the referee has ruled on is decided (REF-1): no mismatch left to show.
         if (
             target == player
+            and ruled is None
             and guessed(guess, word) != said_right
             and (position, "PN-4") not in seen
         ):
@@ -328,28 +335,65 @@ def _final_challenge(state: State, ctx: Context) -> State:
     state = replace(state, out=tuple(out))
     left = _in(state)
     if len(left) == 1:
-        return replace(state, winner=left[0])
+        return replace(state, winners=(left[0],))
+    return _tie_break(replace(state, tied=tuple(left)), ctx)
+
+
+def _tie_break(state: State, ctx: Context) -> State:
+    """PN-6 and PN-1: the tie-breaker decides among the players still in, unless the referee
+    records the decision: a ruling on the card of a player in the tie-break gives it to that
+    player (accept) or takes them out of it (reject)."""
+    ruled = {p: ctx.ruled[("card", p)] for p in state.tied if ("card", p) in ctx.ruled}
+    chosen = [p for p, accept in ruled.items() if accept]
+    if len(chosen) > 1:
+        raise RuleViolation(
+            f"the referee's rulings give the tie-break to both {chosen[0]} and {chosen[1]}: "
+            "void one of them",
+            "PN-1",
+        )
+    if chosen:
+        note = Note(
+            ctx.position, chosen[0], "wins the tie-break by the referee's ruling", "PN-1", True
+        )
+        return replace(state, winners=(chosen[0],), notes=(*state.notes, note))
+    left = [p for p in state.tied if p not in ruled]
+    if not left:
+        raise RuleViolation(
+            "the referee's rulings take every player out of the tie-break: accept one", "PN-1"
+        )
     # PN-6: the tie-breaker of the first player out's card; nobody out yet: the table card's.
     decider = card_of(state, state.out[0].player if state.out else TABLE)
     rule = decider.tiebreak
     sign = 1 if rule.startswith("highest") else -1
 
     def key(p: str) -> tuple[int, int]:
+        # Reading: a D10 still tied is settled by the whole percentile, in the same sense
+        # (PN-1: the D% and the D10 are read together as the percentile).
         c = card_of(state, p)
         primary = c.percentile if rule.endswith("percentile") else c.d10
         return (sign * primary, sign * c.percentile)
 
-    winner = max(left, key=key)
-    note = Note(
-        ctx.position, winner, f"wins the tie-breaker {rule} of card {decider.id}", "PN-6", True
-    )
-    return replace(state, winner=winner, notes=(*state.notes, note))
+    best = max(map(key, left))
+    # CH-2: players the tie-breaker cannot part (equal percentiles) draw.
+    winners = tuple(p for p in left if key(p) == best)
+    why = f"the tie-breaker {rule} of card {decider.id}"
+    notes = tuple(Note(ctx.position, p, f"wins {why}", "PN-6", True) for p in winners)
+    return replace(state, winners=winners, notes=(*state.notes, *notes))
+
+
+def why_no_tie_break_ruling(state: State, event: CardEvent) -> str | None:
+    """PN-1: why the referee cannot rule on this card now (it needs a tie-break with its holder)."""
+    if not state.tied:
+        return "a ruling on a card decides the final tie-break (PN-6), and there has been none"
+    if event.to not in state.tied:
+        return f"{event.to} is not in the tie-break (only {', '.join(state.tied)} are)"
+    return None
 
 
 def outcome(state: State) -> Outcome | None:
-    if state.winner is None or _reveals_owed(state):
+    if not state.winners or _reveals_owed(state):
         return None  # PN-7, and at the end every player still hiding a word reveals it
-    return outcome_for(state.header.players, [state.winner])
+    return outcome_for(state.header.players, state.winners)
 
 
 def summary(state: State) -> str:

@@ -72,23 +72,22 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.writer is not None:
         say = f"write a word with the consonants {listed(state)}"
         return (Turn(state.writer, ("word", "pass", "timeout"), say, "RR-3"),)
+    # CH-4: every turn has its time, so a roll or doubt turn may run out too (see apply).
     target = last_roller(state)
     can_doubt = target is not None and target != state.current
-    if not state.consonants:
-        return (roll_turn(state.current, ONE, "RR-1"),)
     if can_doubt and _bound(state, state.current):
-        return (Turn(state.current, ("doubt",), f"doubt {target} again", "RR-5"),)
+        return (Turn(state.current, ("doubt", "timeout"), f"doubt {target} again", "RR-5"),)
     if can_doubt:
         return (
             roll_turn(
                 state.current,
                 ONE,
                 "RR-1",
-                ("roll", "doubt"),
+                ("roll", "doubt", "timeout"),
                 f"roll the consonant die or doubt {target}",
             ),
         )
-    return (roll_turn(state.current, ONE, "RR-1"),)
+    return (roll_turn(state.current, ONE, "RR-1", ("roll", "timeout")),)
 
 
 def _call_to_write(state: State) -> State:
@@ -132,6 +131,8 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         if state.writer is None:
             state = replace(state, current=next_player(players, gone, state.current))
         return state
+    if isinstance(event, Timeout) and state.writer is None:
+        return _timed_out(state, ctx)
     if isinstance(event, (Word, Pass, Timeout)):
         writer = state.writer
         assert writer is not None
@@ -167,6 +168,23 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             return state
         return _call_to_write(state)
     raise AssertionError(f"roulette russa cannot apply {event!r}")  # turns() admits no other type
+
+
+def _timed_out(state: State, ctx: Context) -> State:
+    """CH-4 on a roll or doubt turn: the player could not answer, so is out (as RR-4 puts out a
+    player who cannot write). Their consonants stay in the list, as RR-4 keeps an out player's
+    other consonants; doubts at them lapse (RR-4) and so do their own; then RR-3 is checked again
+    at once (RR-4), since the players still in may now all doubt L."""
+    player = state.current
+    gone = {o.player for o in state.out} | {player}
+    state = replace(
+        state,
+        doubts=frozenset(d for d in state.doubts if player not in d),
+        out=(*state.out, OutRecord(player, "time ran out on a roll or doubt turn", "CH-4")),
+        current=next_player(state.header.players, gone, player),
+        notes=(*state.notes, Note(ctx.position, player, "timeout: out", "CH-4", False)),
+    )
+    return state if outcome(state) else _call_to_write(state)
 
 
 def outcome(state: State) -> Outcome | None:

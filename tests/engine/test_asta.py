@@ -124,3 +124,13 @@ def test_ast1_the_base_cannot_time_out() -> None:
     with pytest.raises(NotAllowedNow) as e:
         play("asta", GB, [roll("giallo", "consonant", "B"), timeout("giallo")])
     assert e.value.rule == "AST-1"
+
+
+def test_ref1_eq4_a_word_the_referee_rejected_stays_rejected_in_the_ast5_rescue() -> None:
+    events = base() + turn("giallo", "P", "I") + [word("giallo", "pace"), ruling(5, False)]
+    rescue = turn("blu", "P", "O") + [word("blu", "pace")]
+    replay = play("asta", GB, events + rescue)
+    # AST-5: blu would win with a 4-letter word from the base, but the ruling on pace holds.
+    assert winners(replay) is None
+    assert replay.notes[-1].text == "pace is not admitted"
+    assert replay.turns[0].player == "giallo" and replay.turns[0].rule == "AST-2"

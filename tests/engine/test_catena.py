@@ -13,6 +13,10 @@ GIALLO = ["casa", "rasa", "resa", "rese", "rete", "reti", "remi", "gemi", "geme"
 BLU = ["geme", "seme", "sete", "rete", "rate", "rase", "case", "casa"]
 
 
+def admit_all(word: str) -> bool:
+    return True
+
+
 def anchors(words=("casa", "rete", "geme")) -> list[dict]:
     events = []
     for player, w in zip(["giallo", "blu", "verde"], words, strict=True):
@@ -64,14 +68,45 @@ def test_eq3_choose_the_letter_of_a_u_face() -> None:
 
 def test_cat2_chain_rules() -> None:
     anchors_ = ["casa", "rete", "geme"]
-    assert check_chain(GIALLO, anchors_, True) is None
-    assert "casa-rese changes 3 letters" in check_chain(["casa", "rese"], ["casa"], True)
-    assert "does not pass through geme" in check_chain(GIALLO[:5], anchors_, True)
-    assert "letters" in check_chain(["casa", "casse"], ["casa"], True)
+    assert check_chain(GIALLO, anchors_, admit_all) is None
+    assert "casa-rese changes 3 letters" in check_chain(["casa", "rese"], ["casa"], admit_all)
+    assert "does not pass through geme" in check_chain(GIALLO[:5], anchors_, admit_all)
+    assert "letters" in check_chain(["casa", "casse"], ["casa"], admit_all)
 
 
 def test_cat2_word_not_admitted_breaks_the_chain(lexicon) -> None:
-    assert check_chain(["casa", "cxsa"], ["casa"], lexicon) == "cxsa is not admitted"
+    assert check_chain(["casa", "cxsa"], ["casa"], lexicon.__contains__) == "cxsa is not admitted"
+
+
+# "zasa" is not in the lexicon; its neighbour "rasa" is.
+ZASA_GIALLO = ["zasa", *GIALLO[1:]]  # 9 words
+ZASA_BLU = [*BLU[:6], "rasa", "zasa"]  # 8 words
+
+
+def test_eq4_ref1_cat2_a_ruled_anchor_word_holds_in_every_chain() -> None:
+    events = anchors(("zasa", "rete", "geme"))  # giallo's anchor word is position 7
+    chains = [chain("giallo", *ZASA_GIALLO), chain("blu", *ZASA_BLU)]
+    # Without a ruling, zasa is no anchor (CAT-1) and the challenge cannot go on.
+    assert play("catena", GB, events, outside=["verde"]).state.anchors["giallo"].word is None
+    # REF-1: the referee admits it; the ruling holds where the word is used again (EQ-4).
+    replay = play("catena", GB, events + [ruling(7, True), *chains], outside=["verde"])
+    assert replay.state.chains == {"giallo": 9, "blu": 8}
+    assert winners(replay) == ("blu",)
+
+
+def test_eq4_ref1_cat2_a_word_ruled_out_stays_out_of_the_chains() -> None:
+    events = anchors()  # blu's anchor word "rete" is position 8
+    # REF-1: the referee rejects rete; blu writes another R...E word (CAT-1).
+    events += [ruling(8, False), word("blu", "rese")]
+    blu = ["casa", "rasa", "resa", "rese", "tese", "teme", "geme"]
+    replay = play(
+        "catena", GB, events + [chain("giallo", *GIALLO), chain("blu", *blu)], outside=["verde"]
+    )
+    assert replay.state.anchors["blu"].word == "rese"
+    # Giallo's chain passes through rete, which the lexicon holds but the ruling rejected (EQ-4).
+    assert replay.state.chains == {"giallo": None, "blu": 7}
+    assert "rete is not admitted" in replay.notes[-2].text
+    assert winners(replay) == ("blu",)
 
 
 def test_cat3_length_counts_words() -> None:

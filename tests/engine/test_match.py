@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import BadHeader, GameOver, MalformedEvent, NotAllowedNow, RuleViolation
-from engine.events import Choose, Void
-from tests.support import choose, example, expr, out, play, roll, ruling, void, winners
+from engine.events import Chain, Choose, Expression, Void, Word
+from engine.match import carried_rulings
+from tests.support import choose, example, expr, out, play, roll, ruling, void, winners, word
 
 GB = ["giallo", "blu"]
 
@@ -137,3 +138,37 @@ def test_ch1_too_few_players_and_unknown_games() -> None:
 def test_expression_events_in_the_wrong_game_are_refused() -> None:
     with pytest.raises(NotAllowedNow):
         play("ventuno", GB, [expr("giallo", "1+1")])
+
+
+def test_ref1_eq4_what_a_ruling_decides_holds_later_and_the_later_ruled_event_wins() -> None:
+    events = (
+        Word("giallo", "Zasa"),
+        Word("blu", "zasa"),
+        Chain("giallo", ("casa", "xxxx")),
+        Chain("blu", ("yyyy", "casa")),
+        Expression("giallo", "1+2"),
+    )
+    rulings = {1: True, 2: False, 3: True, 4: False, 5: True}
+    assert carried_rulings(events, rulings, 1) == {}
+    assert carried_rulings(events, rulings, 2) == {("word", "zasa"): True}
+    # A rejected chain does not say which word failed; an expression carries nothing.
+    assert carried_rulings(events, rulings, 6) == {
+        ("word", "zasa"): False,
+        ("word", "casa"): True,
+        ("word", "xxxx"): True,
+    }
+
+
+def test_ref1_ref2_a_ruling_on_a_voided_word_holds_nowhere() -> None:
+    anchors = [
+        roll("giallo", "consonant", "Z"),
+        roll("giallo", "vowel", "A"),
+        word("giallo", "zasa"),
+        ruling(3, True),
+    ]
+    replay = play("catena", GB, anchors, outside=["verde"])
+    assert replay.state.anchors["giallo"].word == "zasa"
+    # REF-2: the word is struck, so the ruling on it stands no more, here or later.
+    replay = play("catena", GB, [*anchors, void(3), word("giallo", "zasa")], outside=["verde"])
+    assert replay.state.anchors["giallo"].word is None
+    assert replay.notes[-1].text == "anchor rejected: zasa is not admitted; write another"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from engine.decks import DEFAULT_DECK, deck_from_header
-from engine.errors import BadHeader, MalformedEvent, NotYourTurn, RuleViolation
+from engine.errors import BadHeader, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
 from engine.games.parola_nascosta import guessed, seal
-from tests.support import out, play, ruling, winners
+from tests.support import out, play, ruling, void, winners
 
 GBV = ["giallo", "blu", "verde"]
 WORDS = {"giallo": ("cassaforte", "s1"), "blu": ("martello", "s2"), "verde": ("scala", "s3")}
@@ -142,11 +142,78 @@ def test_pn5_silent_rounds_first_letters_then_last_then_the_final_challenge() ->
     # PN-6: verde (11) has the lowest percentile and a clockwise card: verde meets giallo,
     # forbice loses to sasso; blu sits out. Two are left: the first out's card (verde's 03,
     # highest-d10) picks giallo (37: d10 7) over blu (74: d10 4).
-    assert out(replay) == ["verde"] and replay.state.winner == "giallo"
+    assert out(replay) == ["verde"] and replay.state.winners == ("giallo",)
     assert replay.out[0].rule == "PN-6"
     replay = play("parola_nascosta", GBV, events + [reveal(p) for p in GBV])
     assert winners(replay) == ("giallo",)
     assert any("said 'x' as the last letter" in n.text for n in replay.notes)
+
+
+def test_ref1_a_ruling_on_a_guess_holds_for_the_same_guess_later() -> None:
+    events = deal() + [guess("giallo", "blu", "martell"), answer("blu", True), reveal("blu")]
+    events += [ruling(9, False), guess("verde", "blu", "Martell"), answer("blu", True)]
+    replay = play("parola_nascosta", GBV, events)
+    # The referee ruled "martell" wrong for blu's word; blu's word is sealed, so it stays wrong.
+    assert out(replay) == [] and replay.turns[0].player == "blu"
+    # Another guess is judged on its own: "marte" is right.
+    events[-2] = guess("verde", "blu", "marte")
+    assert out(play("parola_nascosta", GBV, events)) == ["blu"]
+
+
+def test_ref1_pn4_a_guess_the_referee_decided_shows_no_mismatch_at_the_reveal() -> None:
+    events = deal() + [guess("giallo", "blu", "martell"), answer("blu", False)]
+    replay = play("parola_nascosta", GBV, events + [reveal("blu")])
+    assert any("the referee decides" in n.text for n in replay.notes)
+    # The referee ruled the guess right: blu is out, and the reveal agrees with the ruling.
+    replay = play("parola_nascosta", GBV, events + [ruling(9, True), reveal("blu")])
+    assert out(replay) == ["blu"]
+    assert not any("the referee decides" in n.text for n in replay.notes)
+
+
+def final_challenge() -> list[dict]:
+    """Three silent rounds: verde loses at Morra, giallo and blu go to the tie-break (PN-6)."""
+    events = deal() + silent_round() + [hint(p, WORDS[p][0][0]) for p in GBV]
+    return events + silent_round() + [hint(p, WORDS[p][0][-1]) for p in GBV] + silent_round()
+
+
+# Positions of the cards dealt in deal(): giallo 1, blu 2, verde 3, the table 4.
+
+
+def test_pn1_the_referee_may_record_the_tie_break_decision() -> None:
+    events = final_challenge()
+    assert play("parola_nascosta", GBV, events).state.winners == ("giallo",)  # by card 03
+    replay = play("parola_nascosta", GBV, events + [ruling(2, True)])
+    assert replay.state.winners == ("blu",)
+    assert "tie-break by the referee's ruling" in replay.notes[-1].text
+    assert replay.notes[-1].rule == "PN-1"
+    # Taking giallo out of the tie-break leaves blu; the ruling may come after the reveals.
+    replay = play("parola_nascosta", GBV, events + [reveal(p) for p in GBV] + [ruling(1, False)])
+    assert winners(replay) == ("blu",)
+    # The ruling's own void gives the tie-break back to the card.
+    replay = play("parola_nascosta", GBV, events + [ruling(2, True), void(len(events) + 1)])
+    assert replay.state.winners == ("giallo",)
+
+
+def test_pn1_a_tie_break_ruling_needs_a_tie_break_with_that_player() -> None:
+    events = final_challenge()
+    with pytest.raises(NotAllowedNow, match="there has been none") as e:
+        play("parola_nascosta", GBV, events[:-1] + [ruling(1, True)])
+    assert e.value.rule == "PN-1"
+    with pytest.raises(NotAllowedNow, match="verde is not in the tie-break"):
+        play("parola_nascosta", GBV, events + [ruling(3, True)])
+    with pytest.raises(NotAllowedNow, match="table is not in the tie-break"):
+        play("parola_nascosta", GBV, events + [ruling(4, True)])
+    with pytest.raises(RuleViolation, match="to both giallo and blu"):
+        play("parola_nascosta", GBV, events + [ruling(1, True), ruling(2, True)])
+    with pytest.raises(RuleViolation, match="every player out of the tie-break"):
+        play("parola_nascosta", GBV, events + [ruling(1, False), ruling(2, False)])
+
+
+def test_pn6_ch2_a_tie_break_the_cards_cannot_part_is_a_draw() -> None:
+    deck = [c.to_json() for c in DEFAULT_DECK]
+    deck[1]["percentile"] = deck[0]["percentile"]  # giallo's and blu's cards both read 37
+    replay = play("parola_nascosta", GBV, final_challenge() + [reveal(p) for p in GBV], deck=deck)
+    assert out(replay) == ["verde"] and winners(replay) == ("giallo", "blu")
 
 
 def test_pn6_nobody_out_the_table_card_decides() -> None:
@@ -157,7 +224,7 @@ def test_pn6_nobody_out_the_table_card_decides() -> None:
     events += silent_round() + [hint(p, WORDS[p][0][-1]) for p in GBV] + silent_round()
     replay = play("parola_nascosta", GBV, events, deck=deck)
     # Table card 04: lowest-d10: giallo 7, blu 4, verde 1: verde wins.
-    assert out(replay) == [] and replay.state.winner == "verde"
+    assert out(replay) == [] and replay.state.winners == ("verde",)
 
 
 def test_pn7_two_players() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from engine.errors import NotYourTurn, RuleViolation
 from engine.games.texas import score
-from tests.support import pass_, play, roll, winners, word
+from tests.support import pass_, play, roll, ruling, winners, word
 
 GB = ["giallo", "blu"]
 
@@ -71,3 +71,20 @@ def test_tex4_highest_total_wins_and_equal_totals_draw() -> None:
     )
     replay = play("texas", GB, rounds, outside=["verde"])
     assert winners(replay) == ("giallo", "blu")
+
+
+def test_ref1_eq4_a_word_the_referee_admitted_scores_in_a_later_round_too() -> None:
+    events = opening() + [word("giallo", "snoa"), word("blu", "onta")]  # snoa is position 4
+    events += [ruling(4, True)] + later("S", "A") + [pass_("giallo"), word("blu", "snoa")]
+    replay = play("texas", GB, events, outside=["verde"])
+    # Round 1: each uses all four letters: 5. Round 2: blu's N with S O A of the common: 4.
+    assert replay.state.scores == {"giallo": (5, 0), "blu": (5, 4)}
+
+
+def test_tex4_a_total_of_0_wins_nothing_even_when_every_total_is_0() -> None:
+    rounds = opening() + [pass_("giallo"), pass_("blu")]
+    rounds += later("S", "A") + [pass_("giallo"), word("blu", "xxxx")]
+    rounds += later("C", "I") + [pass_("giallo"), pass_("blu")]
+    replay = play("texas", GB, rounds, outside=["verde"])
+    assert replay.state.scores == {"giallo": (0, 0, 0), "blu": (0, 0, 0)}
+    assert winners(replay) == () and dict(replay.outcome.points) == {"giallo": 0, "blu": 0}
