@@ -276,7 +276,7 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
     client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
     stale = client.get(table).text
     html = record(client, table, *TIRO[0][:2], **TIRO[0][2])
-    assert "roll: giallo d6 6 6 5 1" in html
+    assert "roll giallo d6 6 6 5 1" in html
     # A second phone posts from the page drawn before that move: refused, drawn again.
     r = client.post(
         f"{table}/record",
@@ -285,11 +285,21 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
     )  # fmt: skip
     assert "the match changed, here it is again" in r.text
     assert len(store.get_match("M1").lines) == 1
+    r = client.post(
+        f"{table}/record",
+        data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "text",
+              "by": "", "text": "roll blu d6 5 4 2 1"},
+    )  # fmt: skip
+    assert "the match changed" in r.text and len(store.get_match("M1").lines) == 1
+    html = record(client, table, "", "text", text="roll blu d6 9")
+    assert 'class="flash bad"' in html and len(store.get_match("M1").lines) == 1
     html = record(client, table, "blu", "roll", die="d6", values="9 9 9 9")
     assert 'class="flash bad"' in html and len(store.get_match("M1").lines) == 1
-    for by, kind, fields in TIRO[1:]:
+    for by, kind, fields in TIRO[1:-1]:
         html = record(client, table, by, kind, **fields)
-    assert "end: winners giallo" in html
+    # The last move is typed in the notation, as at the console.
+    html = record(client, table, "", "text", text="expr blu (5+4+2):1")
+    assert "end winners giallo" in html
     assert client.get("/api/matches/M1").json()["winners"] == ["giallo"]
     # A match of another table is not this token's to write.
     r = client.post(

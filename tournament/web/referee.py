@@ -21,8 +21,9 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from engine.notation import format as notation
 from tournament import day, matches, readmodels
-from tournament.matches import Refused, describe, dice_values, load, summary
+from tournament.matches import Refused, dice_values, load, summary
 from tournament.store import Store, StoreError
 from tournament.web import views
 from tournament.web.actions import Changed, back, checked_form, field, number, run
@@ -166,6 +167,31 @@ def record_at(
         raise
 
 
+def record_text(
+    store: Store, number_: str, text: str, expected: int, lexicon: str | None
+) -> list[Any]:
+    """Record one move written in the notation (``roll giallo d6 6 6 5 1``), as the console does.
+
+    Uses the notation service ``tournament.matches.record_move`` where it exists; until then
+    reads the line with :func:`engine.notation.parse` against the stored match and records it
+    like a form's move.
+    """
+    from engine.events import event_to_json
+    from engine.notation import NotationError, parse
+
+    service = getattr(matches, "record_move", None)
+    if service is not None:
+        return list(service(store, number_, text, lexicon, expected_position=expected)[1])
+    loaded = load(store, number_, lexicon)
+    if loaded.replay.position != expected:
+        raise Changed(CHANGED)
+    try:
+        event = parse(text, loaded.replay)
+    except NotationError as e:
+        raise Refused(str(e)) from None
+    return record_at(store, number_, event_to_json(event), expected, lexicon)
+
+
 # --- the page ----------------------------------------------------------------------------------
 
 
@@ -223,7 +249,7 @@ def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
             for t in replay.turns
         ],
         "log": [
-            {"position": i, "what": describe(e), "void": i in replay.voided}
+            {"position": i, "what": notation(e), "void": i in replay.voided}
             for i, e in enumerate(replay.events, 1)
         ],
         "others": list(replay.header.players),
@@ -311,6 +337,8 @@ async def record_move(request: Request) -> Response:
                 "on": number(form, "on"),
                 "reason": reason,
             }
+        elif kind == "text":
+            return record_text(store, match, field(form, "text"), expected, lexicon)
         elif kind == "seal":
             from engine.games.parola_nascosta import seal
 
@@ -327,7 +355,7 @@ async def record_move(request: Request) -> Response:
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:
-        return back(request, _here(request), "; ".join(describe(e) for e in said))
+        return back(request, _here(request), "; ".join(notation(e) for e in said))
     return back(request, _here(request), said, False)
 
 

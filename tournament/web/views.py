@@ -170,8 +170,12 @@ def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> di
         loaded = load(store, number, lexicon)
     except (StoreError, Refused, LexiconError) as e:
         raise NotFound(str(e)) from None
+    from engine.notation import format as notation
+
     info = summary(loaded)
     rows = timeline(loaded)
+    for row, event in zip(rows, loaded.replay.events, strict=True):
+        row["notation"] = notation(event)  # the line a referee would type for it
     if info["status"] != "finished":
         for row in rows:
             row["best"] = ""

@@ -34,6 +34,7 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "accept": "accetta", "reject": "respingi", "void_kind": "annulla una posizione",
         "ruling_kind": "decisione su una posizione", "withdraw": "Ritira",
         "tokens_shown_once": "I link si vedono solo ora: stampa i cartellini.",
+        "notation": "Una mossa per iscritto",
     },
     "en": {
         "now": "Now", "rounds": "Rounds", "in_play": "in play", "decided": "decided",
@@ -58,6 +59,7 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "accept": "accept", "reject": "reject", "void_kind": "void a position",
         "ruling_kind": "ruling on a position", "withdraw": "Withdraw",
         "tokens_shown_once": "The links are shown only now: print the cards.",
+        "notation": "A move in writing",
     },
 }  # fmt: skip
 
