@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
@@ -39,10 +40,19 @@ class Live:
 
     # --- the read models -----------------------------------------------------------------
 
-    def refresh(self) -> None:
-        """Bring the read models up to date (also called after an action, to read one's writes)."""
+    def refresh(self) -> bool:
+        """Bring the read models up to date (also called after an action, to read one's writes).
+
+        Another process (a CLI call) may be updating them at the same moment; then this one
+        gives way, and the next tick finds them current.
+        """
         with self.lock:
-            readmodels.update(self.store)
+            try:
+                readmodels.update(self.store)
+            except sqlite3.Error as e:
+                log.warning("the read models were not refreshed this time: %s", e)
+                return False
+        return True
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
