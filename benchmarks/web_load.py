@@ -131,7 +131,11 @@ class Load:
             async def post(path: str, data: dict[str, Any]) -> str:
                 token = re.search(r'name="csrf" value="([^"]+)"', page)
                 start = time.monotonic()
-                r = await http.post(f"{link}{path}", data={"csrf": token.group(1), **data})  # type: ignore[union-attr]
+                try:
+                    r = await http.post(f"{link}{path}", data={"csrf": token.group(1), **data})  # type: ignore[union-attr]
+                except httpx.HTTPError as e:
+                    self.error(f"record {type(e).__name__}")
+                    return page
                 self.post_ms.append((time.monotonic() - start) * 1000)
                 if r.status_code != 200 or 'class="flash bad"' in r.text:
                     self.error(f"record {r.status_code}")
