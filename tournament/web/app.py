@@ -37,6 +37,7 @@ from tournament.web.words import LANGS, page_words
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
+PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 
 
 @dataclass
@@ -84,12 +85,35 @@ def page(
 
 
 def public(
-    template: str, gather: Callable[..., dict[str, Any]], api: Callable[[Request], str]
+    template: str,
+    gather: Callable[..., dict[str, Any]],
+    api: Callable[[Request], str],
+    cache: bool = True,
 ) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """A public page and its JSON twin, from one function that gathers the page's data."""
+    """A public page and its JSON twin, from one function that gathers the page's data.
+
+    ``cache=False`` for a page that must look at the stored bytes every time (a match's page
+    verifies its hash chain: a change made behind the program's back moves no counter).
+    """
+
+    def cached(state: Any, params: dict[str, Any]) -> dict[str, Any]:
+        # A page's data stands until the store or the read models move on: one cheap look at
+        # both spares the gathering (a busy /standings is loaded many times between two moves).
+        if not cache:
+            return gather(state, **params)
+        key = (template, tuple(sorted(params.items())))
+        version = state.live.version()
+        hit = state.pages.get(key)
+        if hit is not None and hit[0] == version:
+            return hit[1]  # type: ignore[no-any-return]
+        value = gather(state, **params)
+        state.pages[key] = (version, value)
+        while len(state.pages) > PAGE_CACHE:
+            state.pages.pop(next(iter(state.pages)))
+        return value
 
     async def data(request: Request) -> dict[str, Any]:
-        return await run_in_threadpool(gather, request.app.state, **request.path_params)
+        return await run_in_threadpool(cached, request.app.state, dict(request.path_params))
 
     async def html(request: Request) -> Response:
         try:
@@ -125,6 +149,7 @@ PAGES = {
         "match.html",
         lambda st, number: views.match(st.store, number, st.settings.db, st.settings.lexicon),
         lambda r: f"/api/matches/{_quoted(r.path_params['number'])}",
+        cache=False,
     ),
     "player": public(
         "player.html",
@@ -219,4 +244,5 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app.state.store, app.state.live, app.state.settings = store, hub, settings
     app.state.env = render.environment()
     app.state.guesses = RateLimit(settings.guesses)
+    app.state.pages = {}
     return app

@@ -54,6 +54,14 @@ class Live:
                 return False
         return True
 
+    def version(self) -> tuple[int, int]:
+        """Where the store and the read models stand (a page's data holds while these do)."""
+        db = readmodels.database(self.store)
+        try:
+            return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
+        finally:
+            db.conn.close()
+
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
         rows = readmodels.database(self.store).execute(
