@@ -103,6 +103,9 @@ def public(
             return gather(state, **params)
         key = (template, tuple(sorted(params.items())))
         version = state.live.version()
+        if version[1] < version[0]:  # the read models lag the store: bring them up first
+            state.live.refresh()
+            version = state.live.version()
         hit = state.pages.get(key)
         if hit is not None and hit[0] == version:
             return hit[1]  # type: ignore[no-any-return]

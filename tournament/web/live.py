@@ -1,8 +1,9 @@
 """The live stream: one shared task watches the store and fans each stored event out.
 
 Every ``interval`` seconds the task asks the store for its last notification id (one cheap
-query); when it moved, whichever process wrote, it brings the read models up to date and sends
-one message per new event to every listener: its match (or ``null`` for the tournament), its
+query); when it moved, whichever process wrote, it reads the new events from the store's
+notification log, sends one message per event to every listener, then brings the read models
+up to date: its match (or ``null`` for the tournament), its
 position in that match's log (or the tournament's version), its id, its type and when it was
 stored. Messages
 never carry an event's content: the pages fetch what they show, and secrets stay out.
@@ -17,6 +18,7 @@ import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
+from uuid import UUID
 
 from tournament import readmodels
 from tournament.store import Store
@@ -33,6 +35,7 @@ class Live:
         self.store, self.interval = store, interval
         self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.last = 0
+        self.numbers: dict[UUID, str] = {}  # aggregate id -> match number
         # Held by whoever writes to the file in this server (read models, tokens, services),
         # so that its writers queue rather than meet SQLite's busy errors.
         self.lock = threading.RLock()
@@ -81,14 +84,42 @@ class Live:
         return out
 
     def _poll(self) -> list[dict[str, Any]]:
+        """The messages of the events stored since the last look, read from the store's
+        notification log (the read models are refreshed after they are sent: a page that
+        reads them first brings them up to date itself)."""
         top = self.store.recorder.max_notification_id() or 0
         if top <= self.last:
             return []
-        self.refresh()
-        messages = self.since(self.last)
+        notifications = self.store.recorder.select_notifications(self.last + 1, REPLAY)
+        messages = [self._message(n) for n in notifications]
         if messages:
             self.last = messages[-1]["id"]
         return messages
+
+    def _message(self, n: Any) -> dict[str, Any]:
+        state = json.loads(n.state)
+        at = state.get("timestamp", {}).get("_data_")
+        kind = n.topic.rpartition(":")[2]
+        if not kind.startswith("Match."):
+            return {"id": n.id, "match": None, "position": n.originator_version, "type": kind,
+                    "at": at}  # fmt: skip
+        if kind == "Match.Started":
+            self.numbers[n.originator_id] = state["number"]
+        else:
+            kind = json.loads(state["line"]).get("type", kind)
+        return {"id": n.id, "match": self._number(n.originator_id),
+                "position": n.originator_version - 1, "type": kind, "at": at}  # fmt: skip
+
+    def _number(self, uuid: UUID) -> str:
+        """A match's number (``M7``) from its aggregate id: seen starting, or read once."""
+        if uuid not in self.numbers:
+            row = (
+                readmodels.database(self.store)
+                .execute("select id from matches where uuid = ?", [uuid.hex])
+                .fetchone()
+            )
+            self.numbers[uuid] = row[0] if row else self.store.repository.get(uuid).number
+        return self.numbers[uuid]
 
     # --- the shared task -------------------------------------------------------------------
 
@@ -116,6 +147,8 @@ class Live:
                 messages = []
             for message in messages:
                 self.publish(message)
+            if messages:
+                await asyncio.to_thread(self.refresh)
             await asyncio.sleep(self.interval)
 
     def publish(self, message: dict[str, Any]) -> None:
