@@ -120,7 +120,9 @@ def public(
 
     async def html(request: Request) -> Response:
         try:
-            return page(request, template, await data(request), api(request))
+            # Rendered in a worker thread too: the event loop keeps the live streams flowing.
+            gathered = await data(request)
+            return await run_in_threadpool(page, request, template, gathered, api(request))
         except views.NotFound as e:
             return page(request, "missing.html", {"message": str(e)}, status=404)
 
