@@ -218,19 +218,7 @@ def table_winner(t: Tournament, result: TableResult) -> str:
 
 
 def history(t: Tournament, upto: int | None = None) -> History:
-    opponents: dict[str, set[str]] = {}
-    byes: set[str] = set()
-    first: dict[str, int] = {}
-    for r in t.rounds[:upto]:
-        for tb in r["tables"]:
-            players = tb["players"]
-            if tb["bye"]:
-                byes.add(players[0])
-                continue
-            first[players[0]] = first.get(players[0], 0) + 1
-            for p in players:
-                opponents.setdefault(p, set()).update(q for q in players if q != p)
-    return History({p: frozenset(o) for p, o in opponents.items()}, frozenset(byes), first)
+    return History.from_rounds(t.rounds[:upto])
 
 
 def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:

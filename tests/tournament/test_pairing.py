@@ -8,6 +8,7 @@ import pytest
 
 from tournament.pairing import (
     History,
+    Reason,
     Table,
     berger,
     bracket_order,
@@ -55,9 +56,20 @@ def test_swiss_first_round_pairs_neighbours_in_the_ranking() -> None:
 def test_swiss_bye_goes_to_the_lowest_ranked_without_one() -> None:
     ranked = ["a", "b", "c", "d", "e"]
     tables = swiss(ranked, {}, History())
-    assert tables[-1] == Table(("e",), bye=True, why="bye: e, lowest ranked without a bye")
+    bye = Reason("bye", {"player": "e", "score": "0"})
+    assert tables[-1] == Table(
+        ("e",), bye=True, why="bye: e, lowest ranked without a bye (0 points)", reasons=(bye,)
+    )
+    assert tables[-1].to_json(3)["reasons"] == [{"code": "bye", "params": bye.params}]
     tables = swiss(ranked, {}, History(byes=frozenset({"e"})))
     assert tables[-1].players == ("d",) and "without a bye" in tables[-1].why
+
+
+def test_swiss_bye_passes_over_a_player_whose_bye_would_force_a_rematch() -> None:
+    met = History(opponents={"a": frozenset("b"), "b": frozenset("a")})
+    tables = swiss(["a", "b", "c"], {}, met)
+    assert [t.players for t in tables] == [("a", "c"), ("b",)]
+    assert tables[-1].reasons[0].code == "bye_rules" and "without a rematch" in tables[-1].why
 
 
 def test_swiss_no_rematch_and_score_groups() -> None:
@@ -67,7 +79,8 @@ def test_swiss_no_rematch_and_score_groups() -> None:
     tables = swiss(ranked, scores, met)
     assert frozenset("ab") not in {frozenset(t.players) for t in tables}
     assert all(sorted(scores[p] for p in t.players) == [0, 3] for t in tables)
-    assert all("different scores" in t.why for t in tables)
+    assert all([r.code for r in t.reasons][:2] == ["float_rules", "float_up"] for t in tables)
+    assert all("could not be paired among themselves" in t.why for t in tables)
     tables = swiss(ranked, scores, History())
     assert {frozenset(t.players) for t in tables} == {frozenset("ab"), frozenset("cd")}
 
@@ -79,6 +92,11 @@ def test_swiss_allows_a_rematch_only_when_nothing_else_is_left() -> None:
 
 
 def test_swiss_challenger_is_who_sat_first_less_often() -> None:
+    tables = swiss(["a", "b"], {}, History(seats={"a": "FSF", "b": "SFS"}))
+    assert tables[0].players == ("b", "a")
+    assert tables[0].reasons[-1] == Reason("seat_balance", {"player": "b"})
+    assert tables[0].why == "b (0) - a (0): same score; b first: fewer first seats so far"
+    # A history that counts first seats only (tables of several) still balances them.
     tables = swiss(["a", "b"], {}, History(first_seats={"a": 2, "b": 1}))
     assert tables[0].players == ("b", "a")
 
@@ -132,3 +150,62 @@ def test_pods_avoid_repeat_opponents_and_rotate_seats() -> None:
         assert not any(history.met(p, q) for p in t.players for q in t.players)
     first = next(t for t in tables if "a" in t.players)
     assert first.players[0] != "a"
+
+
+# --- Swiss: seats and floats (issue 12) ---------------------------------------------------------
+
+
+def test_swiss_never_seats_a_difference_beyond_two_even_across_groups() -> None:
+    # a and b have two more first seats: they cannot meet without one of them passing 2.
+    ranked = ["a", "b", "c", "d"]
+    scores = {"a": 3, "b": 3, "c": 0, "d": 0}
+    history = History(seats={"a": "FFSF", "b": "FFSF", "c": "SSFS", "d": "SSFS"})
+    tables = swiss(ranked, scores, history)
+    assert {t.players for t in tables} == {("c", "a"), ("d", "b")}
+    assert all(t.reasons[0].code == "float_rules" for t in tables)
+
+
+def test_swiss_avoids_a_third_equal_seat_within_the_group_even_far_in_the_ranking() -> None:
+    # The top half sat first twice in a row, the bottom half second twice in a row.
+    ranked = [f"p{i:02d}" for i in range(40)]
+    history = History(seats={p: "SFF" if i < 20 else "FSS" for i, p in enumerate(ranked)})
+    tables = swiss(ranked, {}, history)
+    assert all(int(t.players[0][1:]) >= 20 > int(t.players[1][1:]) for t in tables)
+    assert not any(r.code == "seat_three_in_a_row" for t in tables for r in t.reasons)
+
+
+def test_swiss_triple_stays_when_the_group_cannot_avoid_it() -> None:
+    history = History(seats={"a": "SFF", "b": "SFF", "c": "SFS", "d": "FSF"})
+    tables = swiss(["a", "b", "c", "d"], {"a": 1, "b": 1, "c": 0, "d": 0}, history)
+    assert {frozenset(t.players) for t in tables} == {frozenset("ab"), frozenset("cd")}
+    said = [r for t in tables for r in t.reasons if r.code == "seat_three_in_a_row"]
+    assert len(said) == 1 and "a third time in a row" in tables[0].why
+
+
+def test_swiss_odd_group_floats_its_lowest_player() -> None:
+    ranked = ["a", "b", "c", "d", "e", "f"]
+    scores = {"a": 3, "b": 3, "c": 3, "d": 0, "e": 0, "f": 0}
+    tables = swiss(ranked, scores, History())
+    assert [set(t.players) for t in tables] == [{"a", "b"}, {"c", "d"}, {"e", "f"}]
+    assert tables[1].reasons[0] == Reason("float_odd", {"player": "c", "score": "3"})
+    assert "c floated down from 3 points because the group was odd" in tables[1].why
+    # The history remembers who floated; one who floated down last round does not again.
+    stored = [{"tables": [t.to_json(k) for k, t in enumerate(tables, 1)]}]
+    remembered = History.from_rounds(stored)
+    assert remembered.floated_down == {"c"} and remembered.floated_up == {"d"}
+    assert remembered.seats["c"] + remembered.seats["d"] in ("FS", "SF")
+    tables = swiss(ranked, scores, History(floated_down=frozenset({"c"})))
+    assert [set(t.players) for t in tables] == [{"a", "c"}, {"b", "d"}, {"e", "f"}]
+    floated = [r.params["player"] for t in tables for r in t.reasons if r.code == "float_odd"]
+    assert floated == ["b"]
+
+
+def test_swiss_floats_a_player_who_did_not_float_last_round_even_far_up_the_group() -> None:
+    # 31 players on 3 points, the lowest 12 of them floated down last round; 10 on 0 points.
+    ranked = [f"p{i:02d}" for i in range(41)]
+    scores = {p: 3 if i < 31 else 0 for i, p in enumerate(ranked)}
+    history = History(floated_down=frozenset(ranked[19:31]))
+    tables = swiss(ranked, scores, history)
+    floated = [r.params["player"] for t in tables for r in t.reasons if r.code == "float_odd"]
+    assert floated == ["p18"]  # the lowest of the group who did not float down last round
+    assert tables[-1].players == ("p40",) and tables[-1].bye
