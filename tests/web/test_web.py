@@ -425,3 +425,32 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
         "at": last["at"],
     }
     assert delay < 1.0
+
+
+def test_the_organizer_registers_withdraws_chooses_and_starts(
+    client: TestClient, store: Store
+) -> None:
+    token = log_in(client)
+    r = client.post("/organizer/players", data={"csrf": token, "names": "verde\nrosso\n"})
+    assert "+ verde, rosso" in r.text
+    r = client.post("/organizer/players/withdraw", data={"csrf": token, "player": "rosso"})
+    assert day.get_tournament(store).players["rosso"]["status"] == "withdrawn"
+    client.post("/organizer/round/pair", data={"csrf": token})
+    data = {"csrf": token, "round": "1", "table": "1"}
+    r = client.post("/organizer/partita", data={**data, "games": GAMES[:3]})
+    assert "a partita is four different games (CH-3)" in r.text
+    client.post("/organizer/partita", data={**data, "games": GAMES})
+    r = client.post("/organizer/table/start", data={**data, "game": "tiro"})
+    assert "M1 started" in r.text
+    assert day.get_tournament(store).table(1, 1)["matches"] == {"tiro": "M1"}
+
+
+def test_a_bracket_in_both_languages(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", players=("a", "b", "c", "d"), format="elimination")
+    paired(store)
+    with make_client(store) as client:
+        data = client.get("/api/bracket").json()
+        assert [tb["players"] for tb in data["rounds"][0]["tables"]] == [["a", "d"], ["b", "c"]]
+        assert "Turno 1" in client.get("/bracket").text
+        client.get("/lang/en")
+        assert "Round 1" in client.get("/bracket").text
