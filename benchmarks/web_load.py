@@ -219,6 +219,7 @@ def main() -> None:
             server.terminate()
             server.wait(10)
     seconds = args.seconds
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
     print(
         f"web load on 127.0.0.1, {seconds:g} s: {args.listeners} streams, {len(links)} referees, "
         f"{args.loaders} /standings loaders ({elapsed:.0f} s in all)"

@@ -213,6 +213,23 @@ def test_bodies_are_size_limited(client: TestClient, store: Store) -> None:
     assert len(day.get_tournament(store).players) == 2
 
 
+def test_a_body_sent_in_chunks_is_counted_too(client: TestClient, store: Store) -> None:
+    token = log_in(client)
+
+    def chunks():  # no Content-Length: the limit counts what arrives
+        yield f"csrf={token}&names=".encode()
+        for _ in range(100):
+            yield b"x" * 1000
+
+    r = client.post(
+        "/organizer/players",
+        content=chunks(),
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    assert r.status_code == 413
+    assert len(day.get_tournament(store).players) == 2
+
+
 def test_a_correction_is_previewed_then_recorded(client: TestClient, store: Store) -> None:
     paired(store, client)
     token = log_in(client)
