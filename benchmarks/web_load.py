@@ -165,7 +165,9 @@ class Load:
                     page = await post("/record", data)
                     self.moves += 1
 
-    async def run(self, links: list[str], listeners: int, loaders: int, pace: float) -> None:
+    async def run(
+        self, links: list[str], listeners: int, loaders: int, pace: float, server: Any
+    ) -> None:
         ready, count = asyncio.Event(), [0]
         self.stop = time.monotonic() + self.seconds + 60
         streams = [
@@ -176,6 +178,7 @@ class Load:
         work = [self.pages() for _ in range(loaders)] + [self.referee(k, pace) for k in links]
         await asyncio.gather(*work)
         await asyncio.sleep(2)  # the last messages
+        server.terminate()  # before the streams close, so that it is not left writing to them
         for t in streams:
             t.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
@@ -213,7 +216,7 @@ def main() -> None:
             links = asyncio.run(setup(url))
             load = Load(url, args.seconds)
             started = time.monotonic()
-            asyncio.run(load.run(links, args.listeners, args.loaders, args.pace))
+            asyncio.run(load.run(links, args.listeners, args.loaders, args.pace, server))
             elapsed = time.monotonic() - started
         finally:
             server.terminate()
