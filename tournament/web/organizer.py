@@ -217,9 +217,12 @@ def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | N
         after = loaded.replay.apply(parse_event(event))
     except RuleViolation as v:
         raise Refused(str(v)) from None
+    from engine.notation import format as notation
+
     preview: dict[str, Any] = {
         "match": loaded.match.number,
         "event": event,
+        "move": notation(parse_event(event)),
         "before": outcome_json(loaded.replay.outcome),
         "after": outcome_json(after.outcome),
         "effect": None,
@@ -230,9 +233,13 @@ def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | N
         known = readmodels.outcomes(readmodels.database(store))
         changed = {**known, loaded.match.number: after.outcome}
         preview["round"] = round_number
-        preview["effect"] = corrections.effect(
-            t, known.get, copy.deepcopy(t), changed.get, round_number
-        )
+        effect = corrections.effect(t, known.get, copy.deepcopy(t), changed.get, round_number)
+        effect["moved"] = [
+            r
+            for r in effect["standings"]
+            if (r["rank"], r["points"]) != (r["rank_before"], r["points_before"])
+        ]
+        preview["effect"] = effect
     return preview
 
 
