@@ -16,6 +16,7 @@ from starlette.testclient import TestClient
 from tournament import day, readmodels
 from tournament.store import Store
 from tournament.web.app import Settings, create_app
+from tournament.web.views import outcome_of
 
 PASSPHRASE = "correct horse battery"
 GAMES = ["tiro", "texas", "ventuno", "updown"]
@@ -97,3 +98,49 @@ class Server:
 def server(store: Store) -> Iterator[Server]:
     with Server(store) as s:
         yield s
+
+
+TIRO = [
+    ("giallo", "roll", {"die": "d6", "values": "6 6 5 1"}),
+    ("blu", "roll", {"die": "d6", "values": "5 4 2 1"}),
+    ("giallo", "roll", {"die": "d20", "values": "11"}),
+    ("giallo", "expression", {"expr": "6 x (5:6+1)"}),
+    ("blu", "expression", {"expr": "(5+4+2):1"}),
+]
+
+
+def refresh(store: Store, client: TestClient | None) -> None:
+    """Bring the read models up to date (through the running app's lock when there is one)."""
+    if client is None:
+        readmodels.update(store)
+    else:
+        client.app.state.live.refresh()  # type: ignore[attr-defined]
+
+
+def paired(store: Store, client: TestClient | None = None) -> None:
+    day.pair_next_round(store, outcome_of(store))
+    refresh(store, client)
+
+
+def rounds(store: Store) -> int:
+    return len(day.get_tournament(store).rounds)
+
+
+def issue(client: TestClient, token: str) -> str:
+    """The organizer prints the table cards; return the first table's link path."""
+    r = client.post("/organizer/cards", data={"csrf": token})
+    assert r.status_code == 200
+    links = re.findall(r"http://127\.0\.0\.1/table/([A-Za-z0-9_-]+)", r.text)
+    assert links, "no table link on the cards"
+    return f"/table/{links[0]}"
+
+
+def record(client: TestClient, table: str, by: str, kind: str, **fields: str) -> str:
+    page = client.get(table).text
+    position = re.search(r'name="position" value="(\d+)"', page)
+    match = re.search(r'name="match" value="(M\d+)"', page)
+    assert position and match, page
+    data = {"csrf": csrf(page), "match": match.group(1), "position": position.group(1)}
+    r = client.post(f"{table}/record", data={**data, "kind": kind, "by": by, **fields})
+    assert r.status_code == 200
+    return r.text

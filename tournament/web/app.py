@@ -222,9 +222,9 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        from tournament.web import referee
+        from tournament.web import tokens
 
-        await asyncio.to_thread(referee.prepare, store)
+        await asyncio.to_thread(tokens.prepare, store)
         await hub.start()
         try:
             yield

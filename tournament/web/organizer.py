@@ -24,7 +24,7 @@ from engine.events import parse_event
 from tournament import corrections, day, readmodels
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record
-from tournament.web import referee, views
+from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
 
@@ -179,11 +179,11 @@ async def cards(request: Request, form: FormData) -> Response:
     from tournament.web.app import page
 
     store = request.app.state.store
-    ok, said = await run(request, referee.issue_cards, store)
+    ok, said = await run(request, tokens.issue_cards, store)
     if not ok:
         return back(request, HOME, said, False)
     base = str(request.base_url).rstrip("/")
-    response = page(request, "/table_card.html", {"cards": referee.card_data(said, base)})
+    response = page(request, "/table_card.html", {"cards": tokens.card_data(said, base)})
     response.headers["Content-Security-Policy"] = PRINT_CSP  # the sheets' own print styles
     return response
 

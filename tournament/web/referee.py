@@ -1,9 +1,8 @@
 """``/table/TOKEN``: a table's private referee page, opened from the QR code on its card.
 
-A token is 128 random bits; only its sha256 is stored, in the ``web_tables`` table beside the
-read models (created on first use, written only by the organizer's actions), and it is valid
-until its round closes. The page shows the state, who acts and what the engine allows, and
-records through the same services as the CLI. A form carries the position it was drawn at: when
+The link opens its table only, until its round closes (see :mod:`tournament.web.tokens`). The
+page shows the state, who acts and what the engine allows, and records through the same services
+as the CLI. A form carries the position it was drawn at: when
 the match moved on meanwhile (a second phone at the table), nothing is stored and the page is
 drawn again.
 """
@@ -14,7 +13,6 @@ import re
 import secrets
 from typing import Any
 
-import segno
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -22,84 +20,16 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
-from tournament import day, matches, readmodels
+from tournament import day, matches
 from tournament.matches import Refused, dice_values, load, summary
 from tournament.store import Store, StoreError
 from tournament.web import views
 from tournament.web.actions import Changed, back, checked_form, field, number, run
-from tournament.web.security import client_of, new_token, token_hash
+from tournament.web.security import client_of
+from tournament.web.tokens import find
 
-TABLE = "web_tables"
 CHANGED = "the match changed, here it is again: nothing was stored"
 LETTER_DICE = ("consonant", "vowel")
-
-
-# --- the tokens ------------------------------------------------------------------------------
-
-
-def prepare(store: Store) -> None:
-    """Create the tokens' table on first use (a server's start)."""
-    db = readmodels.database(store)
-    db.conn.execute(
-        f"create table if not exists {TABLE} "
-        "(hash text primary key, round integer, table_no integer)"
-    )
-
-
-def _tokens(store: Store) -> Any:
-    return readmodels.database(store)
-
-
-def issue_cards(store: Store) -> list[dict[str, Any]]:
-    """A new link for every table of the open round (earlier links of those tables stop working)."""
-    t = day.get_tournament(store)
-    if not t.rounds or t.rounds[-1]["closed"]:
-        raise Refused("there is no open round: pair one first")
-    r = t.rounds[-1]
-    db = _tokens(store)
-    issued = []
-    with db.conn:
-        for tb in r["tables"]:
-            if tb["bye"]:
-                continue
-            token = new_token()
-            db.conn.execute(
-                f"delete from {TABLE} where round = ? and table_no = ?", [r["number"], tb["table"]]
-            )
-            db.conn.execute(
-                f"insert into {TABLE} values (?, ?, ?)",
-                [token_hash(token), r["number"], tb["table"]],
-            )
-            issued.append(
-                {
-                    "round": r["number"],
-                    "table": tb["table"],
-                    "players": list(tb["players"]),
-                    "games": day.table_games(t, tb),
-                    "token": token,
-                }
-            )
-    return issued
-
-
-def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
-    """What the printable table cards show: the players, the link and its QR code."""
-    cards = []
-    for c in issued:
-        url = f"{base}/table/{c['token']}"
-        # Larger than a score sheet's QR: it is scanned from across a table.
-        qr = segno.make(url, error="m").svg_inline(scale=7, border=2)
-        cards.append({**c, "url": url, "qr": qr})
-    return cards
-
-
-def find(store: Store, token: str) -> tuple[int, int] | None:
-    """The round and table of a token, if it was issued."""
-    db = _tokens(store)
-    row = db.execute(
-        f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)]
-    ).fetchone()
-    return (int(row[0]), int(row[1])) if row else None
 
 
 # --- recording -------------------------------------------------------------------------------
