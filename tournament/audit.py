@@ -25,6 +25,8 @@ from engine.events import (
 )
 from engine.games.base import Outcome
 from engine.match import Replay
+from engine.notation import IllegalMove, NotationError, parse
+from engine.notation import format as format_move
 from engine.solve import (
     WordGraph,
     asta_words,
@@ -33,7 +35,7 @@ from engine.solve import (
     shortest_chain,
     texas_best,
 )
-from tournament.matches import Loaded, Refused, describe
+from tournament.matches import Loaded, Refused
 
 REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
 
@@ -123,7 +125,7 @@ def timeline(loaded: Loaded) -> list[dict[str, Any]]:
         row: dict[str, Any] = {
             "position": position,
             "who": actor(event) or "",
-            "what": describe(event),
+            "what": format_move(event),
             "state": state_words(replay, position),
             "rules": sorted(
                 {r for r in [_rule(replay, position, event)] + [n.rule for n in notes] if r}
@@ -148,37 +150,57 @@ def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
 
 
 def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
-    """Replay the log with one event voided (``void:N``) or replaced (``replace:N=JSON``).
+    """Replay the log with one event voided (``void:N``) or replaced (``replace:N=MOVE``).
 
-    A void is replayed as if the referee had recorded it now. A replacement keeps the play that
-    followed (without the derived events, rulings and voids after it, which the replay says
-    again). Returns the new replay, or None and why the changed log could not have happened.
+    The replacement is a move in the notation (``replace:4=expr blu 5+5+1``), read against the
+    match as it stood before position N, or an event's JSON object. A void is replayed as if
+    the referee had recorded it now. A replacement keeps the play that followed (without the
+    derived events, rulings and voids after it, which the replay says again). Returns the new
+    replay, or None and why the changed log could not have happened.
     """
-    events = list(loaded.replay.events)
-    try:
-        kind, _, rest = change.partition(":")
-        if kind == "void":
-            position = int(rest)
-            changed = [*events, Void("referee", position, "what-if")]
-        elif kind == "replace":
-            where, _, text = rest.partition("=")
-            position = int(where)
-            # The play after the replaced event is kept; what was derived from it, and rulings
-            # and voids (which name positions of the old log), are the replay's to say again.
-            later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
-            changed = [*events[: position - 1], parse_event(json.loads(text)), *later]
-        else:
-            raise ValueError
-        if not 1 <= position <= len(events):
-            raise Refused(f"there is no position {position} in {loaded.match.number}")
-    except RuleViolation as v:  # before ValueError, of which it is a kind
-        raise Refused(f"the replacement is not an event: {v}") from None
-    except (ValueError, json.JSONDecodeError):
+    replay = loaded.replay
+    events = list(replay.events)
+    kind, _, rest = change.partition(":")
+    where, _, text = rest.partition("=")
+    if (
+        kind not in ("void", "replace")
+        or not where.strip().isdigit()
+        or (kind == "replace") != bool(text.strip())
+    ):
         raise Refused(
-            "a what-if is void:N or replace:N={json event}, e.g. replace:4="
-            '\'{"type": "expression", "by": "blu", "expr": "5+5+1"}\''
-        ) from None
+            "a what-if is void:N or replace:N=MOVE, e.g. replace:4='expr blu 5+5+1' "
+            '(or a JSON event: replace:4=\'{"type": "pass", "by": "blu"}\')'
+        )
+    position = int(where)
+    if not 1 <= position <= len(events):
+        raise Refused(f"there is no position {position} in {loaded.match.number}")
+    if kind == "void":
+        changed = [*events, Void("referee", position, "what-if")]
+    else:
+        before = Replay.of(replay.header, replay.lexicon, events[: position - 1])
+        try:
+            new = _replacement(text.strip(), before)
+        except IllegalMove as v:
+            return None, str(v)
+        # The play after the replaced event is kept; what was derived from it, and rulings
+        # and voids (which name positions of the old log), are the replay's to say again.
+        later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
+        changed = [*events[: position - 1], new, *later]
     try:
-        return Replay.of(loaded.replay.header, loaded.replay.lexicon, changed), ""
+        return Replay.of(replay.header, replay.lexicon, changed), ""
     except RuleViolation as v:
         return None, str(v)
+
+
+def _replacement(text: str, before: Replay) -> Event:
+    """The event a what-if puts in: a move of the notation, or a JSON object."""
+    try:
+        if text.startswith("{"):
+            return parse_event(json.loads(text))
+        return parse(text, before)
+    except IllegalMove:
+        raise
+    except (NotationError, RuleViolation) as v:
+        raise Refused(f"the replacement is not an event: {v}") from None
+    except json.JSONDecodeError:
+        raise Refused("the replacement is not an event: its JSON does not parse") from None

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import json
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleViolation
-from engine.events import End, Event, Out, Ruling, Void, actor, parse_event, type_name
+from engine.events import Event, parse_event
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
+from engine.notation import NotationError, parse
+from engine.notation import format as format_move
+from engine.record import Record
 from tournament.matchlog import MatchLog, event_line, read_log
-from tournament.store import Match, Store
+from tournament.store import Match, Store, StoreError
 
 
 class Refused(Exception):
@@ -61,14 +66,6 @@ def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
     return Loaded(match, replay)
 
 
-def dice_values(text: str) -> list[int]:
-    """Dice faces as the table writes them: ``2,1,3`` (or spaces)."""
-    try:
-        return [int(x) for x in text.replace(",", " ").split()]
-    except ValueError:
-        raise Refused(f"{text!r} must be dice values such as 2,1,3") from None
-
-
 def read_deck(path: Path) -> list[Any]:
     """An organizer's deck file: a JSON list of cards (PN-1), inlined into the match header."""
     try:
@@ -93,15 +90,64 @@ def import_log(store: Store, log: MatchLog) -> Match:
 
 
 def record(
-    store: Store, number: str, obj: dict[str, Any], lexicon_path: str | None = None
+    store: Store, number: str, obj: dict[str, Any] | Event, lexicon_path: str | None = None
 ) -> tuple[Loaded, list[Event]]:
-    """Check one input event against the replay and store it with the derived events it implies.
+    """Check one input event (its JSON object, or the event) against the replay and store it
+    with the derived events it implies.
 
     Returns the match after the event and the events stored (the input first).
     """
     loaded = load(store, number, lexicon_path)
     try:
-        event = parse_event(obj)
+        event = obj if isinstance(obj, Record) else parse_event(obj)
+    except RuleViolation as v:
+        raise Refused(str(v)) from None
+    return _store_event(store, loaded, event)
+
+
+def record_move(
+    store: Store,
+    number: str,
+    text: str,
+    lexicon_path: str | None = None,
+    expected_position: int | None = None,
+    *,
+    seed: str | None = None,
+    sealer: Callable[[str], str] | None = None,
+) -> tuple[Loaded, list[Event]]:
+    """Read one move in the notation (:mod:`engine.notation`) against the stored match and
+    record it as :func:`record` does.
+
+    ``expected_position`` is the position the writer saw: when the match has moved on since
+    (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
+    console's digital dice and hidden words (see :func:`engine.notation.parse`).
+    """
+    loaded = load(store, number, lexicon_path)
+    now = loaded.replay.position
+    if expected_position is not None and now != expected_position:
+        raise _changed(loaded.match.number, f"is at position {now}, not {expected_position}")
+    try:
+        event = parse(text, loaded.replay, seed=seed, sealer=sealer)
+    except NotationError as e:
+        raise Refused(str(e)) from None
+    try:
+        return _store_event(store, loaded, event)
+    except StoreError:
+        if expected_position is None:
+            raise
+        # Another phone wrote between our read and our write: the same answer as above.
+        raise _changed(loaded.match.number, "was written to a moment ago") from None
+
+
+def _changed(number: str, how: str) -> Refused:
+    return Refused(
+        f"the match changed since you looked: {number} {how}; nothing was stored, "
+        "look at it again and repeat"
+    )
+
+
+def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:
+    try:
         replay = loaded.replay.apply(event)
     except RuleViolation as v:
         raise Refused(str(v)) from None
@@ -111,6 +157,14 @@ def record(
         stored.append(derived)
     store.append(loaded.match, [event_line(e) for e in stored])
     return Loaded(loaded.match, replay), stored
+
+
+def sealed_word(word: str) -> tuple[str, str]:
+    """PN-3: the commitment of a word typed unseen, and the fresh salt the player keeps."""
+    from engine.games.parola_nascosta import seal  # only La parola nascosta pays for it
+
+    salt = secrets.token_hex(8)
+    return seal(word, salt), salt
 
 
 def summary(loaded: Loaded) -> dict[str, Any]:
@@ -148,29 +202,10 @@ def summary(loaded: Loaded) -> dict[str, Any]:
 
 
 def describe(event: Event) -> str:
-    """One line for a stored event, for the referee's screen.
+    """One line for a stored event, for the referee's screen: its canonical notation.
 
-    >>> from engine.events import End, Ruling, Roll
-    >>> describe(Roll("blu", "d6", (5, 4)))
-    'roll: blu d6 5 4'
+    >>> from engine.events import Ruling
     >>> describe(Ruling("referee", 4, False, "after time"))
-    'ruling on #4: reject (after time)'
-    >>> describe(End(("giallo",), {"giallo": 1, "blu": 0}))
-    'end: winners giallo (giallo 1, blu 0)'
+    'rule 4 reject after time'
     """
-    kind = type_name(event)
-    if isinstance(event, End):
-        points = ", ".join(f"{p} {n}" for p, n in event.points.items())
-        return f"end: winners {', '.join(event.winners) or 'nobody'} ({points})"
-    if isinstance(event, Out):
-        return f"out: {event.player} ({event.reason})"
-    if isinstance(event, Ruling):
-        note = f" ({event.note})" if event.note else ""
-        return f"ruling on #{event.on}: {'accept' if event.accept else 'reject'}{note}"
-    if isinstance(event, Void):
-        return f"void #{event.on} ({event.reason})"
-    fields = {k: v for k, v in vars(event).items() if v is not None and k != "by"}
-    rest = " ".join(
-        " ".join(map(str, v)) if isinstance(v, tuple) else str(v) for v in fields.values()
-    )
-    return f"{kind}: {actor(event)} {rest}".strip()
+    return format_move(event)

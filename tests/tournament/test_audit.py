@@ -25,7 +25,9 @@ def test_timeline_of_the_tiro_seed(tmp_path: Path) -> None:
     assert rows[3]["rules"] == ["TIR-2"] and "hits 11" in rows[3]["judged"][0]
     # Beside what was played, the best play: Blu could have won with two divisions.
     assert rows[4]["best"].startswith("best: ") and "key (2, 0, 0)" in rows[4]["best"]
-    assert rows[5]["what"].startswith("end: winners giallo") and rows[5]["rules"] == ["CH-2"]
+    assert rows[4]["what"] == "expr blu (5+4+2):1"  # each move in the notation (docs/format.md)
+    assert rows[5]["what"] == "end winners giallo points blu 0 giallo 1"
+    assert rows[5]["rules"] == ["CH-2"]
     assert audit["outcome"] == {"winners": ["giallo"], "points": {"giallo": 1, "blu": 0}}
     assert "M1 after position 3: target 11" in ok(db, "audit", "M1", "--at", "3")
     assert "positions 0 to 6" in refused(db, "audit", "M1", "--at", "9")
@@ -60,6 +62,16 @@ def test_what_if_void_and_replace(tmp_path: Path) -> None:
     bad = '{"type": "roll", "by": "blu", "die": "d6", "values": [9, 1, 1, 1]}'
     result = json.loads(ok(db, "audit", "M1", "--what-if", f"replace:2={bad}", "--json"))
     assert not result["possible"] and "9 is not a face" in result["why"]
+    # The same in the notation of moves, read against the match before the position replaced.
+    result = json.loads(
+        ok(db, "audit", "M1", "--what-if", "replace:5=expr blu 1+4/(2/5)", "--json")
+    )
+    assert result["outcome_after"]["winners"] == ["blu"]
+    result = json.loads(
+        ok(db, "audit", "M1", "--what-if", "replace:2=roll blu d6 9 1 1 1", "--json")
+    )
+    assert not result["possible"] and "9 is not a face" in result["why"]
+    assert "unknown move 'fly'" in refused(db, "audit", "M1", "--what-if", "replace:2=fly blu")
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 6  # nothing stored
     assert "a what-if is void:N" in refused(db, "audit", "M1", "--what-if", "undo")
 

@@ -80,7 +80,7 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
         data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "roll",
               "by": "blu", "die": "d6", "values": "5 4 2 1"},
     )  # fmt: skip
-    assert "the match changed, here it is again" in r.text
+    assert "the match changed since you looked" in r.text
     assert len(store.get_match("M1").lines) == 1
     r = client.post(
         f"{table}/record",

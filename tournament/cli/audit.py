@@ -168,7 +168,10 @@ def audit(
     at: Annotated[int | None, typer.Option(help="Only the state after this position.")] = None,
     what_if: Annotated[
         str | None,
-        typer.Option("--what-if", help="void:N, or replace:N={json event}: replayed, not stored."),
+        typer.Option(
+            "--what-if",
+            help="void:N, or replace:N=MOVE (a move, or a JSON event): replayed, not stored.",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:

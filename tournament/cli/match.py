@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
+from tournament.cli.common import app, guarded, print_json, read_text, settings, store
 
 match_app = typer.Typer(
     help="Match logs: create, record, import, export, show.", no_args_is_help=True
@@ -131,17 +132,40 @@ def match_show(
 
 
 # --- match: recording, one event a command --------------------------------------------------------
+#
+# Each recording verb joins its arguments into one move of the notation (engine/notation/,
+# docs/format.md "Moves as text") and records it: the verbs read nothing on their own.
 
 
-def _record(match_id: str, event: dict[str, Any], confirmed: bool = True) -> None:
-    from tournament.matches import describe, record, summary
+def move(verb: str, *args: str | None) -> str:
+    """A verb's arguments as one move: each quoted only where it must be (spaces, quotes).
 
-    if event["type"] in ("ruling", "void"):
-        effect = correction_effect(match_id, event)
+    >>> move("word", "Giocatore 03", "casa", None)
+    'word "Giocatore 03" casa'
+    """
+    from engine.notation import token
+
+    return " ".join([verb, *(token(a) for a in args if a is not None)])
+
+
+def _record(
+    match_id: str,
+    text: str,
+    confirmed: bool = True,
+    sealer: Callable[[str], str] | None = None,
+    expected_position: int | None = None,
+) -> None:
+    from engine.notation import read
+    from tournament.matches import describe, record_move, summary
+
+    if read(text).kind in ("ruling", "void"):
+        effect = correction_effect(match_id, text)
         if effect and not confirmed:
             typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
             return
-    loaded, stored = record(store(), match_id, event, settings().lexicon)
+    loaded, stored = record_move(
+        store(), match_id, text, settings().lexicon, expected_position, sealer=sealer
+    )
     info = summary(loaded)
     first = loaded.replay.position - len(stored) + 1
     for position, e in enumerate(stored, first):
@@ -155,11 +179,11 @@ def _record(match_id: str, event: dict[str, Any], confirmed: bool = True) -> Non
         typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
 
 
-def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | None:
+def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
     """For a ruling or void on a match of a closed round: print what it changes in the
     standings and in the later pairings, before anything is stored; None elsewhere."""
     from engine.errors import RuleViolation
-    from engine.events import parse_event
+    from engine.notation import NotationError, parse
     from tournament import corrections, day, readmodels
     from tournament.matches import Refused, load
 
@@ -174,8 +198,8 @@ def correction_effect(match_id: str, event: dict[str, Any]) -> dict[str, Any] | 
     if round_number is None or not t.rounds[round_number - 1]["closed"]:
         return None
     try:
-        after = loaded.replay.apply(parse_event(event)).outcome
-    except RuleViolation as v:
+        after = loaded.replay.apply(parse(text, loaded.replay)).outcome
+    except (NotationError, RuleViolation) as v:
         raise Refused(str(v)) from None
     readmodels.update(s)
     known = readmodels.outcomes(readmodels.database(s))
@@ -200,10 +224,6 @@ def show_effect(effect: dict[str, Any]) -> None:
         published = ", ".join(" - ".join(p) for p in later["published"])
         would = ", ".join(" - ".join(p) for p in later["would_be"])
         typer.echo(f"  round {later['round']} was paired {published}; it would now be {would}")
-
-
-def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
 
 
 @match_app.command("new")
@@ -259,14 +279,14 @@ def match_roll(
     values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")],
 ) -> None:
     """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
-    _record(match_id, {"type": "roll", "by": by, "die": die, "values": [_value(v) for v in values]})
+    _record(match_id, move("roll", by, die, *values))
 
 
 @match_app.command("choose")
 @guarded
 def match_choose(match_id: ID, by: BY, value: Annotated[str, typer.Argument()]) -> None:
     """Record a choice: the letter of a U/A face, the value added in Ventuno."""
-    _record(match_id, {"type": "choose", "by": by, "value": _value(value)})
+    _record(match_id, move("choose", by, value))
 
 
 @match_app.command("word")
@@ -278,18 +298,14 @@ def match_word(
     jolly: Annotated[str | None, typer.Option(help="The letter a Z stands for (L'asta).")] = None,
 ) -> None:
     """Record a word written."""
-    event: dict[str, Any] = {"type": "word", "by": by, "word": word}
-    if jolly:
-        event["jolly"] = jolly
-    _record(match_id, event)
+    _record(match_id, move("word", by, word, *(("jolly", jolly) if jolly else ())))
 
 
 @match_app.command("chain")
 @guarded
 def match_chain(match_id: ID, by: BY, words: Annotated[list[str], typer.Argument()]) -> None:
     """Record a chain of La catena (the words in order, or joined by '-')."""
-    split = [w for item in words for w in item.split("-") if w]
-    _record(match_id, {"type": "chain", "by": by, "words": split})
+    _record(match_id, move("chain", by, *words))
 
 
 @match_app.command("expr")
@@ -301,17 +317,17 @@ def match_expr(
     target: Annotated[str | None, typer.Option(help="The player aimed at (Battaglia).")] = None,
 ) -> None:
     """Record an expression (Tiro di precisione, La battaglia dadale)."""
-    event: dict[str, Any] = {"type": "expression", "by": by, "expr": expr}
-    if target:
-        event["target"] = target
-    _record(match_id, event)
+    from engine.notation import token
+
+    aim = f" @{token(target)}" if target else ""
+    _record(match_id, move("expr", by, expr) + aim)
 
 
 @match_app.command("doubt")
 @guarded
 def match_doubt(match_id: ID, by: BY) -> None:
     """Record a doubt (La roulette russa)."""
-    _record(match_id, {"type": "doubt", "by": by})
+    _record(match_id, move("doubt", by))
 
 
 @match_app.command("bet")
@@ -320,21 +336,21 @@ def match_bet(
     match_id: ID, by: BY, call: Annotated[str, typer.Argument(help="up or down")]
 ) -> None:
     """Record a call of Up or down."""
-    _record(match_id, {"type": "bet", "by": by, "call": call})
+    _record(match_id, move("bet", by, call))
 
 
 @match_app.command("pass")
 @guarded
 def match_pass(match_id: ID, by: BY) -> None:
     """Record that a player gives up this turn or answer."""
-    _record(match_id, {"type": "pass", "by": by})
+    _record(match_id, move("pass", by))
 
 
 @match_app.command("timeout")
 @guarded
 def match_timeout(match_id: ID, by: BY) -> None:
     """Record that a player's time ran out (CH-4)."""
-    _record(match_id, {"type": "timeout", "by": by})
+    _record(match_id, move("timeout", by))
 
 
 @match_app.command("reroll")
@@ -346,24 +362,14 @@ def match_reroll(
     values: Annotated[str, typer.Argument(help="How they fell, e.g. 5,2,6.")],
 ) -> None:
     """Record an Alphatiana reroll (ALP-3): `match reroll M7 M 2,1,3 5,2,6`."""
-    from tournament.matches import dice_values
-
-    _record(
-        match_id,
-        {
-            "type": "reroll",
-            "by": by,
-            "dice": dice_values(dice),
-            "values": dice_values(values),
-        },
-    )
+    _record(match_id, move("reroll", by, dice, values))
 
 
 @match_app.command("stand")
 @guarded
 def match_stand(match_id: ID, by: BY) -> None:
     """Record that the Alphatiana attacker stops rerolling (ALP-3)."""
-    _record(match_id, {"type": "stand", "by": by})
+    _record(match_id, move("stand", by))
 
 
 @match_app.command("card")
@@ -374,7 +380,7 @@ def match_card(
     card: Annotated[str, typer.Argument(help="The card's id in the deck.")],
 ) -> None:
     """Record a card dealt in La parola nascosta (PN-2)."""
-    _record(match_id, {"type": "card", "to": to, "card": card})
+    _record(match_id, move("card", to, card))
 
 
 @match_app.command("seal")
@@ -387,20 +393,20 @@ def match_seal(
     ] = None,
 ) -> None:
     """Seal a word (PN-3): typed without echo; only its seal is stored. Keep the salt printed."""
-    salt = None
-    if commitment is None:
-        import secrets
+    from tournament.matches import Refused, sealed_word
 
-        from engine.games.parola_nascosta import seal
+    salts: list[str] = []
 
-        word = typer.prompt(f"{by}'s word (not shown)", hide_input=True).strip()
+    def sealer(player: str) -> str:
+        word = typer.prompt(f"{player}'s word (not shown)", hide_input=True).strip()
         if not word:
-            fail("an empty word cannot be sealed")
-        salt = secrets.token_hex(8)
-        commitment = seal(word, salt)
-        del word
-    _record(match_id, {"type": "seal", "by": by, "commitment": commitment})
-    if salt:
+            raise Refused("an empty word cannot be sealed")
+        commitment, salt = sealed_word(word)
+        salts.append(salt)
+        return commitment
+
+    _record(match_id, move("seal", by, commitment), sealer=sealer)
+    for salt in salts:
         typer.echo(f"{by}: keep this salt private, to reveal the word later: {salt}")
 
 
@@ -410,7 +416,7 @@ def match_start(
     match_id: ID, player: Annotated[str, typer.Argument(help="The player the arrow points at.")]
 ) -> None:
     """Record who starts La parola nascosta (the table card's arrow, PN-4)."""
-    _record(match_id, {"type": "start", "by": "referee", "player": player})
+    _record(match_id, move("start", player))
 
 
 @match_app.command("guess")
@@ -422,7 +428,7 @@ def match_guess(
     word: Annotated[str, typer.Argument()],
 ) -> None:
     """Record a guess at another player's hidden word (PN-4)."""
-    _record(match_id, {"type": "guess", "by": by, "target": target, "word": word})
+    _record(match_id, move("guess", by, target, word))
 
 
 @match_app.command("answer")
@@ -431,9 +437,7 @@ def match_answer(
     match_id: ID, by: BY, answer: Annotated[str, typer.Argument(help="right or wrong")]
 ) -> None:
     """Record the answer to a guess (PN-4); a right answer puts the player out."""
-    if answer not in ("right", "wrong"):
-        fail(f"the answer is right or wrong, not {answer!r}")
-    _record(match_id, {"type": "answer", "by": by, "right": answer == "right"})
+    _record(match_id, move("answer", by, answer))
 
 
 @match_app.command("reveal")
@@ -445,14 +449,14 @@ def match_reveal(
     salt: Annotated[str, typer.Option(help="The salt printed when the word was sealed.")],
 ) -> None:
     """Reveal a sealed word; it is checked against its seal (PN-3)."""
-    _record(match_id, {"type": "reveal", "by": by, "word": word, "salt": salt})
+    _record(match_id, move("reveal", by, word, salt))
 
 
 @match_app.command("hint")
 @guarded
 def match_hint(match_id: ID, by: BY, letter: Annotated[str, typer.Argument()]) -> None:
     """Record the first or last letter said after a silent round (PN-5)."""
-    _record(match_id, {"type": "hint", "by": by, "letter": letter})
+    _record(match_id, move("hint", by, letter))
 
 
 @match_app.command("rule")
@@ -465,17 +469,7 @@ def match_rule(
     yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Record the referee's ruling on a word, chain or expression (REF-1)."""
-    if decision not in ("accept", "reject"):
-        fail(f"the decision must be accept or reject, not {decision!r}")
-    event: dict[str, Any] = {
-        "type": "ruling",
-        "by": "referee",
-        "on": on,
-        "accept": decision == "accept",
-    }
-    if note:
-        event["note"] = note
-    _record(match_id, event, confirmed=yes)
+    _record(match_id, move("rule", str(on), decision, note), confirmed=yes)
 
 
 @match_app.command("void")
@@ -487,4 +481,18 @@ def match_void(
     yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Strike a wrongly entered event (REF-2); enter the right one after it."""
-    _record(match_id, {"type": "void", "by": "referee", "on": on, "reason": reason}, confirmed=yes)
+    _record(match_id, move("void", str(on), reason), confirmed=yes)
+
+
+@match_app.command("move")
+@guarded
+def match_move(
+    match_id: ID,
+    text: Annotated[list[str], typer.Argument(help="One move, e.g. roll blu d6 5 4.")],
+    at: Annotated[
+        int | None, typer.Option(help="Refuse unless the match is still at this position.")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
+) -> None:
+    """Record one move written in the notation (docs/format.md): `match move M7 roll blu d6 5 4`."""
+    _record(match_id, " ".join(text), confirmed=yes, expected_position=at)

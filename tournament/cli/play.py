@@ -1,4 +1,4 @@
-"""``tournament play``: the live referee console (see :mod:`tournament.console`)."""
+"""``tournament play``: the live referee console (see :mod:`tournament.cli.console`)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def play(
     from rich.panel import Panel
     from rich.text import Text
 
-    from tournament.console import Console
+    from tournament.cli.console import Console
 
     screen = Screen(highlight=False)
 

@@ -26,10 +26,6 @@ WRITE = threading.Lock()
 USER_ERRORS = (Refused, StoreError, LexiconError, RuleViolation, LogError, ValueError)
 
 
-class Changed(Exception):
-    """The match moved on since the page was drawn; nothing was stored."""
-
-
 async def read_form(request: Request) -> FormData:
     """A posted form (files refused, fields bounded; the body's size is limited before this)."""
     return await request.form(max_files=0, max_fields=64)
@@ -65,8 +61,6 @@ async def run(
 
     try:
         return True, await run_in_threadpool(locked)
-    except Changed as e:
-        return False, str(e)
     except IntegrityError:
         return False, "someone else wrote at the same moment; nothing was stored: try again"
     except USER_ERRORS as e:

@@ -10,7 +10,6 @@ drawn again.
 from __future__ import annotations
 
 import re
-import secrets
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -21,14 +20,13 @@ from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
 from tournament import day, matches
-from tournament.matches import Refused, dice_values, load, summary
-from tournament.store import Store, StoreError
+from tournament.matches import Refused, load, summary
+from tournament.store import Store
 from tournament.web import views
-from tournament.web.actions import Changed, back, checked_form, field, number, run
+from tournament.web.actions import back, checked_form, field, number, run
 from tournament.web.security import client_of
 from tournament.web.tokens import find
 
-CHANGED = "the match changed, here it is again: nothing was stored"
 LETTER_DICE = ("consonant", "vowel")
 
 
@@ -63,7 +61,7 @@ def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
         if field(form, "target"):
             e["target"] = field(form, "target")
     elif kind == "reroll":
-        e["dice"] = dice_values(field(form, "dice"))
+        e["dice"] = [_value(v) for v in _split(field(form, "dice"))]
         e["values"] = [_value(v) for v in _split(field(form, "values"))]
     elif kind == "card":
         e = {"type": kind, "to": field(form, "to") or by, "card": field(form, "card")}
@@ -85,41 +83,12 @@ def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
 def record_at(
     store: Store, number_: str, event: dict[str, Any], expected: int, lexicon: str | None
 ) -> list[Any]:
-    """Record one event if the match is still at ``expected``; raise :class:`Changed` if not."""
-    loaded = load(store, number_, lexicon)
-    if loaded.replay.position != expected:
-        raise Changed(CHANGED)
-    try:
-        return matches.record(store, number_, event, lexicon)[1]
-    except StoreError as e:
-        if "changed while" in str(e):  # another phone won the race by a moment
-            raise Changed(CHANGED) from None
-        raise
+    """Record a form's move through the notation service, as the CLI and the console do: if
+    the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
+    from engine.events import parse_event
 
-
-def record_text(
-    store: Store, number_: str, text: str, expected: int, lexicon: str | None
-) -> list[Any]:
-    """Record one move written in the notation (``roll giallo d6 6 6 5 1``), as the console does.
-
-    Uses the notation service ``tournament.matches.record_move`` where it exists; until then
-    reads the line with :func:`engine.notation.parse` against the stored match and records it
-    like a form's move.
-    """
-    from engine.events import event_to_json
-    from engine.notation import NotationError, parse
-
-    service = getattr(matches, "record_move", None)
-    if service is not None:
-        return list(service(store, number_, text, lexicon, expected_position=expected)[1])
-    loaded = load(store, number_, lexicon)
-    if loaded.replay.position != expected:
-        raise Changed(CHANGED)
-    try:
-        event = parse(text, loaded.replay)
-    except NotationError as e:
-        raise Refused(str(e)) from None
-    return record_at(store, number_, event_to_json(event), expected, lexicon)
+    text = notation(parse_event(event))
+    return matches.record_move(store, number_, text, lexicon, expected_position=expected)[1]
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -268,15 +237,15 @@ async def record_move(request: Request) -> Response:
                 "reason": reason,
             }
         elif kind == "text":
-            return record_text(store, match, field(form, "text"), expected, lexicon)
+            # A move typed in the notation, read and recorded as the console does.
+            text = field(form, "text")
+            return matches.record_move(store, match, text, lexicon, expected_position=expected)[1]
         elif kind == "seal":
-            from engine.games.parola_nascosta import seal
-
             word = field(form, "word")
             if not word:
                 raise Refused("an empty word cannot be sealed")
-            salt = secrets.token_hex(8)
-            event = {"type": "seal", "by": by, "commitment": seal(word, salt)}
+            commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
+            event = {"type": "seal", "by": by, "commitment": commitment}
         else:
             event = event_from_form(kind, by, form)
         return record_at(store, match, event, expected, lexicon)

@@ -1,7 +1,8 @@
 """``tournament play``: the referee's console at the table.
 
 It shows the game (letters, totals, ships, damage, who is out), who must act and what is legal,
-and takes one short line per move, checked by the rules before it is stored. Turn timers follow
+and takes one short line per move in the notation of :mod:`engine.notation` (the player may be
+left out when only one acts), checked by the rules before it is stored. Turn timers follow
 CH-4; when one runs out a timeout is recorded (``pause`` stops the clock). ``undo`` voids the
 last move with a reason. Quit at any point: the log is the state, ``play`` again resumes.
 
@@ -18,13 +19,20 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from engine.dice import DICE, digital_roll, seed_commitment
+from engine.dice import seed_commitment
 from engine.errors import RuleViolation
-from engine.events import DiceCommit, DiceReveal, End, Out, Ruling, Void, actor
-from engine.games.parola_nascosta import seal
-from tournament.matches import Loaded, Refused, describe, dice_values, load, record, summary
+from engine.events import REFEREE, DiceCommit, DiceReveal, End, Out, Ruling, Timeout, Void, actor
+from engine.notation import format as format_move
+from tournament.matches import (
+    Loaded,
+    Refused,
+    describe,
+    load,
+    record_move,
+    sealed_word,
+    summary,
+)
 from tournament.store import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
@@ -80,7 +88,7 @@ class Console:
                 line = self.read_line(prompt, None, False)
             if line is None:
                 for late in sorted({t.player for t in replay.turns}):
-                    self.try_record({"type": "timeout", "by": late}, f"time ran out for {late}")
+                    self.try_record(format_move(Timeout(late)), f"time ran out for {late}")
                 continue
             words = line.split()
             if not words:
@@ -99,16 +107,19 @@ class Console:
             elif verb == "undo":
                 self.undo(loaded, " ".join(words[1:]) or "undone at the table")
             else:
-                try:
-                    event = self.event_from(words, loaded)
-                except Refused as e:
-                    self.say(f"error: {e}")
-                    continue
-                self.try_record(event)
+                self.try_record(line, at=replay.position)
 
-    def try_record(self, event: dict[str, Any], why: str = "") -> None:
+    def try_record(self, text: str, why: str = "", at: int | None = None) -> None:
+        """Record one move of the notation (engine/notation/); say why when it is refused.
+
+        ``at``: the position the referee was shown; if another terminal wrote to the match
+        since, nothing is stored and the console shows the match again.
+        """
+        seed = self.seed() if self.digital else None
         try:
-            _, stored = record(self.store, self.number, event, self.lexicon)
+            _, stored = record_move(
+                self.store, self.number, text, self.lexicon, at, seed=seed, sealer=self.seal_word
+            )
         except (Refused, RuleViolation) as e:
             self.say(f"error: {e} (nothing stored)")
             return
@@ -173,7 +184,7 @@ class Console:
             if position in replay.voided or isinstance(e, (Out, End, Void, DiceCommit, DiceReveal)):
                 continue
             if isinstance(e, Ruling) or actor(e):
-                self.try_record({"type": "void", "by": "referee", "on": position, "reason": reason})
+                self.try_record(format_move(Void(REFEREE, position, reason)))
                 return
         self.say("error: there is nothing to undo")
 
@@ -187,8 +198,7 @@ class Console:
         with self.seeds() as conn:
             conn.execute("insert or replace into dice_seeds values (?, ?)", [self.number, seed])
         self.try_record(
-            {"type": "dice-commit", "by": "referee", "commitment": seed_commitment(seed)},
-            "digital dice sealed",
+            format_move(DiceCommit(REFEREE, seed_commitment(seed))), "digital dice sealed"
         )
 
     def seed(self) -> str | None:
@@ -206,130 +216,24 @@ class Console:
                 self.say("error: the seed of the digital dice is not in this database")
                 return
             self.try_record(
-                {"type": "dice-reveal", "by": "referee", "seed": seed},
+                format_move(DiceReveal(REFEREE, seed)),
                 "digital dice revealed: tournament verify can recompute every roll",
             )
 
-    # --- reading a move ----------------------------------------------------------------------
-
-    def event_from(self, words: list[str], loaded: Loaded) -> dict[str, Any]:
-        replay = loaded.replay
-        verb, rest = words[0].lower(), words[1:]
-        names = set(replay.header.everyone)
-        if verb in ("card", "start", "rule"):
-            return self.referee_event(verb, rest)
-        who: str | None
-        if rest and rest[0] in names:
-            who, rest = rest[0], rest[1:]
-        else:
-            who = self.single_actor(loaded)
-        if who is None:
-            acting = ", ".join(sorted({t.player for t in replay.turns}))
-            raise Refused(f"name the player who acts ({acting})")
-        event: dict[str, Any] = {"type": "expression" if verb == "expr" else verb, "by": who}
-        if verb == "roll":
-            return self.roll(event, rest, loaded)
-        need = {
-            "choose": 1,
-            "word": 1,
-            "bet": 1,
-            "guess": 2,
-            "answer": 1,
-            "hint": 1,
-            "reroll": 2,
-            "reveal": 2,
-        }
-        if len(rest) < need.get(verb, 0):
-            raise Refused(f"{verb} needs {need[verb]} more word(s): see help")
-        if verb == "choose":
-            event["value"] = int(rest[0]) if rest[0].isdigit() else rest[0]
-        elif verb == "word":
-            event["word"] = rest[0]
-            if len(rest) > 1:
-                event["jolly"] = rest[1]
-        elif verb == "chain":
-            event["words"] = [w for item in rest for w in item.split("-") if w]
-        elif verb == "expr":
-            event["expr"] = " ".join(w for w in rest if not w.startswith("@"))
-            target = [w[1:] for w in rest if w.startswith("@")]
-            if target:
-                event["target"] = target[0]
-        elif verb == "bet":
-            event["call"] = rest[0]
-        elif verb == "reroll":
-            event["dice"] = dice_values(rest[0])
-            event["values"] = dice_values(rest[1])
-        elif verb == "guess":
-            event["target"], event["word"] = rest[0], rest[1]
-        elif verb == "answer":
-            event["right"] = rest[0] == "right"
-        elif verb == "hint":
-            event["letter"] = rest[0]
-        elif verb == "reveal":
-            event["word"], event["salt"] = rest[0], rest[1]
-        elif verb == "seal":
-            word = (self.read_line(f"{who}'s word (not shown): ", None, True) or "").strip()
-            if not word:
-                raise Refused("an empty word cannot be sealed")
-            salt = secrets.token_hex(8)
-            event["commitment"] = seal(word, salt)
-            self.say(f"{who}: keep this salt private, to reveal the word later: {salt}")
-        elif verb not in ("doubt", "pass", "timeout", "stand"):
-            raise Refused(f"unknown move {verb!r}: see help")
-        return event
-
-    def referee_event(self, verb: str, rest: list[str]) -> dict[str, Any]:
-        if verb == "card" and len(rest) == 2:
-            return {"type": "card", "to": rest[0], "card": rest[1]}
-        if verb == "start" and len(rest) == 1:
-            return {"type": "start", "by": "referee", "player": rest[0]}
-        if (
-            verb == "rule"
-            and len(rest) >= 2
-            and rest[0].isdigit()
-            and rest[1] in ("accept", "reject")
-        ):
-            event: dict[str, Any] = {
-                "type": "ruling",
-                "by": "referee",
-                "on": int(rest[0]),
-                "accept": rest[1] == "accept",
-            }
-            if rest[2:]:
-                event["note"] = " ".join(rest[2:])
-            return event
-        raise Refused(f"{verb}: see help for how it is written")
-
-    def roll(self, event: dict[str, Any], rest: list[str], loaded: Loaded) -> dict[str, Any]:
-        """``roll [die] [values...]``; with digital dice the values come from the sealed seed."""
-        replay = loaded.replay
-        turn = next((t for t in replay.turns if t.player == event["by"] and t.dice), None)
-        die = rest[0] if rest and rest[0] in DICE else None  # else the faces follow at once
-        values = rest[1:] if die else rest
-        if die is None:
-            if turn is None:
-                raise Refused(f"{event['by']} has no roll to make now")
-            die = turn.dice[0][0]
-        event["die"] = die
-        if values:
-            event["values"] = [int(v) if v.isdigit() else v for v in values]
-            return event
-        seed = self.seed() if self.digital else None
-        if seed is None:
-            raise Refused("type the faces that fell (or play with --digital dice)")
-        count = next((n for d, n in (turn.dice if turn else ()) if d == die), None)
-        if count is None:
-            raise Refused(f"{event['by']} has no {die} to roll now")
-        event["values"] = list(
-            digital_roll(seed, replay.position + 1, die, count, replay.header.dice)
-        )
-        event["digital"] = True
-        return event
+    def seal_word(self, player: str) -> str:
+        """PN-3: read the player's word unseen and return its seal; the salt is shown once."""
+        word = (self.read_line(f"{player}'s word (not shown): ", None, True) or "").strip()
+        if not word:
+            raise Refused("an empty word cannot be sealed")
+        commitment, salt = sealed_word(word)
+        self.say(f"{player}: keep this salt private, to reveal the word later: {salt}")
+        return commitment
 
 
-HELP = """moves: roll [player] [die] [faces...] | choose [player] value | word [player] word [jolly]
+HELP = """moves (docs/format.md, "Moves as text"; the player may be left out when only one acts):
+  roll [player] [die] [faces...] | choose [player] value | word [player] word [jolly c]
   chain [player] w1-w2-... | expr [player] expression [@target] | doubt | bet up|down | pass
   reroll [player] 2,1,3 5,2,6 | stand | seal [player] | guess [player] target word
   answer [player] right|wrong | reveal [player] word salt | hint [player] letter
-referee: card to id | start player | rule N accept|reject [note] | undo [reason]
-console: pause | resume | help | quit     (the player may be left out when only one acts)"""
+referee: card player|table id | start player | rule N accept|reject [note] | void N reason
+console: undo [reason] | pause | resume | help | quit     (quote "a value with spaces")"""

@@ -1,0 +1,407 @@
+"""Reading a move: its words resolved against the match (who acts, which die), then checked
+by the rules. Each kind of move has its reader; :func:`parse` is the whole of it."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from engine.dice import check_roll, digital_roll
+from engine.errors import MalformedEvent, RuleViolation
+from engine.events import REFEREE, Event, parse_event
+from engine.match import Replay
+from engine.notation.words import (
+    ANSWERS,
+    CALLS,
+    DECISIONS,
+    DIE_NAMES,
+    FLAGS,
+    AmbiguousMove,
+    Draft,
+    IllegalMove,
+    MalformedMove,
+    Token,
+    keyword,
+    number_or,
+    read,
+    rest_text,
+    whole_number,
+)
+from engine.text import fold
+
+
+class _Ctx(NamedTuple):
+    replay: Replay
+    seed: str | None
+    sealer: Callable[[str], str] | None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.replay.header.everyone
+
+
+def _matches(text: str, names: Sequence[str]) -> list[str]:
+    exact = [n for n in names if n == text]
+    return exact or [n for n in names if fold(n) == fold(text)]
+
+
+def _either(names: Sequence[str]) -> str:
+    """``a or b``, ``a, b or c``."""
+    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def _take_name(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int] | None:
+    """The player named by the first words (the longest run that is a name), and how many."""
+    if not toks:
+        return None
+    if toks[0].quoted:
+        runs = [1]
+    else:
+        # A name of k words is tried on the first k words only: a long line costs no more.
+        longest = min(len(toks), max(len(n.split()) for n in names))
+        runs = [j for j in range(longest, 0, -1) if not any(t.quoted for t in toks[:j])]
+    for j in runs:
+        text = toks[0].text if toks[0].quoted else " ".join(t.text for t in toks[:j])
+        found = _matches(text, names)
+        if len(found) > 1:
+            raise AmbiguousMove(f"{text!r} may be {_either(found)}: write the name exactly")
+        if found:
+            return found[0], j
+    return None
+
+
+def _name_or_text(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int]:
+    taken = _take_name(toks, names)
+    return taken if taken else (toks[0].text, 1)
+
+
+def _count(toks: Sequence[Token], low: int, high: int, kind: str, shape: str) -> None:
+    if not low <= len(toks) <= high:
+        raise MalformedMove(f"a {kind} is written: {shape}")
+
+
+def _open(replay: Replay) -> None:
+    if replay.outcome is not None:
+        raise IllegalMove("the challenge is over: only a ruling or a void may come now", "CH-2")
+
+
+def _who(kind: str, replay: Replay) -> str:
+    """The player left out of a move: the only one who may make it now."""
+    _open(replay)
+    turns = [t for t in replay.turns if t.player != REFEREE]
+    can = list(dict.fromkeys(t.player for t in turns if kind in t.events))
+    if len(can) > 1:
+        raise AmbiguousMove(f"name the player: {_either(can)} may record a {kind} now")
+    acting = list(dict.fromkeys(t.player for t in turns))
+    if can or len(acting) == 1:
+        return (can or acting)[0]  # a single player acting: the rules say what they may do
+    expected = "; ".join(f"{t.player}: {t.say}" for t in replay.turns)
+    raise IllegalMove(f"nobody may record a {kind} now; expected: {expected}")
+
+
+def _faces(t: Token) -> list[Any]:
+    if t.quoted:
+        return [t.text]
+    if keyword(t) in DIE_NAMES or re.fullmatch(r"d\d+", keyword(t)):
+        raise MalformedMove(f"the die comes before the faces, not after ({t.text!r})")
+    return [number_or(Token(v), lambda s: fold(s).upper()) for v in t.text.split(",") if v]
+
+
+def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    toks = list(args)
+    digital = FLAGS.get(keyword(toks[-1])) if toks else None
+    if digital is not None:
+        toks.pop()
+    die = None
+    if toks and not toks[0].quoted and re.fullmatch(r"d\d+", keyword(toks[0])):
+        if keyword(toks[0]) not in DIE_NAMES:
+            raise MalformedMove(f"unknown die {toks[0].text!r}: d6, d20, consonant or vowel")
+    if toks and (
+        toks[0].quoted and toks[0].text in DIE_NAMES.values() or keyword(toks[0]) in DIE_NAMES
+    ):
+        die = toks[0].text if toks[0].quoted else DIE_NAMES[keyword(toks[0])]
+        toks = toks[1:]
+    values = [v for t in toks for v in _faces(t)]
+    if who is None:
+        return {"die": die, "values": values, "digital": digital}  # syntax checked
+    replay = ctx.replay
+    _open(replay)
+    due = [d for t in replay.turns if t.player == who for d in t.dice]
+    if die is None:
+        # Without faces (the digital dice) any die owed will do: the first, as the turn lists.
+        owed = [d for d, n in due if not values or _fits(d, n, values, replay)]
+        fit = list(dict.fromkeys(owed if values else owed[:1]))
+        if len(fit) > 1:
+            raise AmbiguousMove(f"say which die {who} rolls: {_either(fit)}")
+        # Faces that fit no die, or no die owed: the rules say why (a roll out of turn is
+        # refused before its die is looked at).
+        die = fit[0] if fit else due[0][0] if due else "d6"
+    if not values:
+        count = next((n for d, n in due if d == die), None)
+        if ctx.seed is None:
+            raise MalformedMove("a roll is written with the faces that fell, e.g. roll blu d6 5 4")
+        if count is None:
+            raise IllegalMove(f"{who} has no {die} to roll now")
+        values = list(digital_roll(ctx.seed, replay.position + 1, die, count, replay.header.dice))
+        digital = True
+    return {"die": die, "values": values, "digital": digital}
+
+
+def _fits(die: str, count: int, values: Sequence[Any], replay: Replay) -> bool:
+    try:
+        check_roll(die, values, replay.header.dice)
+    except RuleViolation:
+        return False
+    return len(values) == count
+
+
+def _choose(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 1, 1, "choice", "choose PLAYER VALUE (a number, or the letter of a U/A face)")
+    return {"value": number_or(a[0], fold)}
+
+
+def _word_move(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 1, 3, "word", "word PLAYER WORD [jolly LETTER]")
+    if len(a) == 3 and keyword(a[1]) != "jolly":
+        raise MalformedMove("a word is written: word PLAYER WORD [jolly LETTER]")
+    return {"word": a[0].text, **({"jolly": a[-1].text} if len(a) > 1 else {})}
+
+
+def _chain(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    words = [w for t in a for w in ([t.text] if t.quoted else t.text.split("-")) if w]
+    if not words:
+        raise MalformedMove("a chain is written: chain PLAYER WORD-WORD-...")
+    return {"words": words}
+
+
+def _expression(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    at = next((i for i, t in enumerate(a) if t.at or (not t.quoted and t.text[:1] == "@")), None)
+    expr, aim = (a, ()) if at is None else (a[:at], a[at:])
+    if not expr:
+        raise MalformedMove("an expression is written: expr PLAYER EXPRESSION [@TARGET]")
+    out: dict[str, Any] = {"expr": rest_text(expr)}
+    if aim:
+        named = list(aim) if aim[0].quoted else [Token(aim[0].text[1:]), *aim[1:]]
+        named = [t for t in named if t.text or t.quoted]
+        if not named or (named[0].quoted and len(named) > 1):
+            raise MalformedMove("name the one player aimed at after @, at the end")
+        taken = _take_name(named, ctx.names)
+        out["target"] = taken[0] if taken and taken[1] == len(named) else rest_text(named)
+    return out
+
+
+def _bare(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    if a:
+        raise MalformedMove(f"nothing follows the player here, not {rest_text(a)!r}")
+    return {}
+
+
+def _bet(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 1, 1, "bet", "bet PLAYER up|down")
+    return {"call": a[0].text if a[0].quoted else CALLS.get(fold(a[0].text), fold(a[0].text))}
+
+
+def _dice_list(t: Token) -> list[int]:
+    if t.quoted or not re.fullmatch(r"\d+(,\d+)*", t.text):
+        raise MalformedMove(f"{t.text!r} must be dice values such as 2,1,3")
+    return [int(v) for v in t.text.split(",")]
+
+
+def _reroll(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 2, 2, "reroll", "reroll PLAYER DICE VALUES, e.g. reroll M 2,1,3 5,2,6")
+    return {"dice": _dice_list(a[0]), "values": _dice_list(a[1])}
+
+
+def _seal(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 0, 1, "seal", "seal PLAYER COMMITMENT (64 hex digits: sha256 of salt:word)")
+    if a:
+        return {"commitment": a[0].text if a[0].quoted else a[0].text.lower()}
+    if who is not None and ctx.sealer is None:
+        raise MalformedMove("a seal is written with its commitment (sha256 of salt:word)")
+    return {"commitment": ctx.sealer(who) if who is not None and ctx.sealer else None}
+
+
+def _guess(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    if len(a) < 2:
+        raise MalformedMove("a guess is written: guess PLAYER TARGET WORD")
+    target, used = _name_or_text(a[:-1], ctx.names)
+    _count(a[used:], 1, 1, "guess", "guess PLAYER TARGET WORD")
+    return {"target": target, "word": a[-1].text}
+
+
+def _answer(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 1, 1, "answer", "answer PLAYER right|wrong")
+    if keyword(a[0]) not in ANSWERS:
+        raise MalformedMove(f"the answer is right or wrong, not {a[0].text!r}")
+    return {"right": ANSWERS[keyword(a[0])]}
+
+
+def _reveal(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 2, 2, "reveal", "reveal PLAYER WORD SALT")
+    return {"word": a[0].text, "salt": a[1].text}
+
+
+def _hint(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
+    _count(a, 1, 1, "hint", "hint PLAYER LETTER")
+    return {"letter": a[0].text}
+
+
+PLAYER_MOVES: dict[str, Callable[[Sequence[Token], _Ctx, str | None], dict[str, Any]]] = {
+    "roll": _roll, "choose": _choose, "word": _word_move, "chain": _chain,
+    "expression": _expression, "doubt": _bare, "bet": _bet, "pass": _bare, "timeout": _bare,
+    "reroll": _reroll, "stand": _bare, "seal": _seal, "guess": _guess, "answer": _answer,
+    "reveal": _reveal, "hint": _hint,
+}  # fmt: skip
+
+
+def _player_move(kind: str, args: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
+    """The player first (or left out when only one may act), then the move's own words."""
+    fields = PLAYER_MOVES[kind]
+    taken = _take_name(args, ctx.names)
+    who, rest = (taken[0], args[taken[1] :]) if taken else (None, args)
+    try:
+        fields(rest, ctx, None)  # the words alone, before anything is inferred
+    except MalformedMove:
+        if taken is None and args and not args[0].quoted:
+            try:
+                fields(args[1:], ctx, None)
+            except MalformedMove:
+                pass
+            else:
+                players = ", ".join(ctx.names)
+                raise MalformedMove(
+                    f"{args[0].text!r} is not a player of this match ({players})"
+                ) from None
+        raise
+    by = who or _who(kind, ctx.replay)
+    return {"by": by, **fields(rest, ctx, by)}
+
+
+def _position(a: Sequence[Token], kind: str, shape: str) -> int:
+    if not a:
+        raise MalformedMove(f"a {kind} is written: {shape}")
+    return whole_number(a[0], f"the position of a {kind}")
+
+
+def _referee_move(kind: str, a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
+    if kind == "ruling":
+        shape = "rule POSITION accept|reject [NOTE]"
+        on = _position(a, "ruling", shape)
+        if len(a) < 2:
+            raise MalformedMove(f"a ruling is written: {shape}")
+        if keyword(a[1]) not in DECISIONS:
+            raise MalformedMove(f"the decision must be accept or reject, not {a[1].text!r}")
+        note = {"note": rest_text(a[2:])} if a[2:] else {}
+        return {"by": REFEREE, "on": on, "accept": DECISIONS[keyword(a[1])], **note}
+    if kind == "void":
+        on = _position(a, "void", "void POSITION REASON")
+        if len(a) < 2:
+            raise MalformedMove("a void says why: void POSITION REASON")
+        return {"by": REFEREE, "on": on, "reason": rest_text(a[1:])}
+    if kind in ("dice-commit", "dice-reveal"):
+        _count(a, 1, 1, kind, f"{kind} {'COMMITMENT' if kind == 'dice-commit' else 'SEED'}")
+        field = "commitment" if kind == "dice-commit" else "seed"
+        return {"by": REFEREE, field: a[0].text}
+    if kind == "card":
+        if len(a) < 2:
+            raise MalformedMove("a card is written: card PLAYER|table CARD")
+        to, used = ("table", 1) if keyword(a[0]) == "table" else _name_or_text(a[:-1], ctx.names)
+        _count(a[used:], 1, 1, "card", "card PLAYER|table CARD")
+        return {"to": to, "card": a[-1].text}
+    if kind == "start":
+        if not a:
+            raise MalformedMove("a start is written: start PLAYER")
+        player, used = _name_or_text(a, ctx.names)
+        _count(a[used:], 0, 0, "start", "start PLAYER")
+        return {"by": REFEREE, "player": player}
+    raise AssertionError(kind)  # pragma: no cover
+
+
+def _out(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
+    if len(a) < 2:
+        raise MalformedMove("an out is written: out PLAYER REASON")
+    player, used = _name_or_text(a[:-1], ctx.names)
+    return {"player": player, "reason": rest_text(a[used:])}
+
+
+def _end(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
+    shape = "end winners PLAYER... points PLAYER N ..."
+    keys = [keyword(t) for t in a]
+    if not a or keys[0] != "winners" or "points" not in keys:
+        raise MalformedMove(f"an end is written: {shape}")
+    split = keys.index("points")
+    # Each name is looked for in a window as wide as the longest name: a long line stays linear.
+    width = max(len(n.split()) for n in ctx.names)
+    winners: list[str] = []
+    i = split if keys[1:split] == ["nobody"] else 1
+    while i < split:
+        name, used = _name_or_text(a[i : min(split, i + width)], ctx.names)
+        winners.append(name)
+        i += used
+    points: dict[str, int] = {}
+    i = split + 1
+    while i < len(a):
+        if len(a) - i < 2:
+            raise MalformedMove(f"an end is written: {shape}")
+        name, used = _name_or_text(a[i : min(len(a) - 1, i + width)], ctx.names)
+        points[name] = whole_number(a[i + used], f"{name}'s points")
+        i += used + 1
+    return {"winners": winners, "points": points}
+
+
+REFEREE_MOVES = ("ruling", "void", "dice-commit", "dice-reveal", "card", "start")
+SHORT_FORMS = (*PLAYER_MOVES, *REFEREE_MOVES, "out", "end")
+
+
+def _json_fields(draft: Draft) -> dict[str, Any]:
+    """The fields of an event as a JSON object: ``pass {"by": "blu"}``; the form a kind
+    without a short form yet is written in."""
+    try:
+        fields = json.loads(draft.rest or "{}")
+    except ValueError:
+        fields = None
+    if not isinstance(fields, dict) or "type" in fields:
+        raise MalformedMove(f'a {draft.kind} is written: {draft.kind} {{"field": value, ...}}')
+    return fields
+
+
+def parse(
+    text: str,
+    replay: Replay,
+    *,
+    seed: str | None = None,
+    sealer: Callable[[str], str] | None = None,
+) -> Event:
+    """The event a line of notation records at this point of the match.
+
+    ``seed`` (the console's digital dice) gives the faces of a roll written without them;
+    ``sealer`` is asked for the commitment of a ``seal`` written without one (the console
+    reads the word unseen). Raises :class:`MalformedMove`, :class:`IllegalMove` or
+    :class:`AmbiguousMove`, whose message is one sentence for the referee.
+    """
+    draft = read(text)
+    ctx = _Ctx(replay, seed, sealer)
+    kind = draft.kind
+    if draft.rest.startswith("{") or kind not in SHORT_FORMS:
+        fields = _json_fields(draft)  # any kind may be written as its JSON fields
+    elif kind in PLAYER_MOVES:
+        fields = _player_move(kind, draft.args, ctx)
+    elif kind == "out":
+        fields = _out(draft.args, ctx)
+    elif kind == "end":
+        fields = _end(draft.args, ctx)
+    else:
+        fields = _referee_move(kind, draft.args, ctx)
+    try:
+        event = parse_event({"type": kind, **{k: v for k, v in fields.items() if v is not None}})
+    except MalformedEvent as v:
+        raise MalformedMove(v.message, v.rule) from None
+    try:
+        replay.apply(event)
+    except MalformedEvent as v:
+        raise MalformedMove(v.message, v.rule) from None
+    except RuleViolation as v:
+        raise IllegalMove(v.message, v.rule) from None
+    return event

@@ -1,0 +1,173 @@
+"""The words of the notation of moves: its errors, words and quoted strings, verbs and keywords,
+and the first step of reading a line (its syntax alone, :func:`read`)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from engine.events import EVENT_TYPES
+from engine.text import fold
+
+
+class NotationError(ValueError):
+    """A line of notation that cannot be recorded; the message is one sentence for the referee."""
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.rule})" if self.rule else self.message
+
+
+class MalformedMove(NotationError):
+    """Not a move at all: an unknown verb, a missing word, a number where a letter goes."""
+
+
+class IllegalMove(NotationError):
+    """A well-formed move the rules refuse now (not this player's turn, a face not on the die)."""
+
+
+class AmbiguousMove(NotationError):
+    """A move with two readings (two players may act, two dice fit the faces): say which."""
+
+
+for _error in (NotationError, MalformedMove, IllegalMove, AmbiguousMove):
+    _error.__module__ = "engine.notation"  # where callers import them from
+
+
+# --- words and quoted strings -----------------------------------------------------------------
+
+
+class Token(NamedTuple):  # a tuple: no generated code at import
+    text: str
+    quoted: bool = False  # written in quotes: taken exactly as written
+    at: bool = False  # written @"...": the player aimed at
+
+
+_DECODER = json.JSONDecoder()
+
+
+def tokens(text: str) -> tuple[Token, ...]:
+    """Split a line into words and quoted strings (JSON escapes inside the quotes)."""
+    out: list[Token] = []
+    i, n = 0, len(text)
+    while i < n:
+        if text[i].isspace():
+            i += 1
+            continue
+        at = text.startswith('@"', i)
+        if text[i] == '"' or at:
+            try:
+                value, end = _DECODER.raw_decode(text, i + 1 if at else i)
+            except ValueError:
+                raise MalformedMove(
+                    "a quotation mark is not closed (or has a bad escape)"
+                ) from None
+            if end < n and not text[end].isspace():
+                raise MalformedMove(f"put a space after the quoted {value!r}")
+            out.append(Token(value, True, at))
+            i = end
+        else:
+            j = i
+            while j < n and not text[j].isspace():
+                j += 1
+            out.append(Token(text[i:j]))
+            i = j
+    return tuple(out)
+
+
+def token(value: str) -> str:
+    """One value as a word of the notation: bare when it reads back as itself, else quoted.
+
+    >>> token("casa"), token("due parole"), token('"')
+    ('casa', '"due parole"', '"\\\\""')
+    """
+    bare = (
+        value
+        and value.isprintable()
+        and not any(c.isspace() or c == '"' for c in value)
+        and value[0] not in "@#{"
+    )
+    return value if bare else json.dumps(value, ensure_ascii=False)
+
+
+def lit(value: str, reads: Callable[[str], Any] = str) -> str:
+    """``value`` bare when the lenient reading of it gives it back, else quoted."""
+    written = token(value)
+    if written == value and reads(value) != value:
+        return json.dumps(value, ensure_ascii=False)
+    return written
+
+
+def free(value: str) -> str:
+    """Free text that runs to the end of the line (a note, a reason, an expression)."""
+    words = value.split()
+    if words and " ".join(words) == value and all(token(w) == w for w in words):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def rest_text(toks: Sequence[Token]) -> str:
+    if len(toks) == 1 and toks[0].quoted:
+        return toks[0].text
+    return " ".join(t.text for t in toks)
+
+
+def keyword(t: Token) -> str:
+    """A bare word folded (case, accents) for keywords; a quoted one never is a keyword."""
+    return "" if t.quoted else fold(t.text)
+
+
+def whole_number(t: Token, what: str) -> int:
+    text = t.text.lstrip("#") if not t.quoted else ""
+    if not re.fullmatch(r"-?\d+", text):
+        raise MalformedMove(f"{what} must be a whole number, not {t.text!r}")
+    return int(text)
+
+
+def number_or(t: Token, other: Callable[[str], Any]) -> Any:
+    if t.quoted:
+        return t.text
+    return int(t.text) if re.fullmatch(r"-?\d+", t.text) else other(t.text)
+
+
+# --- the verbs --------------------------------------------------------------------------------
+
+CANONICAL_VERB = {"expression": "expr", "ruling": "rule"}
+ALIASES = {"expr": "expression", "rule": "ruling", "dice-seal": "dice-commit"}
+DIE_NAMES = {"d6": "d6", "d20": "d20", "consonant": "consonant", "vowel": "vowel",
+             "consonante": "consonant", "vocale": "vowel"}  # fmt: skip
+CALLS = {"up": "up", "down": "down", "su": "up", "giu": "down"}
+ANSWERS = {"right": True, "wrong": False, "yes": True, "no": False, "si": True}
+DECISIONS = {"accept": True, "accepted": True, "reject": False, "rejected": False}
+FLAGS = {"digital": True, "not-digital": False}
+KEYWORDS = {"table", "winners", "points", "nobody", "jolly"}
+
+
+VERBS = tuple(dict.fromkeys(CANONICAL_VERB.get(k, k) for k in EVENT_TYPES))
+
+
+class Draft(NamedTuple):
+    """A line read without the match: the event type and the words after the verb."""
+
+    kind: str
+    args: tuple[Token, ...]
+    rest: str  # the raw text after the verb (for kinds written as JSON)
+
+
+def read(text: str) -> Draft:
+    """The syntax alone: the verb and its words (raises :class:`MalformedMove`)."""
+    parts = text.strip().split(None, 1)
+    if not parts:
+        raise MalformedMove("an empty line is not a move")
+    rest = parts[1] if len(parts) > 1 else ""
+    verb = keyword(tokens(parts[0])[0]).replace("_", "-")
+    kind = ALIASES.get(verb, verb)
+    if kind not in EVENT_TYPES:
+        raise MalformedMove(f"unknown move {parts[0]!r}: the moves are {', '.join(VERBS)}")
+    return Draft(kind, () if rest.startswith("{") else tokens(rest), rest)
