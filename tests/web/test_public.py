@@ -29,6 +29,7 @@ def test_every_public_page_has_its_json_twin_and_a_csp(client: TestClient, store
     ]:
         r = client.get(page)
         assert r.status_code == 200, page
+        assert "set-cookie" not in r.headers  # no session for a public visitor
         assert r.headers["link"] == f'<{api}>; rel="alternate"; type="application/json"'
         assert "script-src 'self'" in r.headers["content-security-policy"]
         assert r.headers["referrer-policy"] == "no-referrer"

@@ -37,6 +37,7 @@ from tournament.web.words import LANGS, page_words
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
+FORMS = ("login.html", "organizer.html", "correction.html", "table.html")
 PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 
 
@@ -76,7 +77,8 @@ def page(
         data=data,
         api=api,
         path=request.url.path,
-        csrf=csrf_token(request.session) if "session" in request.scope else "",
+        # Only pages with forms start a session: a public visitor gets no cookie at all.
+        csrf=csrf_token(request.session) if template in FORMS else "",
         **extra,
     )
     headers = {"Link": f'<{api}>; rel="alternate"; type="application/json"'} if api else {}
