@@ -70,6 +70,8 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
         "table_size": int(settings.get("table_size", 4)),
         "demo": bool(settings.get("demo", False)),
     }
+    if settings.get("seed_order"):  # create --seed-from: a season's players, best rated first
+        config["seed_order"] = [str(p) for p in settings["seed_order"]]
     _check_settings(config)
     tournament = Tournament(settings=config, by=by)
     save(store, tournament)
@@ -132,6 +134,13 @@ def save(store: Store, t: Tournament) -> None:
 def scoring_of(t: Tournament) -> Scoring:
     s = t.settings["scoring"]
     return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
+
+
+def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
+    """The players before the first round: in the seed order given at creation (a season's
+    ratings), players it does not know after them; otherwise, and among those, as registered."""
+    order = {p: i for i, p in enumerate(t.settings.get("seed_order") or [])}
+    return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
 
 
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
@@ -259,6 +268,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
+        if before == 0 and t.settings.get("seed_order"):
+            ranked = initial_ranking(t, ranked)
         return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [
@@ -283,7 +294,7 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         return out
     if fmt == "elimination":
         if number == 1:
-            seeded = sorted(active, key=lambda p: t.players[p]["seed"])
+            seeded = initial_ranking(t, active)
             return first_elimination_round(seeded)
         previous = t.rounds[before - 1]["tables"]
         main = [tb for tb in previous if "third place" not in tb.get("why", "")]
@@ -296,6 +307,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     # pods
     rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
+    if before == 0 and t.settings.get("seed_order"):
+        ranked = initial_ranking(t, ranked)
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
         raise Refused(f"tables of several players need at least {minimum} active players")

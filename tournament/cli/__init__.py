@@ -41,7 +41,14 @@ def command_word(argv: Sequence[str]) -> str | None:
 
 
 def register_all() -> None:
-    from tournament.cli import audit, day, export, play, serve  # noqa: F401 - registers the others
+    from tournament.cli import (  # noqa: F401 - registers the others
+        audit,
+        day,
+        export,
+        play,
+        season,
+        serve,
+    )
 
 
 def main() -> None:
