@@ -51,7 +51,9 @@ class Live:
         """
         with self.lock:
             try:
-                readmodels.update(self.store)
+                # In the file (not a copy in memory): this server writes, and other processes
+                # (the CLI, another server) read the same tables.
+                readmodels.update(self.store, write=True)
             except sqlite3.Error as e:
                 log.warning("the read models were not refreshed this time: %s", e)
                 return False

@@ -7,11 +7,12 @@ printing the cards again replaces the links of the open round.
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import Any
 
 import segno
 
-from tournament import day, readmodels
+from tournament import day, sqlitefile
 from tournament.matches import Refused
 from tournament.store import Store
 from tournament.web.security import new_token, token_hash
@@ -21,15 +22,11 @@ TABLE = "web_tables"
 
 def prepare(store: Store) -> None:
     """Create the tokens' table on first use (a server's start)."""
-    db = readmodels.database(store)
-    db.conn.execute(
-        f"create table if not exists {TABLE} "
-        "(hash text primary key, round integer, table_no integer)"
-    )
-
-
-def _tokens(store: Store) -> Any:
-    return readmodels.database(store)
+    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
+        conn.execute(
+            f"create table if not exists {TABLE} "
+            "(hash text primary key, round integer, table_no integer)"
+        )
 
 
 def issue_cards(store: Store) -> list[dict[str, Any]]:
@@ -38,17 +35,16 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
     if not t.rounds or t.rounds[-1]["closed"]:
         raise Refused("there is no open round: pair one first")
     r = t.rounds[-1]
-    db = _tokens(store)
     issued = []
-    with db.conn:
+    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
         for tb in r["tables"]:
             if tb["bye"]:
                 continue
             token = new_token()
-            db.conn.execute(
+            conn.execute(
                 f"delete from {TABLE} where round = ? and table_no = ?", [r["number"], tb["table"]]
             )
-            db.conn.execute(
+            conn.execute(
                 f"insert into {TABLE} values (?, ?, ?)",
                 [token_hash(token), r["number"], tb["table"]],
             )
@@ -77,8 +73,8 @@ def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
 
 def find(store: Store, token: str) -> tuple[int, int] | None:
     """The round and table of a token, if it was issued."""
-    db = _tokens(store)
-    row = db.execute(
-        f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)]
-    ).fetchone()
+    with closing(sqlitefile.connect(store.path)) as conn:
+        row = conn.execute(
+            f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)]
+        ).fetchone()
     return (int(row[0]), int(row[1])) if row else None

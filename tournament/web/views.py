@@ -167,9 +167,27 @@ def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> di
 
     try:
         number = normalise_number(number)
+    except StoreError as e:
+        raise NotFound(str(e)) from None
+
+    def check() -> tuple[Any, list[str]]:
+        try:
+            report = verify_store(db, lambda header: lexicon_for(header, lexicon), number)
+            return report, [str(f) for f in report.failures]
+        except (OSError, RuleViolation, LexiconError, StoreError) as e:  # a broken file
+            return None, [str(e)]
+
+    try:
         loaded = load(store, number, lexicon)
     except (StoreError, Refused, LexiconError) as e:
-        raise NotFound(str(e)) from None
+        report, problems = check()
+        stored = [f for f in (report.failures if report else []) if f.match == number]
+        if not stored or any(f.problem == "no such match is stored" for f in stored):
+            raise NotFound(str(e)) from None
+        # Stored, but changed behind the program's back: say so, and where.
+        return {"id": number, "title": "", "players": [], "outside": [], "status": "",
+                "next": [], "head": None, "timeline": [], "verified": False,
+                "problems": problems}  # fmt: skip
     from engine.notation import format as notation
 
     info = summary(loaded)
@@ -179,12 +197,8 @@ def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> di
     if info["status"] != "finished":
         for row in rows:
             row["best"] = ""
-    try:
-        report = verify_store(db, lambda header: lexicon_for(header, lexicon), number)
-        verified = report.ok and report.heads.get(number) == info["head"]
-        problems = [str(f) for f in report.failures]
-    except (OSError, RuleViolation, LexiconError) as e:  # pragma: no cover - a broken file
-        verified, problems = False, [str(e)]
+    report, problems = check()
+    verified = bool(report and report.ok and report.heads.get(number) == info["head"])
     return {**info, "timeline": rows, "verified": verified, "problems": problems}
 
 
