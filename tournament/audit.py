@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import (
     Chain,
@@ -195,8 +196,8 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
 def _replacement(text: str, before: Replay) -> Event:
     """The event a what-if puts in: a move of the notation, or a JSON object."""
     try:
-        if text.startswith("{"):
-            return parse_event(json.loads(text))
+        if text.startswith(("{", "[")):  # JSON (a list is refused as no event)
+            return parse_event(jsontext.loads(text))
         return parse(text, before)
     except IllegalMove:
         raise
