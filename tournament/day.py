@@ -11,10 +11,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.games.base import Outcome
-from tournament.matches import Refused, check_log, import_log, load
+from tournament.matches import Refused, check_log, load
 from tournament.pairing import (
     History,
     Table,
@@ -25,12 +26,13 @@ from tournament.pairing import (
     swiss,
 )
 from tournament.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
-from tournament.store import Match, Store
+from tournament.store import Conflict, Match, Store
 from tournament.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 
 OutcomeOf = Callable[[str], Outcome | None]
 PARTITA = "partita"
 PARTITA_GAMES = 4  # CH-3
+ATTEMPTS = 50  # saves tried against other terminals changing the tournament at the same moment
 
 
 def replayed_outcome(store: Store) -> OutcomeOf:
@@ -40,7 +42,8 @@ def replayed_outcome(store: Store) -> OutcomeOf:
 
 def get_tournament(store: Store) -> Tournament:
     try:
-        return store.repository.get(TOURNAMENT_ID)
+        t: Tournament = store.get(TOURNAMENT_ID, "the tournament")
+        return t
     except AggregateNotFoundError:
         raise Refused("there is no tournament in this database: create one first") from None
 
@@ -48,7 +51,7 @@ def get_tournament(store: Store) -> Tournament:
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
     """Create the database's tournament; the settings are checked and recorded as given."""
     try:
-        store.repository.get(TOURNAMENT_ID)
+        store.get(TOURNAMENT_ID, "the tournament")
     except AggregateNotFoundError:
         pass
     else:
@@ -125,8 +128,39 @@ def save(store: Store, t: Tournament) -> None:
     """
     before = t.version - len(t.pending_events)
     store.save(t)
+    _snapshot(store, t, before)
+
+
+def _snapshot(store: Store, t: Tournament, before: int) -> None:
     if t.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         store.take_snapshot(TOURNAMENT_ID, version=t.version)
+
+
+def record_head(store: Store, match: Match, by: str = "program") -> None:
+    """Record a finished match's head hash in its tournament (if it is one of its matches), so
+    that ``tournament verify`` finds its last events removed. Retried against other terminals."""
+    for _ in range(ATTEMPTS):
+        try:
+            t = get_tournament(store)
+        except Refused:
+            return
+        head = match.head
+        if head is None or not attached(t, match.number):
+            return
+        if t.heads.get(match.number) == [len(match.lines), head]:
+            return
+        t.record_head(match=match.number, events=len(match.lines), head=head, by=by)
+        try:
+            save(store, t)
+            return
+        except IntegrityError:
+            continue
+    raise Refused("the tournament kept changing: the match is stored; repeat to record its head")
+
+
+def attached(t: Tournament, number: str) -> bool:
+    """Whether a table of the tournament plays this match."""
+    return any(number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"])
 
 
 def scoring_of(t: Tournament) -> Scoring:
@@ -312,6 +346,13 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
         raise Refused(
             f"round {r['number']} cannot close: table(s) {', '.join(map(str, pending))} not decided"
         )
+    for tb in r["tables"]:  # the heads of matches finished while nobody recorded them
+        for number in tb.get("matches", {}).values():
+            if number not in t.heads:
+                match = store.get_match(number)
+                if match.head is None:
+                    continue
+                t.record_head(match=number, events=len(match.lines), head=match.head, by=by)
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
@@ -370,11 +411,17 @@ def start_match(
     by: str = "organizer",
     lexicon_path: str | None = None,
 ) -> Match:
-    """Create the match of one challenge of a table, with the table's players, and attach it."""
-    t = get_tournament(store)
-    match = open_match(store, t, round_number, table_number, game_name, outside, by, lexicon_path)
-    save(store, t)
-    return match
+    """Create the match of one challenge of a table, with the table's players, and attach it:
+    one transaction, repeated from the start when another terminal changed the tournament."""
+    for _ in range(ATTEMPTS):
+        t = get_tournament(store)
+        try:
+            return open_match(
+                store, t, round_number, table_number, game_name, outside, by, lexicon_path
+            )
+        except Conflict:
+            continue
+    raise Refused("the tournament kept changing at the same moment; nothing was stored: repeat")
 
 
 def open_match(
@@ -387,7 +434,9 @@ def open_match(
     by: str = "organizer",
     lexicon_path: str | None = None,
 ) -> Match:
-    """Store a table's new match and attach it to ``t`` (the caller saves ``t``)."""
+    """Store a table's new match and attach it to ``t``, in one transaction with every change
+    pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
+    first)."""
     table = _open_table(t, round_number, table_number)
     games = table_games(t, table)
     if game_name not in games:
@@ -403,10 +452,14 @@ def open_match(
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
         header["outside"] = list(outside)
-    match = import_log(store, check_log(json.dumps(header), lexicon_path))
+    log = check_log(json.dumps(header), lexicon_path)
+    match = store.new_match(log.header_line)
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )
+    before = t.version - len(t.pending_events)
+    store.save_new(match, t)
+    _snapshot(store, t, before)
     return match
 
 

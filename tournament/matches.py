@@ -157,6 +157,10 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
         replay = replay.apply(derived)
         stored.append(derived)
     store.append(loaded.match, [event_line(e) for e in stored])
+    if replay.outcome is not None:
+        from tournament.day import record_head  # the tournament keeps a finished match's head
+
+        record_head(store, loaded.match)
     return Loaded(loaded.match, replay), stored
 
 

@@ -3,6 +3,11 @@
 Every stored event carries a hash: sha256 of the previous hash and the event's canonical JSON
 (keys sorted, no spaces, UTF-8), starting from the sha256 of the header's canonical JSON. So a
 match log is a hash chain and its head hash, printed on the score sheet, seals the whole match.
+
+A stored match binds more into its chain (a :class:`Binding`): its number, its id and the time
+each event was stored, so that no stored byte can change unseen; an exported log carries them
+(``match``, ``id`` and ``at`` on the header line, ``at`` on each event line) so that it still
+verifies on its own. docs/format.md gives the exact recipe.
 """
 
 from __future__ import annotations
@@ -37,36 +42,59 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def genesis(header_line: str) -> str:
-    """The hash the chain starts from: sha256 of the header's canonical JSON."""
+@dataclass(frozen=True)
+class Binding:
+    """What ties a stored match's chain to its place: the match's number and id, when it was
+    started, and when each event was stored (ISO 8601 texts, as the store keeps them)."""
+
+    match: str
+    id: str
+    at: str
+    times: tuple[str, ...] = ()
+
+
+def genesis(header_line: str, binding: Binding | None = None) -> str:
+    """The hash the chain starts from: sha256 of the header's canonical JSON, or of
+    ``match + "\\n" + id + "\\n" + at + "\\n" + header`` for a bound chain."""
+    if binding is not None:
+        header_line = f"{binding.match}\n{binding.id}\n{binding.at}\n{header_line}"
     return hashlib.sha256(header_line.encode()).hexdigest()
 
 
-def link(previous: str, line: str) -> str:
-    """One link of the chain: sha256 of the previous hash followed by the event's canonical JSON."""
-    return hashlib.sha256((previous + line).encode()).hexdigest()
+def link(previous: str, line: str, at: str | None = None) -> str:
+    """One link of the chain: sha256 of the previous hash followed by the event's canonical JSON
+    (bound: ``previous + "\\n" + at + "\\n" + line``)."""
+    text = previous + line if at is None else f"{previous}\n{at}\n{line}"
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
-def chain(header_line: str, lines: Iterable[str]) -> list[str]:
+def chain(header_line: str, lines: Iterable[str], binding: Binding | None = None) -> list[str]:
     """The hash of every event, in order."""
-    hashes, previous = [], genesis(header_line)
-    for line in lines:
-        previous = link(previous, line)
+    lines = list(lines)
+    hashes, previous = [], genesis(header_line, binding)
+    times: Sequence[str | None] = binding.times if binding else [None] * len(lines)
+    for line, at in zip(lines, times, strict=True):
+        previous = link(previous, line, at)
         hashes.append(previous)
     return hashes
 
 
 @dataclass(frozen=True)
 class MatchLog:
-    """A checked match log: the header and events as canonical JSON lines, and their replay."""
+    """A checked match log: the header and events as canonical JSON lines, and their replay
+    (with the binding of the stored match it was exported from, if the file carries one)."""
 
     header_line: str
     lines: tuple[str, ...]
     replay: Replay
+    binding: Binding | None = None
 
     @property
     def hashes(self) -> list[str]:
-        return chain(self.header_line, self.lines)
+        return chain(self.header_line, self.lines, self.binding)
+
+
+BOUND = ("match", "id", "at")  # on an exported header line: the stored match's binding
 
 
 def _json_lines(text: str) -> list[tuple[int, Any]]:
@@ -90,27 +118,35 @@ def read_log(text: str, lexicon_for: Callable[[Header], Lexicon]) -> MatchLog:
     """Read and check a whole log; raise :class:`LogError` naming the first impossible line.
 
     ``lexicon_for`` finds the word list the header names (or the default); it may raise.
-    Where a line carries ``seq`` and ``hash`` (an exported log), both are checked.
+    Where a line carries ``seq`` and ``hash`` (an exported log), both are checked, with the
+    binding (``match``, ``id``, ``at``) when the header carries one.
     """
     rows = _json_lines(text)
     number, header_obj = rows[0]
+    if not isinstance(header_obj, dict):
+        raise LogError(1, "the header must be a JSON object")
+    binding = _binding(header_obj)
+    if binding:
+        header_obj = {k: v for k, v in header_obj.items() if k not in BOUND}
     try:
         header = parse_header(header_obj)
         replay = Replay.start(header, lexicon_for(header))
     except RuleViolation as v:
         raise LogError(1, v.message, v.rule) from None
-    if header_obj.get("lexicon") is None:
-        header_obj = {**header_obj, "lexicon": replay.lexicon.identity}
-    file_previous = genesis(canonical(rows[0][1]))
-    lines = []
+    file_previous = genesis(canonical(header_obj), binding)
+    lines, times = [], []
     for position, (number, obj) in enumerate(rows[1:], 1):
         if not isinstance(obj, dict):
             raise LogError(number, "an event must be a JSON object")
-        body = {k: v for k, v in obj.items() if k not in ("seq", "hash")}
+        at = obj.get("at") if binding else None
+        if binding and not isinstance(at, str):
+            raise LogError(number, "carries no at: the header binds every event to its time")
+        added = ("seq", "hash", "at") if binding else ("seq", "hash")
+        body = {k: v for k, v in obj.items() if k not in added}
         line = canonical(body)
         if "seq" in obj and obj["seq"] != position:
             raise LogError(number, f"seq is {obj['seq']!r} but this is position {position}")
-        file_previous = link(file_previous, line)
+        file_previous = link(file_previous, line, at)
         if "hash" in obj and obj["hash"] != file_previous:
             raise LogError(number, "the hash does not match: the log was changed after export")
         try:
@@ -118,7 +154,21 @@ def read_log(text: str, lexicon_for: Callable[[Header], Lexicon]) -> MatchLog:
         except RuleViolation as v:
             raise LogError(number, v.message, v.rule) from None
         lines.append(line)
-    return MatchLog(canonical(header_obj), tuple(lines), replay)
+        times.append(at)
+    if header_obj.get("lexicon") is None:
+        header_obj = {**header_obj, "lexicon": replay.lexicon.identity}
+    if binding:
+        binding = Binding(binding.match, binding.id, binding.at, tuple(map(str, times)))
+    return MatchLog(canonical(header_obj), tuple(lines), replay, binding)
+
+
+def _binding(header: dict[str, Any]) -> Binding | None:
+    """The binding an exported header carries (``match``, ``id``, ``at``), if any."""
+    if not any(k in header for k in BOUND):
+        return None
+    if not all(isinstance(header.get(k), str) for k in BOUND):
+        raise LogError(1, "match, id and at go together, as texts (an exported header)")
+    return Binding(header["match"], header["id"], header["at"])
 
 
 def _ordered(obj: dict[str, Any], first: Sequence[str]) -> dict[str, Any]:
@@ -128,12 +178,26 @@ def _ordered(obj: dict[str, Any], first: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def write_log(header_line: str, lines: Sequence[str], hashes: Sequence[str]) -> str:
-    """The exported text: the header, then each event with ``seq`` first and ``hash`` last."""
-    out = [json.dumps(_ordered(json.loads(header_line), HEADER_ORDER), ensure_ascii=False)]
-    for seq, (line, digest) in enumerate(zip(lines, hashes, strict=True), 1):
-        body = _ordered(json.loads(line), ("type",))
-        out.append(json.dumps({"seq": seq, **body, "hash": digest}, ensure_ascii=False))
+def write_log(
+    header_line: str,
+    lines: Sequence[str],
+    hashes: Sequence[str],
+    binding: Binding | None = None,
+) -> str:
+    """The exported text: the header, then each event with ``seq`` first and ``hash`` last;
+    a stored match's binding goes on the header line (``match``, ``id``, ``at``) and before each
+    ``hash`` (``at``)."""
+    header = _ordered(json.loads(header_line), HEADER_ORDER)
+    times: Sequence[str | None] = [None] * len(lines)
+    if binding is not None:
+        header |= {"match": binding.match, "id": binding.id, "at": binding.at}
+        times = binding.times
+    out = [json.dumps(header, ensure_ascii=False)]
+    for seq, (line, at, digest) in enumerate(zip(lines, times, hashes, strict=True), 1):
+        body = {"seq": seq, **_ordered(json.loads(line), ("type",))}
+        if at is not None:
+            body["at"] = at
+        out.append(json.dumps({**body, "hash": digest}, ensure_ascii=False))
     return "\n".join(out) + "\n"
 
 

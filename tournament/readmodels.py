@@ -1,10 +1,17 @@
 """Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
-each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings``. They are
-caches of the event store: :func:`update` polls the notification log from the position it
-stored (eventsourcing's projection runners do not work on SQLite), and :func:`rebuild` drops
-them and starts again from the first event; both give the same tables.
+each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings`` (their
+columns: :mod:`tournament.readtables`). They are caches of the event store: :func:`update`
+polls the notification log from the position it stored (eventsourcing's projection runners do
+not work on SQLite), and :func:`rebuild` drops them and starts again from the first event; both
+give the same tables.
+
+Commands that write keep them current in the file, one updater at a time (the update takes
+SQLite's write lock before it reads its position, so a second updater finds the work done).
+A command that only reads never writes them: when they are behind the event store it brings a
+copy up to date in memory (:func:`update` on a store that has saved nothing). Read models of a
+newer schema are never rebuilt at an older number: the command says to upgrade.
 
 A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
 after it: the engine checked that event against a replay when it was stored. Any other match
@@ -14,7 +21,8 @@ after it: the engine checked that event against a replay when it was stored. Any
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -23,10 +31,12 @@ import orjson
 import sqlite_utils
 
 from engine.games.base import Outcome
-from tournament.store import PAGE, Store
+from tournament import readtables, sqlitefile
+from tournament.errors import NewerVersionError, StoreError
+from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
-SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+SCHEMA = readtables.SCHEMA
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
@@ -42,8 +52,16 @@ class Progress:
     tournament: bool = False
 
 
+_views: weakref.WeakKeyDictionary[Store, sqlite_utils.Database] = weakref.WeakKeyDictionary()
+
+
 def database(store: Store) -> sqlite_utils.Database:
-    return sqlite_utils.Database(store.env.get("SQLITE_DBNAME"))
+    """The read models: the copy brought up to date in memory, if this process made one, else
+    the file's tables (read-only unless this process writes)."""
+    view = _views.get(store)
+    if view is not None:
+        return view
+    return sqlite_utils.Database(sqlitefile.connect(store.path, readonly=not store.has_written))
 
 
 def _schema(db: sqlite_utils.Database) -> int | None:
@@ -59,38 +77,83 @@ def position(db: sqlite_utils.Database) -> int:
 
 
 def rebuild(store: Store) -> Progress:
-    """Drop every read model and project the whole log again."""
-    db = database(store)
-    for name in (*TABLES, "_projections"):
-        if name in db.table_names():
-            db[name].drop()
-    return update(store)
+    """Drop every read model and project the whole log again (in the file)."""
+    return update(store, write=True, again=True)
 
 
-def update(store: Store) -> Progress:
-    """Bring the read models up to the last stored event, from where they stopped."""
-    db = database(store)
-    if "_projections" in db.table_names() and _schema(db) != SCHEMA:
-        return rebuild(store)  # made by an older version of the program
-    _create(db)
+def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped.
+
+    ``write`` (default: whether this process has saved anything) updates the file's tables;
+    otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
+    touched. ``again`` drops them first.
+    """
+    if write is None:
+        write = store.has_written
+    _views.pop(store, None)
+    if not write and not again:
+        source = sqlitefile.connect(store.path)
+        try:
+            if _current(sqlite_utils.Database(source)):
+                return Progress()
+        finally:
+            source.close()
+    with sqlitefile.updating(store.path, write) as conn:
+        db = sqlite_utils.Database(conn)
+        progress = _update(db, store, again)
+    if not write:
+        _views[store] = db
+    return progress
+
+
+def _current(db: sqlite_utils.Database) -> bool:
+    """Whether the file's read models are of this schema and hold every stored event."""
+    if "_projections" not in db.table_names():
+        return False
+    schema = _schema(db)
+    if schema is not None and schema > SCHEMA:
+        raise NewerVersionError("its read models")
+    last = db.execute(f"select max(rowid) from {sqlitefile.EVENTS}").fetchone()[0] or 0
+    return schema == SCHEMA and position(db) == last
+
+
+def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
+    if "_projections" in db.table_names():
+        schema = _schema(db)
+        if schema is not None and schema > SCHEMA:
+            raise NewerVersionError("its read models")
+        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+            for name in (*TABLES, "_projections"):
+                if name in db.table_names():
+                    db.conn.execute(f"drop table [{name}]")
+    readtables.create(db)
+    try:
+        return _project(db, store)
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise StoreError(
+            "the read models cannot be built: a stored event was changed outside the program "
+            "(tournament verify shows where)"
+        ) from None
+
+
+def _project(db: sqlite_utils.Database, store: Store) -> Progress:
     start = position(db) + 1
     progress = Progress()
     numbers = {row[0]: row[1] for row in db.execute("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
     last = start - 1
-    with db.conn:
-        for page in _pages(db, start):
-            rows = _flat_rows(page, numbers, summaries, progress)
-            db.conn.executemany("insert into events values (?, ?, ?, ?, ?, ?, ?)", rows)
-            progress.events += len(rows)
-            last = page[-1][0]
-        progress.matches = set(summaries)
-        _matches(db, store, summaries)
-        if progress.tournament or progress.matches:
-            _tournament(db, store)
-        db.conn.execute(
-            "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
-        )
+    for page in _pages(db, start):
+        rows = _flat_rows(page, numbers, summaries, progress)
+        db.conn.executemany("insert or replace into events values (?, ?, ?, ?, ?, ?, ?)", rows)
+        progress.events += len(rows)
+        last = page[-1][0]
+    progress.matches = set(summaries)
+    _matches(db, store, summaries)
+    if progress.tournament or progress.matches:
+        readtables.tournament(db, store, outcomes(db))
+    db.conn.execute(
+        "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
+    )
     return progress
 
 
@@ -112,84 +175,6 @@ def _pages(db: sqlite_utils.Database, start: int) -> Iterator[list[tuple[Any, ..
         start = page[-1][0] + 1
 
 
-def _create(db: sqlite_utils.Database) -> None:
-    if "_projections" in db.table_names():
-        return
-    db.table("_projections").create({"name": str, "position": int}, pk="name")
-    db.conn.execute("insert into _projections values ('schema', ?)", [SCHEMA])
-    db.table("events").create(
-        {
-            "id": int,
-            "aggregate": str,
-            "version": int,
-            "type": str,
-            "at": str,
-            "match": str,
-            "payload": str,
-        },
-        pk="id",
-    )
-    db.table("matches").create(
-        {
-            "id": str,
-            "uuid": str,
-            "game": str,
-            "players": str,
-            "outside": str,
-            "events": int,
-            "head": str,
-            "status": str,
-            "winners": str,
-            "points": str,
-            "last_end": str,
-            "end_at": int,
-            "corrected_at": int,
-            "round": int,
-            "table_no": int,
-        },
-        pk="id",
-    )
-    db.table("matches").create_index(["uuid"], unique=True)
-    db.table("challenges").create(
-        {"match": str, "player": str, "game": str, "points": int, "won": int},
-        pk=("match", "player"),
-    )
-    db.table("players").create(
-        {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
-        pk="name",
-    )
-    db.table("rounds").create({"number": int, "closed": int, "tables": int}, pk="number")
-    db.table("pairings").create(
-        {
-            "round": int,
-            "table_no": int,
-            "players": str,
-            "bye": int,
-            "why": str,
-            "games": str,
-            "matches": str,
-            "decided": int,
-            "points": str,
-            "amended": str,
-        },
-        pk=("round", "table_no"),
-    )
-    db.table("standings").create(
-        {
-            "rank": int,
-            "player": str,
-            "points": float,
-            "played": int,
-            "challenge": float,
-            "buchholz": float,
-            "buchholz_cut1": float,
-            "sonneborn_berger": float,
-            "head_to_head": float,
-        },
-        pk="player",
-    )
-
-
 def _flat_rows(
     page: list[tuple[Any, ...]],
     numbers: dict[str, str],
@@ -201,6 +186,10 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
+    for topic in {row[3] for row in page} - _KNOWN:
+        if not known_topic(topic):
+            raise NewerVersionError()
+        _KNOWN.add(topic)
     rows: list[tuple[Any, ...]] = []
     append = rows.append
     for notification, aggregate, version, topic, raw in page:
@@ -239,6 +228,8 @@ def _flat_rows(
         append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
     return rows
 
+
+_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
@@ -315,101 +306,3 @@ def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
             else None
         )
     return out
-
-
-def _tournament(db: sqlite_utils.Database, store: Store) -> None:
-    from tournament import day
-    from tournament.matches import Refused
-
-    try:
-        t = day.get_tournament(store)
-    except Refused:
-        return
-    known = outcomes(db)
-
-    def outcome_of(match_id: str) -> Outcome | None:
-        return known.get(match_id)
-
-    for name in ("players", "rounds", "pairings", "standings"):
-        db.conn.execute(f"delete from {name}")
-    _insert(
-        db,
-        "players",
-        (
-            {
-                "name": p,
-                "status": i["status"],
-                "seed": i["seed"],
-                "since": i["since"],
-                "until": i.get("until"),
-                "reason": i.get("reason"),
-            }
-            for p, i in t.players.items()
-        ),
-    )
-    _insert(
-        db,
-        "rounds",
-        (
-            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
-            for r in t.rounds
-        ),
-    )
-    pairings = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            result = day.table_result(t, tb, outcome_of)
-            pairings.append(
-                {
-                    "round": r["number"],
-                    "table_no": tb["table"],
-                    "players": json.dumps(tb["players"]),
-                    "bye": int(tb["bye"]),
-                    "why": tb.get("why", ""),
-                    "games": json.dumps(day.table_games(t, tb)),
-                    "matches": json.dumps(tb.get("matches", {})),
-                    "decided": int(result.decided),
-                    "points": json.dumps(dict(result.points)) if result.points else None,
-                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
-                }
-            )
-            for number in tb.get("matches", {}).values():
-                db.conn.execute(
-                    "update matches set round = ?, table_no = ? where id = ?",
-                    [r["number"], tb["table"], number],
-                )
-    _insert(db, "pairings", pairings)
-    _insert(
-        db,
-        "standings",
-        (
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": row.points,
-                "played": row.played,
-                **{
-                    k: row.values.get(k)
-                    for k in (
-                        "challenge",
-                        "buchholz",
-                        "buchholz_cut1",
-                        "sonneborn_berger",
-                        "head_to_head",
-                    )
-                },
-            }
-            for row in day.current_standings(t, outcome_of)
-        ),
-    )
-
-
-def _insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict[str, Any]]) -> None:
-    rows = list(rows)
-    if rows:
-        columns = list(rows[0])
-        db.conn.executemany(
-            f"insert into {table} ({', '.join(columns)}) values "
-            f"({', '.join(':' + c for c in columns)})",
-            rows,
-        )

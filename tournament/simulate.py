@@ -20,7 +20,7 @@ from engine.match import Replay
 from tournament import day
 from tournament.bots import random_game
 from tournament.matchlog import canonical
-from tournament.store import Store
+from tournament.store import Match, Store
 
 NAMES = ("Giallo", "Blu", "Verde", "Rosso", "Nero", "Bianco", "Viola", "Arancio")
 BY = "simulation"
@@ -50,12 +50,13 @@ class Simulation:
     progress: Callable[[str], None] | None = None
 
 
-def play_match(store: Store, match_number: str, rng: random.Random) -> None:
+def play_match(store: Store, match_number: str, rng: random.Random) -> Match:
     """Let the bots play one stored, empty match to its end, storing every event."""
     match = store.get_match(match_number)
     header = parse_header(json.loads(match.header))
     replay = random_game(Replay.start(header, default_lexicon()), rng)
     store.append(match, [canonical(event_to_json(e)) for e in replay.events])
+    return match
 
 
 def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
@@ -69,7 +70,9 @@ def play_table(
 ) -> None:
     """Choose the partita (if any), open each challenge's match and let the bots play it.
 
-    Changes ``t`` in memory; the caller saves it once for the whole round.
+    Each match is stored attached to its table in one transaction (with the partita's choice),
+    so that a simulation stopped at any moment leaves no match outside its table; the heads of
+    the finished matches are saved with the next one, or by the caller at the end of the round.
     """
     number = table["table"]
     if t.settings["plays"] == day.PARTITA:
@@ -85,7 +88,9 @@ def play_table(
         if g == "catena" and len(table["players"]) == 2:
             outside = outside_for(t, table, rng)
         match = day.open_match(store, t, round_number, number, g, outside, by=BY)
-        play_match(store, match.number, rng)
+        played = play_match(store, match.number, rng)
+        if played.lines:
+            t.record_head(match=played.number, events=len(played.lines), head=played.head, by=BY)
 
 
 def run(store: Store, sim: Simulation) -> None:

@@ -3,7 +3,12 @@
 A match is known by a short number (``M7``) that a referee can type; its aggregate id is derived
 from it (uuid5), so two terminals that create a match at the same moment collide on the id and
 the second simply takes the next number. Each stored ``Recorded`` event holds one canonical JSON
-line of the match log and its chain hash (see :mod:`tournament.matchlog`).
+line of the match log and its chain hash (see :mod:`tournament.matchlog`); the chain is bound to
+the match's number, id and times, so that ``tournament verify`` finds any stored byte changed.
+
+A database file is looked at before it is opened and read read-only until something is saved
+(:mod:`tournament.sqlitefile`, where everything SQLite-specific lives); an event type this
+version does not know, anywhere it is read, says the database is a newer version's.
 
 One application per database file: on SQLite, every aggregate of the project shares one events
 table, so the tournament aggregates will join this application rather than start another.
@@ -15,47 +20,106 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
-from eventsourcing.persistence import IntegrityError, Notification
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import (
+    DatetimeAsISO,
+    DecimalAsStr,
+    IntegrityError,
+    JSONTranscoder,
+    Mapper,
+    Notification,
+    StoredEvent,
+    UUIDAsHex,
+)
+from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
-from tournament.matchlog import chain, genesis, link
+from tournament.errors import NewerVersionError, StoreError
+from tournament.matchlog import Binding, chain, genesis, link, write_log
+
+__all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
 _NAMESPACE = uuid5(NAMESPACE_URL, "tournament/match")
 
 
-class StoreError(Exception):
-    """Something the user asked of the store that cannot be done (the message says what)."""
+class Conflict(StoreError):
+    """Another process saved one of the same aggregates first; nothing of this save was stored."""
 
 
 class Match(Aggregate):
-    """One match: its header and its log lines, each with its chain hash."""
+    """One match: its header and its log lines, each with its chain hash.
+
+    The chain is bound (:class:`tournament.matchlog.Binding`) to the match's number, its id and
+    the time of every stored event; the start carries the chain's first hash, so that even a
+    match with no event yet is sealed.
+    """
+
+    class Event(Aggregate.Event):
+        def mutate(self, aggregate: Any) -> Any:
+            match: Any = super().mutate(aggregate)
+            match.times.append(self.timestamp.isoformat())  # as the store writes it
+            return match
 
     @staticmethod
-    def create_id(number: str, header: str) -> UUID:
+    def create_id(number: str) -> UUID:
         return match_uuid(number)
 
     @event("Started")
-    def __init__(self, number: str, header: str) -> None:
+    def __init__(self, number: str, header: str, hash: str) -> None:  # noqa: A002
         self.number = number
         self.header = header
+        self.start = hash
         self.lines: list[str] = []
         self.hashes: list[str] = []
+        self.times: list[str] = []  # the start's, then each event's
 
     @event("Recorded")
     def record(self, line: str, hash: str) -> None:  # noqa: A002 - the log's own word
         self.lines.append(line)
         self.hashes.append(hash)
 
+    @classmethod
+    def begin(cls, number: str, header: str) -> Match:
+        """A new match, its chain bound to its number, its id and this moment."""
+        at = cls.Started.create_timestamp()  # type: ignore[attr-defined]  # made by @event
+        binding = Binding(number, match_uuid(number).hex, at.isoformat())
+        started = cls.Started  # type: ignore[attr-defined]
+        return cls._create(
+            started, number=number, header=header, hash=genesis(header, binding), timestamp=at
+        )
+
+    def add(self, line: str) -> None:
+        """Record one line, linked to the one before and to this moment."""
+        at = self.Recorded.create_timestamp()  # type: ignore[attr-defined]
+        digest = link(self.head or self.start, line, at.isoformat())
+        self.trigger_event(self.Recorded, line=line, hash=digest, timestamp=at)  # type: ignore[attr-defined]
+
     @property
     def head(self) -> str | None:
         """The head hash of the chain (None before any event)."""
         return self.hashes[-1] if self.hashes else None
+
+    @property
+    def binding(self) -> Binding:
+        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
+
+    def intact(self) -> bool:
+        """Whether the stored chain is the one its number, id, times, header and lines give."""
+        binding = self.binding
+        return (
+            self.id == match_uuid(self.number)
+            and self.start == genesis(self.header, binding)
+            and self.hashes == chain(self.header, self.lines, binding)
+        )
+
+    def export(self) -> str:
+        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
+        return write_log(self.header, self.lines, self.hashes, self.binding)
 
 
 def match_uuid(number: str) -> UUID:
@@ -70,57 +134,130 @@ def normalise_number(text: str) -> str:
     return f"M{int(m.group(1))}"
 
 
+def known_topic(topic: str) -> bool:
+    """Whether this version has the class a stored event names (only the program's own modules
+    are looked in: a name in the file never makes it import anything else)."""
+    if not topic.startswith(("tournament.", "eventsourcing.")):
+        return False
+    try:
+        resolve_topic(topic)
+    except (TopicError, ValueError):
+        return False
+    return True
+
+
+class _Mapper(Mapper[UUID]):
+    """eventsourcing's mapper; an event type this version does not know is a newer version's."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        if not known_topic(stored_event.topic):
+            raise NewerVersionError()
+        return super().to_domain_event(stored_event)
+
+
+def new_mapper() -> Mapper[UUID]:
+    """How stored events are written and read (JSON, as eventsourcing's applications do)."""
+    transcoder = JSONTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+        transcoder.register(transcoding)
+    return _Mapper(transcoder=transcoder)
+
+
+def unreadable(what: str) -> StoreError:
+    return StoreError(
+        f"{what} cannot be read: its stored events were changed outside the program "
+        "(tournament verify shows where)"
+    )
+
+
 class Store(Application):
     """The event store of one database file.
 
-    Snapshots are enabled for the tournament aggregate, which takes one every hundred events
-    (see ``tournament.day.save``).
+    Opening it never writes: the file is looked at first (:mod:`tournament.sqlitefile`), read
+    read-only, and opened for writing only when something is saved. Snapshots are enabled for
+    the tournament aggregate, which takes one every hundred events (see ``tournament.day.save``).
     """
 
     name = "tournament"
     is_snapshotting_enabled = True
 
     def __init__(self, db: str | Path = DEFAULT_DB) -> None:
-        super().__init__(
-            env={
-                "PERSISTENCE_MODULE": os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite"),
-                "SQLITE_DBNAME": str(db),
-                "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
-            }
-        )
+        self.path = Path(db)
+        super().__init__(env=backend_env(self.path))
         self._next_number: int | None = None  # counted once, then kept (see create)
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return new_mapper()
+
+    @property
+    def has_written(self) -> bool:
+        """Whether this process has opened the store for writing (it saved something)."""
+        return bool(getattr(self.factory, "has_written", True))
+
+    def get(self, aggregate_id: UUID, what: str) -> Any:
+        """An aggregate, or one sentence saying why it cannot be read.
+
+        Raises :class:`AggregateNotFoundError` when nothing is stored under the id.
+        """
+        try:
+            return self.repository.get(aggregate_id)
+        except (AggregateNotFoundError, StoreError):
+            raise
+        except Exception:  # anything a changed byte can make of a stored event
+            raise unreadable(what) from None
 
     def create(self, header: str, lines: Sequence[str]) -> Match:
         """Store a new match with its events, atomically, under the next free number."""
-        if self._next_number is None:
-            self._next_number = self._count_matches() + 1
-        number = self._next_number
         for _ in range(100):
-            match = Match(f"M{number}", header)
-            for line, digest in zip(lines, chain(header, lines), strict=True):
-                match.record(line, digest)
+            match = self.new_match(header, lines)
             try:
-                self.save(match)
-            except IntegrityError:
-                number += 1  # another terminal took this number a moment ago
-                continue
-            self._next_number = number + 1
+                self.save_new(match)
+            except Conflict:
+                continue  # another terminal took this number a moment ago
             return match
         raise StoreError("could not find a free match number")  # pragma: no cover
+
+    def new_match(self, header: str, lines: Sequence[str] = ()) -> Match:
+        """A match under the next free number, with its events, not saved yet (see save_new)."""
+        if self._next_number is None:
+            self._next_number = self._count_matches() + 1
+        match = Match.begin(f"M{self._next_number}", header)
+        for line in lines:
+            match.add(line)
+        return match
+
+    def save_new(self, match: Match, *others: Aggregate) -> None:
+        """Save a new match with the pending events of ``others`` (the tournament it is attached
+        to), all in one transaction.
+
+        Raises :class:`Conflict` (nothing stored) when another process saved first: the match
+        number, or one of ``others``, changed meanwhile; load them again and repeat.
+        """
+        try:
+            self.save(match, *others)
+        except IntegrityError:
+            # Count again (someone else stored a match), and never guess the same number twice.
+            self._next_number = max(self._count_matches(), int(match.number[1:])) + 1
+            raise Conflict(
+                "another terminal changed the tournament at the same moment; nothing was stored: "
+                "repeat"
+            ) from None
+        self._next_number = int(match.number[1:]) + 1
 
     def get_match(self, number: str) -> Match:
         number = normalise_number(number)
         try:
-            return self.repository.get(match_uuid(number))
+            match: Match = self.get(match_uuid(number), number)
         except AggregateNotFoundError:
             raise StoreError(f"there is no match {number} in this database") from None
+        if not isinstance(match, Match) or not match.intact():
+            raise unreadable(number)
+        return match
 
     def append(self, match: Match, lines: Sequence[str]) -> None:
         """Append lines to a match read before; a concurrent write makes this fail cleanly."""
-        previous = match.head or genesis(match.header)
         for line in lines:
-            previous = link(previous, line)
-            match.record(line, previous)
+            match.add(line)
         try:
             self.save(match)
         except IntegrityError:
@@ -130,9 +267,17 @@ class Store(Application):
             ) from None
 
     def matches(self) -> Iterator[Match]:
-        """Every stored match, in the order they were created."""
+        """Every stored match, in the order they were created (one sentence naming the first
+        that cannot be read)."""
         for notification in self._started():
-            yield self.repository.get(notification.originator_id)
+            number = (
+                _number_in(notification.state)
+                or f"the match stored as {notification.originator_id}"
+            )
+            match = self.get(UUID(str(notification.originator_id)), number)
+            if not isinstance(match, Match) or not match.intact():
+                raise unreadable(number)
+            yield match
 
     def _count_matches(self) -> int:
         return sum(1 for _ in self._started())
@@ -141,11 +286,28 @@ class Store(Application):
         """The notification of every match's first event, read in pages."""
         start = 1
         while True:
-            page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
+            try:
+                page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
+            except ValueError:  # an id that is not one: eventsourcing could not read it
+                raise unreadable("a match") from None
             yield from page
             if len(page) < PAGE:
                 return
             start = page[-1].id + 1
+
+
+def backend_env(path: Path) -> dict[str, str]:
+    """The eventsourcing settings of a database (SQLite now; a PostgreSQL URL later)."""
+    return {
+        "PERSISTENCE_MODULE": "tournament.sqlitefile:Factory",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
+    }
+
+
+def _number_in(state: bytes) -> str | None:
+    found = re.search(rb'"number":"(M\d+)"', state)
+    return found.group(1).decode() if found else None
 
 
 PAGE = 1000

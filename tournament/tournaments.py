@@ -1,32 +1,81 @@
 """The tournament aggregate: registration, rounds, pairings, partite; every change an event.
 
 One tournament per database file. Its events say who did what (``by``) and eventsourcing
-stamps when. Results are never stored here: they are derived from the match logs.
+stamps when. Results are never stored here: they are derived from the match logs; but each
+finished match's head hash is recorded, so that a match of the tournament cannot lose its last
+events unseen.
+
+The tournament's events form a hash chain too (:func:`seal`): each carries ``hash``, the sha256
+of the one before and of its own type, version, time and fields, so that ``tournament verify``
+finds any change to them.
 """
 
 from __future__ import annotations
 
+import copy
+import hashlib
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import get_topic
+
+from tournament.matchlog import canonical
 
 TOURNAMENT_ID = uuid5(NAMESPACE_URL, "tournament/tournament")
 FORMATS = ("swiss", "round_robin", "elimination", "pods")
+BASE_FIELDS = ("originator_id", "originator_version", "timestamp", "hash")
+
+
+def seal(previous: str, topic: str, version: int, at: str, fields: dict[str, Any]) -> str:
+    """One link of the tournament's chain: sha256 of the previous hash, a newline, and the
+    canonical JSON of ``{"at", "fields", "topic", "version"}``. The first event's previous hash
+    is the tournament's id (32 hex digits)."""
+    body = canonical({"at": at, "fields": fields, "topic": topic, "version": version})
+    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
+
+
+def event_fields(event_obj: Any) -> dict[str, Any]:
+    """The fields of a stored tournament event that its hash covers (all but the base ones)."""
+    return {k: v for k, v in vars(event_obj).items() if k not in BASE_FIELDS}
 
 
 class Tournament(Aggregate):
     """A club tournament: its settings, players and rounds."""
 
+    class Event(Aggregate.Event):
+        hash: str
+
+        def mutate(self, aggregate: Any) -> Any:
+            t: Any = super().mutate(aggregate)
+            t.head = self.hash
+            return t
+
     @staticmethod
     def create_id(**_: Any) -> UUID:
         return TOURNAMENT_ID
+
+    @classmethod
+    def _create(cls, event_class: Any, *, id: Any = None, **kwargs: Any) -> Any:  # noqa: A002
+        at = event_class.create_timestamp()
+        fields = {**kwargs, "originator_topic": get_topic(cls)}
+        kwargs["hash"] = seal(TOURNAMENT_ID.hex, get_topic(event_class), 1, at.isoformat(), fields)
+        return super()._create(event_class, id=id, timestamp=at, **kwargs)
+
+    head: str  # the hash of the last event (set by every event, see Event.mutate)
+
+    def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
+        at = event_class.create_timestamp()
+        version = self.version + 1
+        kwargs["hash"] = seal(self.head, get_topic(event_class), version, at.isoformat(), kwargs)
+        super().trigger_event(event_class, timestamp=at, **kwargs)
 
     @event("Created")
     def __init__(self, settings: dict[str, Any], by: str) -> None:
         self.settings = settings
         self.players: dict[str, dict[str, Any]] = {}  # name -> status, since (round), seed
         self.rounds: list[dict[str, Any]] = []
+        self.heads: dict[str, list[Any]] = {}  # match -> [events, head hash] when it finished
 
     @event("PlayerRegistered")
     def register(self, player: str, by: str) -> None:
@@ -45,7 +94,8 @@ class Tournament(Aggregate):
 
     @event("RoundPaired")
     def pair_round(self, number: int, tables: list[dict[str, Any]], by: str) -> None:
-        self.rounds.append({"number": number, "tables": tables, "closed": False})
+        # A copy: the tables change as matches attach, the event that paired them must not.
+        self.rounds.append({"number": number, "tables": copy.deepcopy(tables), "closed": False})
 
     @event("PartitaChosen")
     def choose_partita(self, round: int, table: int, games: list[str], by: str) -> None:  # noqa: A002
@@ -68,6 +118,10 @@ class Tournament(Aggregate):
         self.table(round, table).setdefault("amendments", []).append(
             {"points": points, "reason": reason, "by": by}
         )
+
+    @event("HeadRecorded")
+    def record_head(self, match: str, events: int, head: str, by: str) -> None:
+        self.heads[match] = [events, head]
 
     @event("RoundClosed")
     def close_round(self, number: int, by: str) -> None:

@@ -1,38 +1,58 @@
-"""``tournament verify``: is every stored match the one that was recorded, and does it replay?
+"""``tournament verify``: is everything stored what was recorded, and does it replay?
 
-For each match it reads the stored events as bytes (so that a change made behind the program's
-back, with any SQLite tool, cannot hide behind a decoding error), recomputes the hash chain from
-the header, and replays the log through the rules, which checks every derived event. A printed
-head hash (from a signed score sheet) can be checked against the store, and an exported log
-checked on its own.
+It reads every stored row as bytes (so that a change made behind the program's back, with any
+SQLite tool, cannot hide behind a decoding error) and checks, for each row, that it decodes and
+encodes back to exactly the same bytes: so every byte is accounted for by a value. Then each
+value is checked:
+
+- a match: its id is the one its number gives, its versions run 1, 2, 3 ... with no gap, its
+  start carries the first hash of a chain bound to its number, id, time and header, each event's
+  hash links the one before with the event's time and line, and the log replays through the rules;
+- the tournament: its events form their own chain (type, version, time, every field), they apply
+  one after the other, every match they attach is stored, and every head hash they recorded is
+  still on its match's chain (so a match of the tournament cannot lose its last events unseen);
+- the tournament's snapshots are what its events give at that version (a snapshot's own time is
+  read by nothing: it only has to be a valid time).
+
+What it cannot see: the newest events of a match outside any tournament, removed together with
+their hashes (the head hash printed on the signed score sheet is the anchor then), and a forger
+who recomputes every hash after a change (the printed head hash again).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.utils import get_topic
 
 from engine.errors import RuleViolation
 from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
-from tournament.matchlog import LogError, MatchLog, genesis, link, read_log
-from tournament.store import NUMBER, normalise_number
+from tournament import sqlitefile
+from tournament.errors import NEWER, NewerVersionError, StoreError
+from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
+from tournament.store import NUMBER, Match, match_uuid, new_mapper, normalise_number
+from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
-STARTED = "tournament.store:Match.Started"
-RECORDED = "tournament.store:Match.Recorded"
+MATCH_TOPIC = get_topic(Match)
+TOURNAMENT = "tournament"
 
 
 @dataclass(frozen=True)
 class Failure:
-    match: str
-    position: int  # 0: the header
+    match: str  # a match's number, "tournament", or where the row is stored
+    position: int  # 0: the header (a match's start); the tournament: its event's version
     problem: str
 
     def __str__(self) -> str:
@@ -44,6 +64,7 @@ class Failure:
 class Report:
     matches: int = 0
     events: int = 0
+    tournament_events: int = 0
     heads: dict[str, str | None] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     sealed_dice: list[str] = field(default_factory=list)  # digital dice not revealed yet
@@ -57,31 +78,62 @@ class Report:
             "ok": self.ok,
             "matches": self.matches,
             "events": self.events,
+            "tournament_events": self.tournament_events,
             "failures": [vars(f) for f in self.failures],
             "sealed_dice": self.sealed_dice,
         }
 
 
-Rows = list[tuple[int, str, bytes]]
+Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, state
 
 
-def _streams(conn: sqlite3.Connection, uuid: str | None) -> Iterator[tuple[str, Rows]]:
-    """Each match's id and stored events, (version, topic, state), in order: one scan."""
-    sql = "select originator_id, originator_version, topic, state from stored_events "
-    params: list[Any] = []
-    if uuid:
-        sql += "where originator_id = ? "
-        params.append(uuid)
-    sql += "order by originator_id, originator_version"
-    current, rows = "", []  # type: tuple[str, Rows]
-    for aggregate, version, topic, state in conn.execute(sql, params):
-        if not topic.startswith("tournament.store:Match."):
-            continue
-        if aggregate != current and rows:
+TEXTS = ("number", "header", "line", "hash")  # a match's fields
+
+
+class Unreadable(Exception):
+    """A stored row that does not decode, or does not encode back to the same bytes."""
+
+
+def _decode(mapper: Mapper[UUID], row: Row) -> Any:
+    """The stored event of a row, if the row is exactly what the program writes for it."""
+    aggregate, version, topic, state = row
+    try:
+        stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
+        event: Any = mapper.to_domain_event(stored)
+        again = mapper.to_stored_event(event)
+    except NewerVersionError:
+        raise Unreadable(
+            f"an event type this version does not know ({topic}): {NEWER}, or changed"
+        ) from None
+    except Exception:
+        raise Unreadable("the stored event is not readable") from None
+    if (
+        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
+        or not isinstance(event.timestamp, datetime)
+        or isinstance(event, Match.Event)
+        and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
+        or again.state != stored.state
+        or again.topic != topic
+        or again.originator_version != version
+        or event.originator_id.hex != aggregate
+    ):
+        raise Unreadable("the stored bytes are not what the program writes: changed afterwards")
+    return event
+
+
+def _streams(conn: sqlite3.Connection, table: str) -> Iterator[tuple[str, list[Row]]]:
+    """Each aggregate's rows, in version order: one scan."""
+    sql = (
+        f"select originator_id, originator_version, topic, state from {table} "
+        "order by originator_id, originator_version"
+    )
+    current, rows = "", []  # type: tuple[str, list[Row]]
+    for row in conn.execute(sql):
+        if row[0] != current and rows:
             yield current, rows
             rows = []
-        current = aggregate
-        rows.append((version, topic, state))
+        current = row[0]
+        rows.append(row)
     if rows:
         yield current, rows
 
@@ -89,53 +141,116 @@ def _streams(conn: sqlite3.Connection, uuid: str | None) -> Iterator[tuple[str, 
 def verify_store(
     db: Path, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
 ) -> Report:
-    """Check every stored match (or one): hash chain, readability, and a full replay."""
-    from tournament.store import match_uuid
-
-    conn = sqlite3.connect(f"file:{quote(str(db.resolve()))}?mode=ro", uri=True)
+    """Check every stored match (or one), the tournament and its snapshots."""
+    if not sqlitefile.inspect(db, topics=False):
+        raise StoreError(f"there is no database at {db}")
+    mapper = new_mapper()
+    conn = sqlitefile.connect(db)
     report = Report()
-    uuid = match_uuid(normalise_number(number)).hex if number else None
-    for aggregate, rows in _streams(conn, uuid):
-        report.matches += 1
-        report.events += len(rows) - 1
-        _verify_match(aggregate, rows, lexicon_for, report)
+    wanted = match_uuid(normalise_number(number)).hex if number else None
+    heads: dict[str, list[str]] = {}
+    tournament: list[Any] | None = None
+    made = {r[0] for r in conn.execute("select name from sqlite_master")}
+    if sqlitefile.EVENTS not in made:
+        return report  # a new database whose tables are not made yet
+    for aggregate, rows in _streams(conn, sqlitefile.EVENTS):
+        if wanted and aggregate != wanted:
+            continue
+        where = f"the events stored as {aggregate}"
+        try:
+            first = _decode(mapper, rows[0])
+        except Unreadable as e:
+            report.failures.append(Failure(where, 0, str(e)))
+            continue
+        if isinstance(first, Match.Event):
+            report.matches += 1
+            report.events += len(rows) - 1
+            name, hashes = _verify_match(aggregate, rows, mapper, lexicon_for, report)
+            heads[name] = hashes
+        elif isinstance(first, Tournament.Event):
+            tournament = _verify_tournament(aggregate, rows, mapper, report)
+        else:
+            # Another kind of aggregate (a newer feature's): its rows must at least be intact.
+            for row in rows[1:]:
+                try:
+                    _decode(mapper, row)
+                except Unreadable as e:
+                    report.failures.append(Failure(where, row[1], str(e)))
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
+    if tournament is not None and not number:
+        _cross_check(tournament, heads, report)
+        _verify_snapshots(conn, mapper, tournament, report)
     return report
 
 
 def _verify_match(
-    aggregate: str, rows: Rows, lexicon_for: Callable[[Any], Lexicon], report: Report
-) -> None:
-    version, topic, state = rows[0]
+    aggregate: str,
+    rows: list[Row],
+    mapper: Mapper[UUID],
+    lexicon_for: Callable[[Any], Lexicon],
+    report: Report,
+) -> tuple[str, list[str]]:
+    """Check one match; return its number and its chain's hashes (as far as they hold)."""
+    where = f"the match stored as {aggregate}"
+    hashes: list[str] = []
     try:
-        first = json.loads(state)
-        name, header_line = first["number"], first["header"]
-        if topic != STARTED or version != 1 or not NUMBER.match(name):
-            raise ValueError
-    except (ValueError, KeyError, TypeError):
+        started = _decode(mapper, rows[0])
+    except Unreadable as e:
+        report.failures.append(Failure(where, 0, str(e)))
+        return where, hashes
+    name = started.number if isinstance(getattr(started, "number", None), str) else where
+    if (
+        not isinstance(started, Match.Started)  # type: ignore[attr-defined]
+        or started.originator_version != 1
+        or started.originator_topic != MATCH_TOPIC
+        or not NUMBER.match(name)
+    ):
+        report.failures.append(Failure(name, 0, "the first event is not a readable match start"))
+        return name, hashes
+    if aggregate != match_uuid(name).hex:
         report.failures.append(
-            Failure(f"aggregate {aggregate}", 0, "the first event is not a readable match start")
+            Failure(
+                name,
+                0,
+                "it is stored under another match's id (ids exchanged, or the "
+                "number changed after it was recorded)",
+            )
         )
-        return
+        return name, hashes
+    header_line = started.header
+    binding = Binding(name, aggregate, started.timestamp.isoformat())
+    if started.hash != genesis(header_line, binding):
+        report.failures.append(
+            Failure(
+                name,
+                0,
+                "the start was changed after it was recorded (its number, id, time or header)",
+            )
+        )
+        return name, hashes
     try:
         header = parse_header(json.loads(header_line))
         replay = Replay.start(header, lexicon_for(header))
     except (ValueError, RuleViolation) as e:
         report.failures.append(Failure(name, 0, f"the header does not start a match: {e}"))
-        return
-    previous = genesis(header_line)
-    for position, (version, topic, state) in enumerate(rows[1:], 1):
+        return name, hashes
+    previous = started.hash
+    for position, row in enumerate(rows[1:], 1):
+        if row[1] != position + 1:
+            report.failures.append(
+                Failure(name, position, "an event is missing here, or the order was changed")
+            )
+            return name, hashes
         try:
-            event = json.loads(state)
-            line, stored_hash = event["line"], event["hash"]
-            if topic != RECORDED or version != position + 1:
-                raise ValueError
-        except (ValueError, KeyError, TypeError):
-            report.failures.append(Failure(name, position, "the stored event is not readable"))
-            return
-        previous = link(previous, line)
-        if stored_hash != previous:
+            recorded = _decode(mapper, row)
+            if not isinstance(recorded, Match.Recorded):  # type: ignore[attr-defined]
+                raise Unreadable("the stored event is not a recorded line")
+        except Unreadable as e:
+            report.failures.append(Failure(name, position, str(e)))
+            return name, hashes
+        previous = link(previous, recorded.line, recorded.timestamp.isoformat())
+        if recorded.hash != previous:
             report.failures.append(
                 Failure(
                     name,
@@ -144,15 +259,131 @@ def _verify_match(
                     "it was recorded",
                 )
             )
-            return
+            return name, hashes
+        hashes.append(previous)
         try:
-            replay = replay.apply(parse_event(json.loads(line)))
+            replay = replay.apply(parse_event(json.loads(recorded.line)))
         except (ValueError, RuleViolation) as e:
             report.failures.append(Failure(name, position, f"the replay refuses it: {e}"))
-            return
+            return name, hashes
     report.heads[name] = previous if len(rows) > 1 else None
     if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
         report.sealed_dice.append(name)  # their rolls are checked when the seed is revealed
+    return name, hashes
+
+
+def _verify_tournament(
+    aggregate: str, rows: list[Row], mapper: Mapper[UUID], report: Report
+) -> list[Any] | None:
+    """Check the tournament's chain and that its events apply; return them (None: broken)."""
+    if aggregate != TOURNAMENT_ID.hex:
+        report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
+        return None
+    previous, t, events = TOURNAMENT_ID.hex, None, []
+    for version, row in enumerate(rows, 1):
+        report.tournament_events += 1
+        if row[1] != version:
+            report.failures.append(
+                Failure(TOURNAMENT, version, "an event is missing here, or the order was changed")
+            )
+            return None
+        try:
+            e = _decode(mapper, row)
+            if not isinstance(e, Tournament.Event):
+                raise Unreadable("the stored event is not the tournament's")
+        except Unreadable as err:
+            report.failures.append(Failure(TOURNAMENT, version, str(err)))
+            return None
+        expected = seal(previous, row[2], version, e.timestamp.isoformat(), event_fields(e))
+        if e.hash != expected:
+            report.failures.append(
+                Failure(
+                    TOURNAMENT,
+                    version,
+                    "the tournament's hash chain breaks here: this event, or one before it, was "
+                    "changed after it was recorded",
+                )
+            )
+            return None
+        try:
+            t = e.mutate(t)
+        except Exception:
+            report.failures.append(
+                Failure(TOURNAMENT, version, "the event does not apply to the tournament")
+            )
+            return None
+        previous = e.hash
+        events.append(e)
+    return events
+
+
+def _replayed(events: list[Any], upto: int | None = None) -> Any:
+    t = None
+    for e in events[:upto]:
+        t = e.mutate(t)
+    return t
+
+
+def _cross_check(events: list[Any], heads: dict[str, list[str]], report: Report) -> None:
+    """The tournament's matches are stored, and still carry the head hashes it recorded."""
+    t = _replayed(events)
+    for r in t.rounds:
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                if number not in heads:
+                    report.failures.append(
+                        Failure(
+                            number,
+                            0,
+                            f"round {r['number']}, table {tb['table']} plays it, but it is not "
+                            "stored (or cannot be read)",
+                        )
+                    )
+    for number, (count, head) in t.heads.items():
+        hashes = heads.get(number)
+        if hashes is None:
+            continue  # reported above, or it is not one of the tournament's
+        if len(hashes) < count or hashes[count - 1] != head:
+            report.failures.append(
+                Failure(
+                    number,
+                    min(count, len(hashes) + 1),
+                    f"the tournament recorded its head hash at position {count} when it finished;"
+                    " the stored log no longer has it (events removed or changed)",
+                )
+            )
+
+
+def _verify_snapshots(
+    conn: sqlite3.Connection, mapper: Mapper[UUID], events: list[Any], report: Report
+) -> None:
+    """Each snapshot is the tournament as its events give it at that version."""
+    if not conn.execute(
+        "select 1 from sqlite_master where name = ?", [sqlitefile.SNAPSHOTS]
+    ).fetchone():
+        return
+    transcoder = mapper.transcoder
+    for aggregate, rows in _streams(conn, sqlitefile.SNAPSHOTS):
+        for row in rows:
+            version = row[1]
+            where = f"the snapshot at version {version}"
+            try:
+                snapshot = _decode(mapper, row)
+            except Unreadable as e:
+                report.failures.append(Failure(TOURNAMENT, version, f"{where}: {e}"))
+                continue
+            if aggregate != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
+                report.failures.append(
+                    Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
+                )
+                continue
+            expected = type(snapshot).take(_replayed(events, version))
+            if snapshot.topic != expected.topic or transcoder.encode(
+                snapshot.state
+            ) != transcoder.encode(expected.state):
+                report.failures.append(
+                    Failure(TOURNAMENT, version, f"{where} is not what the events give")
+                )
 
 
 def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:

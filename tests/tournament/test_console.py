@@ -36,7 +36,8 @@ def line_for(e: dict) -> str | None:
 
 
 def comparable(events: list[dict]) -> list[dict]:
-    return [{k: v for k, v in e.items() if k not in ("seq", "hash", "reason")} for e in events]
+    added = ("seq", "at", "hash", "reason")
+    return [{k: v for k, v in e.items() if k not in added} for e in events]
 
 
 class Script:

@@ -41,7 +41,7 @@ def secret_free(db: Path, *secrets: str) -> None:
         ok(db, "match", "export", "M1"),
         ok(db, "match", "list", "--json"),
     ]
-    readmodels.update(Store(db))
+    readmodels.update(Store(db), write=True)
     conn = sqlite3.connect(db)
     for table in ("events", "matches", "stored_events"):
         texts += [repr(row) for row in conn.execute(f"select * from {table}")]

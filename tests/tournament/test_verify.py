@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok, refused, run
-from tournament.matchlog import genesis, link
+from tournament.matchlog import link
 from tournament.store import match_uuid
 
 
@@ -41,7 +41,14 @@ def test_an_untouched_store_verifies(tmp_path: Path) -> None:
     db = imported(tmp_path)
     assert "verified 2 matches, 19 events: every hash chain is intact" in ok(db, "verify")
     report = json.loads(ok(db, "verify", "M1", "--json"))
-    assert report == {"ok": True, "matches": 1, "events": 6, "failures": [], "sealed_dice": []}
+    assert report == {
+        "ok": True,
+        "matches": 1,
+        "events": 6,
+        "tournament_events": 0,
+        "failures": [],
+        "sealed_dice": [],
+    }
 
 
 def test_a_changed_value_breaks_the_chain_at_its_position(tmp_path: Path) -> None:
@@ -68,13 +75,17 @@ def test_unreadable_bytes_are_reported_not_crashed_on(tmp_path: Path) -> None:
 def rechain(db: Path, match: str, change: bytes, into: bytes) -> None:
     """A careful forger: change one event and recompute every hash after it."""
     rows = stored(db, match)
-    header = json.loads(rows[0][1])["header"]
-    previous = genesis(header)
+    previous = json.loads(rows[0][1])["hash"]
     for version, state in rows[1:]:
         event = json.loads(state.replace(change, into))
-        previous = link(previous, event["line"])
+        previous = link(previous, event["line"], event["timestamp"]["_data_"])
         event["hash"] = previous
-        overwrite(db, match, version, json.dumps(event, separators=(",", ":")).encode())
+        overwrite(
+            db,
+            match,
+            version,
+            json.dumps(event, separators=(",", ":"), ensure_ascii=False).encode(),
+        )
 
 
 def test_a_rechained_illegal_change_fails_the_replay(tmp_path: Path) -> None:

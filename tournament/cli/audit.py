@@ -74,9 +74,15 @@ def verify(
         print_json(report.to_json())
     elif report.ok:
         matches = f"{report.matches} match" + ("es" if report.matches != 1 else "")
+        tournament = (
+            f" and the tournament's {report.tournament_events} event"
+            + ("s" if report.tournament_events != 1 else "")
+            if report.tournament_events
+            else ""
+        )
         typer.echo(
-            f"verified {matches}, {report.events} events: every hash chain is intact and every "
-            "replay agrees" + (f"; head {head} matches" if head else "")
+            f"verified {matches}, {report.events} events{tournament}: every hash chain is intact "
+            "and every replay agrees" + (f"; head {head} matches" if head else "")
         )
         if report.sealed_dice:
             typer.echo(

@@ -1,7 +1,8 @@
 """Commands for the organizer's day: create, players, rounds, partite, standings, status.
 
-Every command that changes the tournament brings the read models up to date afterwards, and
-every reading command first, so an organizer's SQLite tool sees what the program sees.
+Every command that changes the tournament brings the read models in the file up to date
+afterwards, so an organizer's SQLite tool sees what the program sees; a reading command never
+writes: when they are behind, it brings a copy up to date in memory (see readmodels).
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
     from tournament import day, readmodels
 
     s = store()
-    readmodels.update(s)
+    readmodels.update(s, write=True)
     r = day.pair_next_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
     _refresh(s)
     _show_round(r, as_json)
@@ -198,7 +199,7 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
     from tournament import day, readmodels
 
     s = store()
-    readmodels.update(s)
+    readmodels.update(s, write=True)
     r = day.close_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
     _refresh(s)
     if as_json:

@@ -72,10 +72,8 @@ def match_export(
     ] = None,
 ) -> None:
     """Write a match log as tournament-match/1, with seq and hash on every event."""
-    from tournament.matchlog import write_log
-
     match = store().get_match(match_id)
-    text = write_log(match.header, match.lines, match.hashes)
+    text = match.export()
     if output is None:
         sys.stdout.write(text)
     else:

@@ -1,0 +1,193 @@
+"""The read models' tables: their columns, and the tournament's rows in them (players, rounds,
+pairings, standings). :mod:`tournament.readmodels` fills them from the event store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import sqlite_utils
+
+from engine.games.base import Outcome
+from tournament.store import Store
+
+SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+
+
+def create(db: sqlite_utils.Database) -> None:
+    """The read models' tables, made once (with the schema number they were made at)."""
+    if "_projections" in db.table_names():
+        return
+    db.table("_projections").create({"name": str, "position": int}, pk="name")
+    db.conn.execute("insert into _projections values ('schema', ?)", [SCHEMA])
+    db.table("events").create(
+        {
+            "id": int,
+            "aggregate": str,
+            "version": int,
+            "type": str,
+            "at": str,
+            "match": str,
+            "payload": str,
+        },
+        pk="id",
+    )
+    db.table("matches").create(
+        {
+            "id": str,
+            "uuid": str,
+            "game": str,
+            "players": str,
+            "outside": str,
+            "events": int,
+            "head": str,
+            "status": str,
+            "winners": str,
+            "points": str,
+            "last_end": str,
+            "end_at": int,
+            "corrected_at": int,
+            "round": int,
+            "table_no": int,
+        },
+        pk="id",
+    )
+    db.table("matches").create_index(["uuid"], unique=True)
+    db.table("challenges").create(
+        {"match": str, "player": str, "game": str, "points": int, "won": int},
+        pk=("match", "player"),
+    )
+    db.table("players").create(
+        {"name": str, "status": str, "seed": int, "since": int, "until": int, "reason": str},
+        pk="name",
+    )
+    db.table("rounds").create({"number": int, "closed": int, "tables": int}, pk="number")
+    db.table("pairings").create(
+        {
+            "round": int,
+            "table_no": int,
+            "players": str,
+            "bye": int,
+            "why": str,
+            "games": str,
+            "matches": str,
+            "decided": int,
+            "points": str,
+            "amended": str,
+        },
+        pk=("round", "table_no"),
+    )
+    db.table("standings").create(
+        {
+            "rank": int,
+            "player": str,
+            "points": float,
+            "played": int,
+            "challenge": float,
+            "buchholz": float,
+            "buchholz_cut1": float,
+            "sonneborn_berger": float,
+            "head_to_head": float,
+        },
+        pk="player",
+    )
+
+
+def tournament(db: sqlite_utils.Database, store: Store, known: dict[str, Outcome | None]) -> None:
+    """Rewrite the tournament's tables from the tournament and the matches' outcomes."""
+    from tournament import day
+    from tournament.matches import Refused
+
+    try:
+        t = day.get_tournament(store)
+    except Refused:
+        return
+
+    def outcome_of(match_id: str) -> Outcome | None:
+        return known.get(match_id)
+
+    for name in ("players", "rounds", "pairings", "standings"):
+        db.conn.execute(f"delete from {name}")
+    insert(
+        db,
+        "players",
+        (
+            {
+                "name": p,
+                "status": i["status"],
+                "seed": i["seed"],
+                "since": i["since"],
+                "until": i.get("until"),
+                "reason": i.get("reason"),
+            }
+            for p, i in t.players.items()
+        ),
+    )
+    insert(
+        db,
+        "rounds",
+        (
+            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
+            for r in t.rounds
+        ),
+    )
+    pairings = []
+    for r in t.rounds:
+        for tb in r["tables"]:
+            result = day.table_result(t, tb, outcome_of)
+            pairings.append(
+                {
+                    "round": r["number"],
+                    "table_no": tb["table"],
+                    "players": json.dumps(tb["players"]),
+                    "bye": int(tb["bye"]),
+                    "why": tb.get("why", ""),
+                    "games": json.dumps(day.table_games(t, tb)),
+                    "matches": json.dumps(tb.get("matches", {})),
+                    "decided": int(result.decided),
+                    "points": json.dumps(dict(result.points)) if result.points else None,
+                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
+                }
+            )
+            for number in tb.get("matches", {}).values():
+                db.conn.execute(
+                    "update matches set round = ?, table_no = ? where id = ?",
+                    [r["number"], tb["table"], number],
+                )
+    insert(db, "pairings", pairings)
+    insert(
+        db,
+        "standings",
+        (
+            {
+                "rank": row.rank,
+                "player": row.player,
+                "points": row.points,
+                "played": row.played,
+                **{
+                    k: row.values.get(k)
+                    for k in (
+                        "challenge",
+                        "buchholz",
+                        "buchholz_cut1",
+                        "sonneborn_berger",
+                        "head_to_head",
+                    )
+                },
+            }
+            for row in day.current_standings(t, outcome_of)
+        ),
+    )
+
+
+def insert(db: sqlite_utils.Database, table: str, rows: Iterable[dict[str, Any]]) -> None:
+    """Insert rows of dicts (all with the same keys) in one statement."""
+    rows = list(rows)
+    if rows:
+        columns = list(rows[0])
+        db.conn.executemany(
+            f"insert into {table} ({', '.join(columns)}) values "
+            f"({', '.join(':' + c for c in columns)})",
+            rows,
+        )
