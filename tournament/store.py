@@ -32,6 +32,7 @@ from eventsourcing.persistence import (
     JSONTranscoder,
     Mapper,
     Notification,
+    PersistenceError,
     StoredEvent,
     UUIDAsHex,
 )
@@ -201,8 +202,8 @@ class Store(Application):
         """
         try:
             return self.repository.get(aggregate_id)
-        except (AggregateNotFoundError, StoreError):
-            raise
+        except (AggregateNotFoundError, StoreError, PersistenceError):
+            raise  # not found, a newer version's, or the database itself (locked, unreadable)
         except Exception:  # anything a changed byte can make of a stored event
             raise unreadable(what) from None
 

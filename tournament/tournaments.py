@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, Snapshot, event
 from eventsourcing.utils import get_topic
 
 from tournament.matchlog import canonical
@@ -35,6 +36,12 @@ def seal(previous: str, topic: str, version: int, at: str, fields: dict[str, Any
     return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
 
 
+def state_seal(state: dict[str, Any]) -> str:
+    """sha256 of a snapshot's state (its times as text)."""
+    text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def event_fields(event_obj: Any) -> dict[str, Any]:
     """The fields of a stored tournament event that its hash covers (all but the base ones)."""
     return {k: v for k, v in vars(event_obj).items() if k not in BASE_FIELDS}
@@ -49,6 +56,25 @@ class Tournament(Aggregate):
         def mutate(self, aggregate: Any) -> Any:
             t: Any = super().mutate(aggregate)
             t.head = self.hash
+            return t
+
+    class Snapshot(Snapshot):
+        """A snapshot sealed with the sha256 of its state: the program loads the tournament from
+        it, so a changed snapshot must not load (``tournament verify`` says what changed)."""
+
+        @classmethod
+        def take(cls, aggregate: Any) -> Any:
+            snapshot = super().take(aggregate)
+            snapshot.state.pop("seal", None)  # the seal of the snapshot it was loaded from
+            snapshot.state["seal"] = state_seal(snapshot.state)
+            return snapshot
+
+        def mutate(self, _: None) -> Any:
+            state = dict(self.state)
+            if state.pop("seal", None) != state_seal(state):
+                raise ValueError("the tournament's snapshot was changed after it was taken")
+            t = super().mutate(_)
+            vars(t).pop("seal", None)
             return t
 
     @staticmethod
