@@ -368,31 +368,108 @@ def is_traceback(result: Any) -> bool:
     return result.exception is not None and not isinstance(result.exception, SystemExit)
 
 
-def tally(count: int, seed: int = 10) -> dict[str, int]:
-    """Run ``count`` inputs of each kind in process; how many ended in a traceback."""
+HOSTILE_INTS = ["0", "-1", "1", "2", "3", "99999999999999999999", "9" * 4_400, "x", "1.5", "", "³"]
+NOT_FUZZED = ("play", "demo", "serve", "simulate")  # interactive, or long by design
+
+
+def any_command(rng: random.Random, root: Any, files: Sequence[str]) -> list[str]:
+    """Any command but those of ``NOT_FUZZED``, each parameter given a hostile value of its kind
+    (text, whole number, path), found by walking the click command tree."""
+    commands = []
+
+    def walk(command: Any, path: list[str]) -> None:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, [*path, name])
+        elif path[0] not in NOT_FUZZED:
+            commands.append((path, command))
+
+    walk(root, [])
+    path, command = rng.choice(commands)
+
+    def value(param: Any) -> str:
+        kind = getattr(param.type, "name", "")
+        if kind == "path":
+            return rng.choice(files)
+        if kind == "integer":
+            return rng.choice(HOSTILE_INTS)
+        return hostile_text(rng) if rng.random() < 0.7 else rng.choice([*PLAYERS, "1", "M1"])
+
+    args: list[str] = []
+    for param in command.params:
+        if param.name == "help":
+            continue
+        if param.param_type_name == "argument":
+            if param.required or rng.random() < 0.5:
+                args += [value(param) for _ in range(1 if param.nargs == 1 else rng.randint(1, 3))]
+        elif rng.random() < (0.9 if param.required else 0.4):
+            is_flag = getattr(param, "is_flag", False)
+            args += [param.opts[0]] + ([] if is_flag else [value(param)])
+    return [*path, *args]
+
+
+def hostile_files(folder: Path) -> list[str]:
+    """Paths a user might name by mistake: missing, a folder, a device, binary, deep JSON."""
+    folder.mkdir(exist_ok=True)
+    (folder / "deep.json").write_text("[" * 100_000)
+    (folder / "binary").write_bytes(b"\xff\xfe\x00")
+    return [
+        str(folder / "missing"),
+        str(folder),
+        "/dev/null",
+        str(folder / "deep.json"),
+        str(folder / "binary"),
+        str(folder / "out\udcff"),
+        str(folder / "a" / "b"),
+        "",
+    ]
+
+
+def tally(count: int, seed: int = 10) -> dict[str, list[int]]:
+    """Run ``count`` inputs of each kind in process. For each kind: how many ended in a
+    traceback, how many refusals were not one line on stderr, how many refusals stored something.
+    """
+    import os
     import tempfile
 
     from tournament.cli import full_app
 
     app, runner, rng = full_app(), CliRunner(), random.Random(seed)
-    out = {"import": 0, "verify --file": 0, "recording": 0}
+    out = {"import": [0, 0, 0], "verify --file": [0, 0, 0], "recording": [0, 0, 0]}
+    out["any command"] = [0, 0, 0]
+    here = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp, built_once(app):
-        db, log = Path(tmp) / "t.db", Path(tmp) / "log.jsonl"
-        matches = seeded_db(db, runner, app)
-        for _ in range(count):
-            log.write_bytes(mutated_log(rng))
-            for name, args in (
-                ("import", ["match", "import"]),
-                ("verify --file", ["verify", "--file"]),
-            ):
-                result = runner.invoke(app, ["--db", str(db), *args, str(log)])
-                out[name] += is_traceback(result)
-            result = runner.invoke(app, ["--db", str(db), *hostile_command(rng, matches)])
-            out["recording"] += is_traceback(result)
+        os.chdir(tmp)  # the demo and the exports write where they are asked, or here
+        try:
+            db, log, demo = Path(tmp) / "t.db", Path(tmp) / "log.jsonl", Path(tmp) / "demo.db"
+            matches = seeded_db(db, runner, app)
+            runner.invoke(app, ["--db", str(demo), "demo"])
+            root, files = typer.main.get_command(app), hostile_files(Path(tmp) / "files")
+
+            def run(kind: str, where: Path, args: list[str]) -> None:
+                before = snapshot(where)
+                result = runner.invoke(app, ["--db", str(where), *args])
+                counts = out[kind]
+                counts[0] += is_traceback(result)
+                if result.exit_code and not is_traceback(result) and args[0] != "words":
+                    counts[1] += result.stderr.count("\n") != 1
+                    counts[2] += snapshot(where) != before
+
+            for _ in range(count):
+                log.write_bytes(mutated_log(rng))
+                run("import", db, ["match", "import", str(log)])
+                run("verify --file", db, ["verify", "--file", str(log)])
+                run("recording", db, hostile_command(rng, matches))
+                run("any command", demo, any_command(rng, root, files))
+        finally:
+            os.chdir(here)
     return out
 
 
 if __name__ == "__main__":
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    for name, bad in tally(n).items():
-        print(f"{name}: {bad} tracebacks out of {n} inputs")
+    for name, (bad, lines, stored) in tally(n).items():
+        print(
+            f"{name}: {bad} tracebacks out of {n} inputs; of the refusals, {lines} not one line "
+            f"on stderr, {stored} that changed the database"
+        )

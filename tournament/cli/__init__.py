@@ -7,7 +7,6 @@ reason a ``match`` or ``words`` call registers only those commands (see :func:`m
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from collections.abc import Sequence
@@ -54,11 +53,6 @@ def main() -> None:
     # needs only its own group. Anything else (the day's commands, --help) gets them all.
     if command_word(sys.argv[1:]) not in MATCH_GROUPS:
         register_all()
-    # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back ("wrote
-    # ..."), it becomes the same bytes again rather than a UnicodeEncodeError. Text arguments
-    # never carry them: ``guarded`` refuses those.
-    if isinstance(sys.stdout, io.TextIOWrapper):
-        sys.stdout.reconfigure(errors="surrogateescape")
     try:
         app()
     except Exception as e:  # noqa: BLE001 - the last line of defence, not error handling

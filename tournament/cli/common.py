@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
 import re
 import sqlite3
@@ -36,6 +37,11 @@ class OneLineErrors(TyperGroup):
     ) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back
+        # ("wrote ..."), it becomes the same bytes again rather than a UnicodeEncodeError. Text
+        # arguments never carry them: ``guarded`` refuses those.
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(errors="surrogateescape")
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
         except ClickException as e:
