@@ -6,7 +6,6 @@ and its players' challenge points are the points of those challenges (CH-2, CH-3
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +14,8 @@ from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.games.base import Outcome
-from tournament.matches import Refused, check_log, load
+from tournament.matches import Refused, check_header, load
+from tournament.names import registered
 from tournament.pairing import (
     History,
     Table,
@@ -174,8 +174,11 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
         name = name.strip()
         if not name or name == "referee":
             raise Refused(f"{name!r} cannot be a player's name")
-        if name in t.players and t.players[name]["status"] != "withdrawn":
-            raise Refused(f"{name} is already registered")
+        same = registered(name, t.players)  # giallo beside Giallo is Giallo (#11)
+        if same is not None and t.players[same]["status"] != "withdrawn":
+            shown = same if same == name else f"{name} (as {same})"
+            raise Refused(f"{shown} is already registered")
+        name = same or name
         if t.settings["format"] in ("round_robin", "elimination") and t.rounds:
             raise Refused(f"a {t.settings['format'].replace('_', ' ')} takes no late entries")
         t.register(player=name, by=by)
@@ -185,6 +188,9 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
 
 def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
     t = get_tournament(store)
+    if not name.strip():
+        raise Refused("name the player to withdraw")
+    name = registered(name, t.players) or name
     if name not in t.players or t.players[name]["status"] != "active":
         raise Refused(f"{name} is not an active player of this tournament")
     t.withdraw(player=name, reason=reason, by=by)
@@ -451,8 +457,8 @@ def open_match(
     players = players[turn:] + players[:turn]
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
-        header["outside"] = list(outside)
-    log = check_log(json.dumps(header), lexicon_path)
+        header["outside"] = [_registered(t, name) for name in outside]
+    log = check_header(header, lexicon_path)
     match = store.new_match(log.header_line)
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
@@ -461,6 +467,14 @@ def open_match(
     store.save_new(match, t)
     _snapshot(store, t, before)
     return match
+
+
+def _registered(t: Tournament, name: str) -> str:
+    """A registered player's name as registered (#11), or one sentence."""
+    found = registered(name, t.players)
+    if found is None:
+        raise Refused(f"{name!r} is not a registered player of this tournament")
+    return found
 
 
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import typer
 
 from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.names import registered
 
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
@@ -74,6 +75,9 @@ def create(
     """Create the tournament of this database."""
     from tournament import day
 
+    if not name.strip():
+        fail("give the tournament a name")
+    _check_date(date)
     points = _numbers(scoring, "--scoring")
     if len(points) != 4:
         fail("--scoring takes four numbers: win,draw,loss,bye")
@@ -103,6 +107,22 @@ def create(
         typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}")
 
 
+def _check_date(date: str) -> None:
+    """A tournament's date is a calendar date, as ISO 8601 writes it (#11)."""
+    import datetime
+
+    if date:
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            fail(f"--date {date!r} is not a date: write it as 2026-12-13")
+
+
+def active_players(n: int) -> str:
+    """``1 active player``, ``5 active players``."""
+    return f"{n} active player{'' if n == 1 else 's'}"
+
+
 @players_app.command("add")
 @guarded
 def players_add(
@@ -117,7 +137,7 @@ def players_add(
     if as_json:
         print_json({"added": names, "active": t.active})
     else:
-        typer.echo(f"{len(t.active)} active players")
+        typer.echo(active_players(len(t.active)))
 
 
 @players_app.command("withdraw")
@@ -133,6 +153,7 @@ def players_withdraw(
 
     s = store()
     t = day.withdraw(s, name, reason, by=by)
+    name = registered(name, t.players) or name  # as registered (#11)
     _refresh(s)
     if as_json:
         print_json({"player": name, **t.players[name]})
@@ -220,9 +241,9 @@ def round_show(
     t = day.get_tournament(store())
     if not t.rounds:
         fail("no round has been paired yet")
-    n = number or len(t.rounds)
+    n = len(t.rounds) if number is None else number  # round 0 is no round, not the last
     if not 1 <= n <= len(t.rounds):
-        fail(f"there is no round {n}")
+        fail(f"there is no round {n} (rounds 1 to {len(t.rounds)})")
     _show_round(t.rounds[n - 1], as_json)
 
 
@@ -310,8 +331,11 @@ def status(as_json: JSON = False) -> None:
     if as_json:
         print_json(info)
         return
-    state = "closed" if info["round_closed"] else "in play"
-    typer.echo(f"{info['name']}: {info['players']} active players, round {info['round']} {state}")
+    if not info["round"]:
+        where = "no round paired yet (tournament round pair)"
+    else:
+        where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
+    typer.echo(f"{info['name']}: {active_players(info['players'])}, {where}")
     for tb in info["tables"]:
         who = " - ".join(tb["players"])
         if tb["bye"]:
@@ -349,6 +373,8 @@ def simulate(
     from tournament import readmodels
     from tournament import simulate as sim
 
+    if players < 2:
+        fail(f"a tournament needs at least two players, not {players}")
     s = store(create=True)
     sim.run(
         s,
