@@ -26,7 +26,7 @@ from tournament.pairing import (
     swiss,
 )
 from tournament.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
-from tournament.store import Conflict, Match, Store
+from tournament.store import Conflict, Match, Store, StoreError
 from tournament.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 
 OutcomeOf = Callable[[str], Outcome | None]
@@ -73,6 +73,8 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
         "table_size": int(settings.get("table_size", 4)),
         "demo": bool(settings.get("demo", False)),
     }
+    if settings.get("seed_order"):  # create --seed-from: a season's players, best rated first
+        config["seed_order"] = [str(p) for p in settings["seed_order"]]
     _check_settings(config)
     tournament = Tournament(settings=config, by=by)
     save(store, tournament)
@@ -125,9 +127,16 @@ def save(store: Store, t: Tournament) -> None:
     A season gathers tens of thousands of tournament events; loading it from its latest
     snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
     by the application so that recording a move never loads the tournament's classes).
+    Raises :class:`Conflict` (nothing stored) when another terminal saved it first.
     """
     before = t.version - len(t.pending_events)
-    store.save(t)
+    try:
+        store.save(t)
+    except IntegrityError:
+        raise Conflict(
+            "another terminal changed the tournament at the same moment; nothing was stored: "
+            "repeat"
+        ) from None
     _snapshot(store, t, before)
 
 
@@ -138,11 +147,16 @@ def _snapshot(store: Store, t: Tournament, before: int) -> None:
 
 def record_head(store: Store, match: Match, by: str = "program") -> None:
     """Record a finished match's head hash in its tournament (if it is one of its matches), so
-    that ``tournament verify`` finds its last events removed. Retried against other terminals."""
+    that ``tournament verify`` finds its last events removed. Retried against other terminals.
+
+    Never fails the recording that called it: the match is stored already, and closing the
+    round records every head not recorded yet (a tournament that cannot be read is said by the
+    next command that reads it).
+    """
     for _ in range(ATTEMPTS):
         try:
             t = get_tournament(store)
-        except Refused:
+        except (Refused, StoreError):
             return
         head = match.head
         if head is None or not attached(t, match.number):
@@ -153,9 +167,8 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         try:
             save(store, t)
             return
-        except IntegrityError:
+        except Conflict:
             continue
-    raise Refused("the tournament kept changing: the match is stored; repeat to record its head")
 
 
 def attached(t: Tournament, number: str) -> bool:
@@ -166,6 +179,13 @@ def attached(t: Tournament, number: str) -> bool:
 def scoring_of(t: Tournament) -> Scoring:
     s = t.settings["scoring"]
     return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
+
+
+def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
+    """The players before the first round: in the seed order given at creation (a season's
+    ratings), players it does not know after them; otherwise, and among those, as registered."""
+    order = {p: i for i, p in enumerate(t.settings.get("seed_order") or [])}
+    return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
 
 
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
@@ -299,6 +319,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
+        if before == 0 and t.settings.get("seed_order"):
+            ranked = initial_ranking(t, ranked)
         return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [
@@ -323,7 +345,7 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         return out
     if fmt == "elimination":
         if number == 1:
-            seeded = sorted(active, key=lambda p: t.players[p]["seed"])
+            seeded = initial_ranking(t, active)
             return first_elimination_round(seeded)
         previous = t.rounds[before - 1]["tables"]
         main = [tb for tb in previous if "third place" not in tb.get("why", "")]
@@ -336,6 +358,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     # pods
     rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
+    if before == 0 and t.settings.get("seed_order"):
+        ranked = initial_ranking(t, ranked)
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
         raise Refused(f"tables of several players need at least {minimum} active players")

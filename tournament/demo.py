@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tournament import day, readmodels, simulate
 from tournament.matches import Refused, check_log, import_log
+from tournament.sqlitefile import remove
 from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -41,7 +42,7 @@ def build_demo(db: Path) -> Store:
     if db.exists():
         if not is_demo(db):
             raise StoreError(f"{db} holds data that is not the demo's: pass another --db")
-        db.unlink()
+        remove(db)
     store = Store(db)
     simulate.run(
         store,

@@ -201,6 +201,13 @@ class _Datastore(SQLiteDatastore):
             self.writer.close()
 
 
+def remove(path: Path) -> None:
+    """Delete a database file with SQLite's companions (a -wal file left beside a new file of
+    the same name would be read into it)."""
+    for name in (f"{path}-wal", f"{path}-shm", str(path)):
+        Path(name).unlink(missing_ok=True)
+
+
 def make(path: Path) -> None:
     """A new tournament database at ``path``, marked with this format, made whole or not at all:
     written beside it and then linked into place, so that a process stopped at any moment leaves
@@ -210,6 +217,8 @@ def make(path: Path) -> None:
     conn.execute("pragma journal_mode = wal")
     conn.execute(f"pragma user_version = {FORMAT}")
     conn.close()
+    for stale in (f"{path}-wal", f"{path}-shm"):  # of a file deleted without them
+        Path(stale).unlink(missing_ok=True)
     try:
         os.link(new, path)
     except FileExistsError:

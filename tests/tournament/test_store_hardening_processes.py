@@ -37,13 +37,20 @@ def orphans(db: Path) -> set[str]:
 def test_simulate_killed_mid_round_leaves_no_orphan(tmp_path: Path) -> None:
     rng = random.Random(2026)
     landed, found = 0, set()
+    knobs = ["simulate", "--players", "6", "--rounds", "2", "--seed"]
+    start = time.monotonic()  # one whole run first: the kills fall within its length
+    subprocess.run(
+        [*PROGRAM, "--db", str(tmp_path / "whole.db"), *knobs, "9"], check=True, capture_output=True
+    )
+    length = time.monotonic() - start
     for k in range(KILLS):
         db = tmp_path / f"k{k}.db"
-        args = ["--db", str(db), "simulate", "--players", "6", "--rounds", "2", "--seed", str(k)]
         proc = subprocess.Popen(
-            [*PROGRAM, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [*PROGRAM, "--db", str(db), *knobs, str(k)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
-        time.sleep(rng.uniform(0.8, 2.5))
+        time.sleep(rng.uniform(0.3, 0.9) * length)
         landed += proc.poll() is None
         proc.send_signal(signal.SIGKILL)
         proc.wait()
@@ -149,3 +156,21 @@ def test_readers_and_updaters_beside_the_writers(tmp_path: Path) -> None:
     rows = list(readmodels.database(store).query("select * from events order by id"))
     readmodels.rebuild(store)
     assert rows == list(readmodels.database(store).query("select * from events order by id"))
+
+
+def test_tournament_changes_at_the_same_moment_win_or_say_so(tmp_path: Path) -> None:
+    db = tmp_path / "p.db"
+    ok(db, "create", "Club")
+    procs = [spawn(db, "players", "add", f"P{i}") for i in range(6)]
+    added, refusals = [], []
+    for i, p in enumerate(procs):
+        _, err = p.communicate()
+        if p.wait() == 0:
+            added.append(f"P{i}")
+        else:
+            refusals.append(err)
+    print(f"simultaneous players add: {len(added)} stored, {len(refusals)} told to repeat")
+    assert all(e.startswith("error: another terminal changed the tournament") for e in refusals)
+    assert all(e.count("\n") == 1 for e in refusals)
+    players = json.loads(ok(db, "players", "list", "--json"))
+    assert sorted(p["name"] for p in players) == sorted(added)

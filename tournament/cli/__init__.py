@@ -45,7 +45,7 @@ def command_word(argv: Sequence[str]) -> str | None:
 
 
 def register_all() -> None:
-    from tournament.cli import audit, day, export, play  # noqa: F401 - registers the others
+    from tournament.cli import audit, day, export, play, season  # noqa: F401 - registers the others
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ writes: when they are behind, it brings a copy up to date in memory (see readmod
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -69,6 +70,10 @@ def create(
     seed: Annotated[str | None, typer.Option(help="The seed of the final lot.")] = None,
     third_place: Annotated[bool, typer.Option(help="Elimination: play for third place.")] = False,
     table_size: Annotated[int, typer.Option(help="Pods: preferred players a table.")] = 4,
+    seed_from: Annotated[
+        Path | None,
+        typer.Option("--seed-from", help="Seed the players by their ratings in this season file."),
+    ] = None,
     by: BY = "organizer",
     as_json: JSON = False,
 ) -> None:
@@ -81,6 +86,13 @@ def create(
     points = _numbers(scoring, "--scoring")
     if len(points) != 4:
         fail("--scoring takes four numbers: win,draw,loss,bye")
+    seed_order: list[str] = []
+    if seed_from is not None:  # read before anything is created, so a bad season stores nothing
+        from tournament.season import service
+
+        seed_order = service.seed_order(
+            service.open_season(seed_from, jobs=0, lexicon=settings().lexicon)
+        )
     s = store(create=True)
     t = day.create(
         s,
@@ -99,12 +111,14 @@ def create(
         seed=seed if seed is not None else name,
         third_place=third_place,
         table_size=table_size,
+        seed_order=seed_order,
     )
     _refresh(s)
     if as_json:
         print_json(t.settings)
     else:
-        typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}")
+        seeded = f"; seeded by the ratings of {seed_from}" if seed_from is not None else ""
+        typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}{seeded}")
 
 
 def _check_date(date: str) -> None:
