@@ -111,7 +111,8 @@ def _with_value(data: bytes, rng: random.Random, raw: str) -> bytes:
     obj = objects[i]
     marker = "\u2603marker\u2603"
     if isinstance(obj, dict):
-        keys = [*obj, "note", "type", "by", "format", "players", "values", "on"]
+        keys = [*obj, "note", "type", "by", "format", "players", "values", "on", "dice", "deck"]
+        keys += ["start", "lexicon", "variants", "outside", "points", "winners", "seq", "hash"]
         obj[rng.choice(keys)] = marker
     else:
         obj = marker

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer.main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -136,6 +137,10 @@ def test_a_usage_error_is_one_sentence_too(tmp_path: Path) -> None:
         (["match", "roll", "--bogus"], "error: No such option: --bogus"),
         (["match", "rule", "M1", "x", "accept"], "error: Invalid value for 'on': 'x' is not"),
         (["--db"], "error: Option '--db' requires an argument"),
+        (  # a long value is not echoed back whole
+            ["match", "rule", "M1", "9" * 4_400, "accept"],
+            f"error: Invalid value for 'on': '{'9' * 20}…' is not a valid int (see",
+        ),
     ]:
         result = runner.invoke(app, args if args == ["--db"] else ["--db", str(db), *args])
         assert result.exit_code == 2 and result.stderr.startswith(message), result.stderr
@@ -236,7 +241,49 @@ def test_the_other_json_and_numbers_a_user_types(tmp_path: Path) -> None:
     assert not db.exists()
     invoke(db, "match", "import", str(EXAMPLES / "tiro-seed.jsonl"))
     before = fuzzing.snapshot(db)
-    deep = "replace:2=" + "[" * 50_000 + "]" * 50_000
+    deep = 'replace:2={"type": "pass", "by": "blu", "x": ' + "[" * 50_000 + "]" * 50_000 + "}"
     result = invoke(db, "audit", "M1", "--what-if", deep)
     assert_clean(result, before, db)
     assert "the replacement is not an event: nests lists or objects deeper" in result.stderr
+
+
+ROOT = typer.main.get_command(app)
+
+
+@pytest.fixture(scope="module")
+def elsewhere(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A working folder of its own: an export without --out writes into the current one."""
+    here, folder = Path.cwd(), tmp_path_factory.mktemp("cwd")
+    os.chdir(folder)
+    try:
+        yield folder
+    finally:
+        os.chdir(here)
+
+
+@pytest.fixture(scope="module")
+def tournament_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Swiss tournament of four in its first round, one table started."""
+    db = tmp_path_factory.mktemp("day") / "t.db"
+    for args in (
+        ["create", "Torneo", "--rounds", "2", "--plays", "tiro"],
+        ["players", "add", "giallo", "blu", "verde", "rosso"],
+        ["round", "pair"],
+        ["table", "start", "1", "1", "tiro"],
+    ):
+        result = invoke(db, *args)
+        assert result.exit_code == 0, result.stderr
+    return db
+
+
+@settings(FUZZ, max_examples=80)
+@given(rng=st.randoms(use_true_random=False))
+def test_every_command_with_hostile_arguments(seeded, tournament_db, elsewhere, rng) -> None:
+    """Any command (but the interactive and long ones), each parameter given a hostile value of
+    its kind: text, whole number, path."""
+    command = fuzzing.any_command(rng, ROOT, fuzzing.hostile_files(elsewhere / "files"))
+    before = fuzzing.snapshot(tournament_db)
+    result = invoke(tournament_db, *command)
+    if command[:2] == ["words", "check"] and result.exit_code == 1 and not result.stderr:
+        return  # the answer "no", not an error
+    assert_clean(result, before, tournament_db)

@@ -18,6 +18,9 @@ from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
 
+# A value echoed back in a usage error is cut short: a 4,000-digit number is not repeated whole.
+_LONG_WORD = re.compile(r"[^\s']{41,}")
+
 # click's base of usage errors (typer 0.28 vendors click: found through a public subclass).
 ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
@@ -50,7 +53,8 @@ class OneLineErrors(TyperGroup):
             if type(e).__name__ != "NoArgsIsHelpError":
                 ctx = getattr(e, "ctx", None)
                 where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-                typer.echo(f"error: {e.format_message().rstrip('.')}{where}", err=True)
+                message = _LONG_WORD.sub(lambda m: f"{m.group()[:20]}…", e.format_message())
+                typer.echo(f"error: {message.rstrip('.')}{where}", err=True)
             sys.exit(e.exit_code)
         except typer.Abort:
             typer.echo("error: stopped before anything was stored", err=True)
