@@ -254,3 +254,25 @@ def test_a_typo_in_the_move_that_ends_the_match_can_be_undone(tmp_path: Path) ->
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["status"] == "finished" and info["winners"] == ["giallo"]
     assert 5 in info["voided"]  # the mistyped expression, struck; the right one follows
+
+
+def test_help_lists_the_commands_in_the_organizers_order() -> None:
+    from tests.tournament.test_match_cli import app, runner
+
+    text = runner.invoke(app, ["--help"], terminal_width=100).stdout
+    panels = ["The day", "Recording at the table", "Reading and trying", "Printing", "Disputes"]
+    at = [text.index(f"─ {p} ") for p in panels]
+    assert at == sorted(at)
+    order = [
+        text.index(f"│ {c} ") for c in ("create", "players", "round", "play", "export", "verify")
+    ]
+    assert order == sorted(order)
+    assert "─ Referee " in runner.invoke(app, ["match", "--help"], terminal_width=100).stdout
+
+
+def test_help_lists_the_games_where_a_game_is_asked() -> None:
+    from engine.games import GAMES, TETRAGON
+    from tournament.cli.day import ALL_GAMES_HELP, GAMES_HELP
+
+    assert GAMES_HELP.split(", ") == list(TETRAGON)
+    assert ALL_GAMES_HELP.split(", ") == list(GAMES)

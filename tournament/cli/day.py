@@ -17,6 +17,9 @@ from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.names import registered
 
+# The games a tournament plays, for --help (engine.games is not imported to build the CLI).
+GAMES_HELP = "catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"  # TETRAGON
+ALL_GAMES_HELP = f"{GAMES_HELP}, alphatiana, parola_nascosta"  # GAMES
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)
@@ -59,7 +62,9 @@ def create(
     venue: Annotated[str, typer.Option(help="Where it is played.")] = "",
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help="partita (four games, CH-3) or one game.")] = "partita",
+    plays: Annotated[
+        str, typer.Option(help=f"partita (four games, CH-3) or one game: {ALL_GAMES_HELP}.")
+    ] = "partita",
     games: Annotated[str | None, typer.Option(help="Games allowed, comma-separated.")] = None,
     scoring: Annotated[str, typer.Option(help="Points for win,draw,loss,bye.")] = "3,1,0,3",
     placement: Annotated[
@@ -264,9 +269,11 @@ def round_show(
 @app.command("partita")
 @guarded
 def partita(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
-    table: Annotated[int, typer.Argument(metavar="TABLE")],
-    games: Annotated[list[str], typer.Argument(help="The four games chosen (CH-3).")],
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
+    games: Annotated[
+        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
+    ],
     by: BY = "organizer",
     as_json: JSON = False,
 ) -> None:
@@ -285,11 +292,18 @@ def partita(
 @table_app.command("start")
 @guarded
 def table_start(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
-    table: Annotated[int, typer.Argument(metavar="TABLE")],
-    game: Annotated[str, typer.Argument(help="The challenge to start.")],
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
+    game: Annotated[
+        str, typer.Argument(help=f"The challenge to start, one the table plays: {ALL_GAMES_HELP}.")
+    ],
     outside: Annotated[
-        list[str] | None, typer.Option("--outside", "-o", help="A player rolling for it.")
+        list[str] | None,
+        typer.Option(
+            "--outside",
+            "-o",
+            help="A registered player outside the challenge who rolls for it (repeatable).",
+        ),
     ] = None,
     by: BY = "organizer",
 ) -> None:
@@ -379,7 +393,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="How many players.")] = 8,
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
     rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help="partita or one game.")] = "partita",
+    plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
     seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
     as_json: JSON = False,
 ) -> None:
