@@ -4,6 +4,8 @@ that leave nothing behind, and messages that read right."""
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -276,3 +278,20 @@ def test_help_lists_the_games_where_a_game_is_asked() -> None:
 
     assert GAMES_HELP.split(", ") == list(TETRAGON)
     assert ALL_GAMES_HELP.split(", ") == list(GAMES)
+
+
+def test_simulate_is_quiet_when_piped_and_draws_a_bar_on_a_terminal(tmp_path: Path) -> None:
+    args = [sys.executable, "-m", "tournament", "--db"]
+    rest = ["simulate", "--players", "4", "--rounds", "1", "--plays", "tiro"]
+    piped = subprocess.run(
+        [*args, str(tmp_path / "a.db"), *rest], capture_output=True, text=True, timeout=120
+    )
+    assert piped.returncode == 0 and piped.stderr == "" and "round 1" not in piped.stdout
+    if shutil.which("script") is None:
+        return  # util-linux's script gives the terminal below; the piped half above stands
+    command = shlex.join([*args, str(tmp_path / "b.db"), *rest])
+    shown = subprocess.run(
+        ["script", "-qec", command, "/dev/null"], capture_output=True, text=True, timeout=120
+    )
+    assert shown.returncode == 0, shown.stdout
+    assert "simulating" in shown.stdout and "1/1" in shown.stdout  # the bar, with its count

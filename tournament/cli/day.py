@@ -403,13 +403,12 @@ def simulate(
 
     if players < 2:
         fail(f"a tournament needs at least two players, not {players}")
+    from tournament.cli.progress import bar, wanted
+
     s = store(create=True)
-    sim.run(
-        s,
-        sim.Simulation(
-            players, format, rounds, plays, seed, progress=None if as_json else typer.echo
-        ),
-    )
+    total = rounds if format in ("swiss", "pods") else None
+    with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
+        sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
     readmodels.update(s)
     rows = list(readmodels.database(s).query("select * from standings order by rank, player"))
     if as_json:
