@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tournament import day, readmodels, simulate
 from tournament.matches import Refused, check_log, import_log
+from tournament.persistence import Location, PostgresServer, close, locate
 from tournament.sqlitefile import remove
 from tournament.store import Store, StoreError
 
@@ -25,24 +26,32 @@ def example_files() -> list[Path]:
     return sorted(EXAMPLES.glob("*.jsonl"))
 
 
-def is_demo(db: Path) -> bool:
+def is_demo(db: Location) -> bool:
     """Whether a database holds the demo and nothing else (so it may be rebuilt)."""
     store = Store(db)
     try:
         t = day.get_tournament(store)
     except Refused:
         return not any(True for _ in store.matches())
+    finally:
+        close(store)
     return bool(t.settings.get("demo"))
 
 
-def build_demo(db: Path) -> Store:
+def build_demo(db: str | Path | Location) -> Store:
     """Build the demo into ``db``; a database with anything else in it is left alone."""
     files = example_files()
     logs = [check_log(f.read_text(encoding="utf-8")) for f in files]
+    db = locate(db)
     if db.exists():
         if not is_demo(db):
             raise StoreError(f"{db} holds data that is not the demo's: pass another --db")
-        remove(db)
+        if isinstance(db, PostgresServer):
+            from tournament.persistence import postgres
+
+            postgres.wipe(db)
+        else:
+            remove(db.path)
     store = Store(db)
     simulate.run(
         store,

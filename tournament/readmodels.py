@@ -1,4 +1,4 @@
-"""Read models: plain tables in the same SQLite file, for organizers and their SQLite tools.
+"""Read models: plain tables where the store is, for organizers and their SQL tools.
 
 ``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
 each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings`` (their
@@ -6,6 +6,11 @@ columns: :mod:`tournament.readtables`). They are caches of the event store: :fun
 polls the notification log from the position it stored (eventsourcing's projection runners do
 not work on SQLite), and :func:`rebuild` drops them and starts again from the first event; both
 give the same tables.
+
+They are described once, here and in :mod:`tournament.readtables`, for both backends:
+:mod:`tournament.persistence.sql` carries the SQL dialect (an SQLite file, or tables of their
+own on a PostgreSQL server, where the position is eventsourcing's tracking record, written in
+the same transaction: each event applied once).
 
 Commands that write keep them current in the file, one updater at a time (the update takes
 SQLite's write lock before it reads its position, so a second updater finds the work done).
@@ -28,11 +33,12 @@ from operator import itemgetter
 from typing import Any
 
 import orjson
-import sqlite_utils
 
 from engine.games.base import Outcome
+from engine.lexicon import LexiconError
 from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
+from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
 from tournament.store import PAGE, Store, known_topic
 
 PROJECTION = "read_models"
@@ -41,6 +47,7 @@ MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
+EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
 
 
 @dataclass
@@ -52,28 +59,26 @@ class Progress:
     tournament: bool = False
 
 
-_views: weakref.WeakKeyDictionary[Store, sqlite_utils.Database] = weakref.WeakKeyDictionary()
+_views: weakref.WeakKeyDictionary[Store, ReadDB] = weakref.WeakKeyDictionary()
 
 
-def database(store: Store) -> sqlite_utils.Database:
-    """The read models: the copy brought up to date in memory, if this process made one, else
-    the file's tables (read-only unless this process writes)."""
+def database(store: Store) -> ReadDB:
+    """The read models (``query`` gives rows as dicts): the copy brought up to date in memory,
+    if this process made one, else the store's tables (a file's read-only unless this process
+    writes)."""
     view = _views.get(store)
     if view is not None:
         return view
-    return sqlite_utils.Database(sqlitefile.connect(store.path, readonly=not store.has_written))
+    return read_db(store)
 
 
-def _schema(db: sqlite_utils.Database) -> int | None:
-    row = db.execute("select position from _projections where name = 'schema'").fetchone()
-    return row[0] if row else None
+def _schema(db: ReadDB) -> int | None:
+    row = db.rows("select position from _projections where name = 'schema'")
+    return row[0][0] if row else None
 
 
-def position(db: sqlite_utils.Database) -> int:
-    if "_projections" not in db.table_names():
-        return 0
-    row = db.execute("select position from _projections where name = ?", [PROJECTION]).fetchone()
-    return row[0] if row else 0
+def position(db: ReadDB) -> int:
+    return db.position(PROJECTION)
 
 
 def rebuild(store: Store) -> Progress:
@@ -81,54 +86,70 @@ def rebuild(store: Store) -> Progress:
     return update(store, write=True, again=True)
 
 
+ATTEMPTS = 20  # updates started again when another process applied the same events first
+
+
 def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
     """Bring the read models up to the last stored event, from where they stopped.
 
     ``write`` (default: whether this process has saved anything) updates the file's tables;
     otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
-    touched. ``again`` drops them first.
+    touched. ``again`` drops them first. On a server there is no file to spare: the projection
+    brings the server's tables up to date, applying each event once (its tracking record is
+    written in the same transaction; an updater that lost the race starts again from there).
     """
     if write is None:
         write = store.has_written
     _views.pop(store, None)
+    if store.location.is_server:
+        db = read_db(store)
+        for _ in range(ATTEMPTS):
+            try:
+                with db.transaction():
+                    return _update(db, store, again)
+            except Conflict:
+                again = False  # another process applied the same events first: look again
+        raise Conflict("the read models kept changing under this update")  # pragma: no cover
     if not write and not again:
         source = sqlitefile.connect(store.path)
         try:
-            if _current(sqlite_utils.Database(source)):
+            if _current(SqliteReadDB(source)):
                 return Progress()
         finally:
             source.close()
     with sqlitefile.updating(store.path, write) as conn:
-        db = sqlite_utils.Database(conn)
-        progress = _update(db, store, again)
+        view = SqliteReadDB(conn)
+        progress = _update(view, store, again)
     if not write:
-        _views[store] = db
+        _views[store] = view
     return progress
 
 
-def _current(db: sqlite_utils.Database) -> bool:
+def _current(db: ReadDB) -> bool:
     """Whether the file's read models are of this schema and hold every stored event."""
-    if "_projections" not in db.table_names():
+    if "_projections" not in db.tables():
         return False
     schema = _schema(db)
     if schema is not None and schema > SCHEMA:
         raise NewerVersionError("its read models")
-    last = db.execute(f"select max(rowid) from {sqlitefile.EVENTS}").fetchone()[0] or 0
+    last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
     return schema == SCHEMA and position(db) == last
 
 
-def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
-    if "_projections" in db.table_names():
+def _update(db: ReadDB, store: Store, again: bool) -> Progress:
+    if "_projections" in db.tables():
         schema = _schema(db)
         if schema is not None and schema > SCHEMA:
             raise NewerVersionError("its read models")
         if again or schema != SCHEMA:  # made by an older version of the program: rebuild
             for name in (*TABLES, "_projections"):
-                if name in db.table_names():
-                    db.conn.execute(f"drop table [{name}]")
+                db.drop(name)
+            db.forget(PROJECTION)
     readtables.create(db)
     try:
         return _project(db, store)
+    except LexiconError:
+        raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
         raise StoreError(
             "the read models cannot be built: a stored event was changed outside the program "
@@ -136,39 +157,33 @@ def _update(db: sqlite_utils.Database, store: Store, again: bool) -> Progress:
         ) from None
 
 
-def _project(db: sqlite_utils.Database, store: Store) -> Progress:
+def _project(db: ReadDB, store: Store) -> Progress:
     start = position(db) + 1
     progress = Progress()
-    numbers = {row[0]: row[1] for row in db.execute("select uuid, id from matches")}
+    numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
     last = start - 1
     for page in _pages(db, start):
         rows = _flat_rows(page, numbers, summaries, progress)
-        db.conn.executemany("insert or replace into events values (?, ?, ?, ?, ?, ?, ?)", rows)
+        db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
         progress.events += len(rows)
         last = page[-1][0]
     progress.matches = set(summaries)
     _matches(db, store, summaries)
     if progress.tournament or progress.matches:
         readtables.tournament(db, store, outcomes(db))
-    db.conn.execute(
-        "insert or replace into _projections (name, position) values (?, ?)", [PROJECTION, last]
-    )
+    db.advance(PROJECTION, last)
     return progress
 
 
-def _pages(db: sqlite_utils.Database, start: int) -> Iterator[list[tuple[Any, ...]]]:
-    """The notification log, read in pages straight from eventsourcing's SQLite table.
+def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """The notification log, read in pages straight from eventsourcing's table.
 
-    (Read models are SQLite tables anyway; reading the rows ourselves skips building a UUID and
-    a notification object for every event, which made the rebuild four times slower.)
+    (Reading the rows ourselves skips building a UUID and a notification object for every
+    event, which made the rebuild four times slower.)
     """
     while True:
-        page = db.execute(
-            "select rowid, originator_id, originator_version, topic, state from stored_events "
-            "where rowid >= ? order by rowid limit ?",
-            [start, PAGE * 5],
-        ).fetchall()
+        page = db.stored(start, PAGE * 5)
         if not page:
             return
         yield page
@@ -242,7 +257,7 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
         yield items[k : k + size]
 
 
-def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
+def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
     """Bring the touched matches' rows and challenges up to date, a few statements in all."""
     from tournament.matches import load
 
@@ -250,8 +265,8 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
     as_row = itemgetter(*MATCH_COLUMNS)
     rows: dict[str, dict[str, Any]] = {}
     for chunk in _chunks(list(summaries)):
-        marks = ", ".join("?" * len(chunk))
-        for found in db.conn.execute(f"select {columns} from matches where id in ({marks})", chunk):
+        marks = db.marks(len(chunk))
+        for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
     written, challenges = [], []
     for number, s in summaries.items():
@@ -285,19 +300,16 @@ def _matches(db: sqlite_utils.Database, store: Store, summaries: dict[str, dict[
                 (number, p, row["game"], pts, int(p in outcome.winners))
                 for p, pts in outcome.points.items()
             ]
-    marks = ", ".join("?" * len(MATCH_COLUMNS))
-    db.conn.executemany(f"insert or replace into matches ({columns}) values ({marks})", written)
+    db.upsert("matches", MATCH_COLUMNS, "id", written)
     for chunk in _chunks(list(summaries)):
-        db.conn.execute(
-            f"delete from challenges where match in ({', '.join('?' * len(chunk))})", chunk
-        )
-    db.conn.executemany("insert into challenges values (?, ?, ?, ?, ?)", challenges)
+        db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
+    db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
 
 
-def outcomes(db: sqlite_utils.Database) -> dict[str, Outcome | None]:
+def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
     """Each match's outcome as the read model holds it."""
     out: dict[str, Outcome | None] = {}
-    for number, status, winners, points in db.execute(
+    for number, status, winners, points in db.rows(
         "select id, status, winners, points from matches"
     ):
         out[number] = (

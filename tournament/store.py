@@ -40,6 +40,7 @@ from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
 from tournament.errors import NewerVersionError, StoreError
 from tournament.matchlog import Binding, chain, genesis, link, write_log
+from tournament.persistence import Location, SqliteFile, locate
 
 __all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
 
@@ -181,10 +182,14 @@ class Store(Application):
 
     name = "tournament"
     is_snapshotting_enabled = True
+    # The organizer's word list (--lexicon) this store's matches are replayed against wherever
+    # they are read (the read models too); None is the shipped one (EQ-4).
+    lexicon: str | None = None
 
-    def __init__(self, db: str | Path = DEFAULT_DB) -> None:
-        self.path = Path(db)
-        super().__init__(env=backend_env(self.path))
+    def __init__(self, db: str | Path | Location = DEFAULT_DB) -> None:
+        self.location = locate(db)  # a file, or a postgresql:// URL (tournament.persistence)
+        self.path = self.location.path if isinstance(self.location, SqliteFile) else Path()
+        super().__init__(env=self.location.env())
         self._next_number: int | None = None  # counted once, then kept (see create)
 
     def construct_mapper(self) -> Mapper[UUID]:
@@ -223,6 +228,7 @@ class Store(Application):
         if self._next_number is None:
             self._next_number = self._count_matches() + 1
         match = Match.begin(f"M{self._next_number}", header)
+        self._next_number += 1  # taken: several new matches may be saved together
         for line in lines:
             match.add(line)
         return match
@@ -281,7 +287,20 @@ class Store(Application):
             yield match
 
     def _count_matches(self) -> int:
-        return sum(1 for _ in self._started())
+        """How many matches are stored: the highest number, as numbers are taken in order from
+        M1 with none left out; found in a few look-ups of one match each (a doubling, then a
+        halving search), not by reading every match's start (issue 15)."""
+        low, high = 0, 1  # M{low} is stored (M0 by convention), M{high} is to be looked at
+
+        def stored(n: int) -> bool:
+            return bool(self.recorder.select_events(match_uuid(f"M{n}"), limit=1))
+
+        while stored(high):
+            low, high = high, high * 2
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if stored(middle) else (low, middle)
+        return low
 
     def _started(self) -> Iterator[Notification]:
         """The notification of every match's first event, read in pages."""
@@ -298,7 +317,7 @@ class Store(Application):
 
 
 def backend_env(path: Path) -> dict[str, str]:
-    """The eventsourcing settings of a database (SQLite now; a PostgreSQL URL later)."""
+    """The eventsourcing settings of an SQLite file (a server's: tournament.persistence)."""
     return {
         "PERSISTENCE_MODULE": "tournament.sqlitefile:Factory",
         "SQLITE_DBNAME": str(path),

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
+from tests.tournament.conftest import raw_rows
 from tournament import day, readmodels, simulate
 from tournament.matches import Refused, record
 from tournament.store import Store
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "t.db")
 
 
 def run(store: Store, **knobs) -> day.Tournament:
@@ -211,28 +207,23 @@ def test_rebuild_gives_exactly_the_incremental_read_models(store: Store) -> None
     assert len(incremental["events"]) == readmodels.position(readmodels.database(store))
 
 
-def test_read_models_can_be_queried_like_any_sqlite_file(store: Store) -> None:
-    import sqlite3
-
+def test_read_models_can_be_queried_like_any_sql_database(store: Store) -> None:
     run(store, players=4, rounds=1, plays="updown", seed=9)
     readmodels.update(store)
-    conn = sqlite3.connect(store.env.get("SQLITE_DBNAME"))
-    (n,) = conn.execute("select count(*) from standings").fetchone()
+    ((n,),) = raw_rows(store, "select count(*) from standings")
     assert n == 4
-    games = Counter(g for (g,) in conn.execute("select game from challenges"))
+    games = Counter(g for (g,) in raw_rows(store, "select game from challenges"))
     assert set(games) == {"updown"}
-    payload = conn.execute("select payload from events where type = 'Match.Recorded'").fetchone()
+    payload = raw_rows(store, "select payload from events where type = 'Match.Recorded'")[0]
     assert json.loads(payload[0])["type"] in ("roll", "bet", "timeout")
 
 
-def test_alphatiana_duels_in_a_swiss(store: Store) -> None:
+def test_alphatiana_duels_in_a_swiss(store: Store, make_db: Callable[[], str]) -> None:
     t = run(store, players=5, format="swiss", rounds=2, plays="alphatiana", seed=4)
     assert all(r["closed"] for r in t.rounds) and len(t.rounds) == 2
     assert all(len(tb["players"]) == 2 for r in t.rounds for tb in r["tables"] if not tb["bye"])
     with pytest.raises(Refused, match="is a duel"):
-        day.create(
-            Store(store.env.get("SQLITE_DBNAME") + "2"), "X", format="pods", plays="alphatiana"
-        )
+        day.create(Store(make_db()), "X", format="pods", plays="alphatiana")
 
 
 def test_la_parola_nascosta_at_tables_of_two_to_ten(store: Store) -> None:
@@ -264,10 +255,10 @@ def test_read_models_of_an_older_program_are_rebuilt(store: Store) -> None:
     readmodels.update(store)
     before = tables(store)
     db = readmodels.database(store)
-    with db.conn:
-        db.conn.execute("delete from _projections where name = 'schema'")
-        db.conn.execute("drop table standings")
-        db.conn.execute("create table standings (player text)")  # an old, different table
+    with db.transaction():
+        db.run("delete from _projections where name = 'schema'")
+        db.run("drop table standings")
+        db.run("create table standings (player text)")  # an old, different table
     progress = readmodels.update(store)
     assert progress.events == len(before["events"])  # rebuilt from the first event
     assert tables(store) == before

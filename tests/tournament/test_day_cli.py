@@ -16,8 +16,7 @@ def record_tiro(db: Path, match: str, first: str, second: str) -> None:
     ok(db, "match", "pass", match, second)
 
 
-def test_a_whole_swiss_from_the_cli(tmp_path: Path) -> None:
-    db = tmp_path / "club.db"
+def test_a_whole_swiss_from_the_cli(db: str) -> None:  # on both backends (conftest)
     ok(
         db,
         "create",
@@ -66,8 +65,7 @@ def test_a_whole_swiss_from_the_cli(tmp_path: Path) -> None:
     assert {r["player"]: r["points"] for r in standings}[first] != 3
 
 
-def test_day_commands_refuse_cleanly(tmp_path: Path) -> None:
-    db = tmp_path / "club.db"
+def test_day_commands_refuse_cleanly(db: str) -> None:  # on both backends (conftest)
     assert "no database" in refused(db, "standings")
     ok(db, "match", "new", "tiro", "a", "b")
     assert "no tournament" in refused(db, "standings")

@@ -34,6 +34,7 @@ def verify(
     from engine.header import Header
     from engine.lexicon import Lexicon
     from tournament.matches import lexicon_for
+    from tournament.persistence import locate
     from tournament.store import normalise_number
     from tournament.verify import Failure, verify_file, verify_store
 
@@ -56,12 +57,9 @@ def verify(
         return
     if head and not match_id:
         fail("--head compares one match: name it (tournament verify M7 --head ...)")
-    db = settings().db
-    if not db.exists():
-        fail(f"there is no database at {db}")
-    report = verify_store(db, words, match_id)
+    report = verify_store(locate(settings().db), words, match_id)  # (none: one sentence)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
-        fail(f"there is no match {normalise_number(match_id)} in {db}")
+        fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
     if head and report.ok:
         stored = next(iter(report.heads.values()))
         if stored != head:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
+from typer._click.globals import get_current_context  # typer 0.28 vendors click
 from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
@@ -119,16 +120,20 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 @dataclass(frozen=True)
 class Settings:
-    db: Path
+    db: str  # a file path or a postgresql:// URL (tournament.persistence.locate)
     lexicon: str | None
 
 
 @app.callback()
 def options(
     db: Annotated[
-        Path,
-        typer.Option("--db", envvar="TOURNAMENT_DB", help="The SQLite file of the tournament."),
-    ] = Path("tournament.db"),
+        str,
+        typer.Option(
+            "--db",
+            envvar="TOURNAMENT_DB",
+            help="The tournament's SQLite file, or a postgresql://user:password@host/name URL.",
+        ),
+    ] = "tournament.db",
     lexicon: Annotated[
         str | None,
         typer.Option(
@@ -196,10 +201,10 @@ def guarded(fn: F) -> F:
             for text in value if isinstance(value, (list, tuple)) else [value]:
                 if isinstance(text, str):
                     check_argument(text)
-        db = settings().db
-        new = isinstance(db, Path) and not db.exists()
+        db = settings().db  # a file, or a server's URL (nothing to remove there)
+        made = None if "://" in str(db) or Path(db).exists() else Path(db)
         try:
-            return _refused_leaves_nothing(fn, args, kwargs, db if new else None)
+            return _refused_leaves_nothing(fn, args, kwargs, made)
         except (Refused, LogError, StoreError, LexiconError) as e:
             fail(str(e))
         except RuleViolation as e:
@@ -229,7 +234,7 @@ def _refused_leaves_nothing(
         raise
 
 
-_settings = Settings(Path("tournament.db"), None)
+_settings = Settings("tournament.db", None)
 
 
 def settings() -> Settings:
@@ -238,15 +243,25 @@ def settings() -> Settings:
 
 
 def store(create: bool = False) -> Any:
-    """The event store of ``--db``; reading commands refuse a file that does not exist."""
-    path = settings().db
-    if not create and not path.exists():
-        fail(f"there is no database at {path} (import or create a match first, or pass --db)")
-    if path.exists() and path.is_dir():
-        fail(f"{path} is a folder, not a database file")
+    """The event store of ``--db``; reading commands refuse a database that does not exist."""
+    from tournament.persistence import SqliteFile, locate
     from tournament.store import Store
 
-    return Store(path)
+    where = locate(settings().db)
+    if not create and not where.exists():
+        fail(f"there is no database at {where} (import or create a match first, or pass --db)")
+    if isinstance(where, SqliteFile) and where.path.is_dir():
+        fail(f"{where} is a folder, not a database file")
+    from tournament.persistence import close
+
+    s = Store(where)
+    s.lexicon = settings().lexicon  # every replay of its matches, the read models' too
+    # typer's own click (the separate click package never sees typer's context, and costs a
+    # recording call its import).
+    context = get_current_context(silent=True)
+    if context is not None:
+        context.call_on_close(lambda: close(s))  # a server's connections, given back
+    return s
 
 
 def read_text(path: Path) -> str:

@@ -423,11 +423,12 @@ def demo(as_json: JSON = False) -> None:
     """A small club tournament and the examples of the rules, in a fresh database."""
     from tournament import readmodels
     from tournament.demo import build_demo
+    from tournament.persistence import locate
     from tournament.printing import Printer
 
-    path = settings().db
-    s = build_demo(path)
-    out = path.resolve().parent / "exports-out"
+    where = locate(settings().db)
+    s = build_demo(where)
+    out = where.exports_folder()
     written = Printer(s, out).everything()
     db = readmodels.database(s)
     rows = list(db.query("select * from standings order by rank, player"))
@@ -439,7 +440,7 @@ def demo(as_json: JSON = False) -> None:
             {
                 "standings": rows,
                 "examples": examples,
-                "database": str(path.resolve()),
+                "database": where.full_name(),
                 "exports": [str(p) for p in written],
             }
         )
@@ -458,7 +459,7 @@ def demo(as_json: JSON = False) -> None:
             else "(a turn, in play)",
         )
     _console().print(table)
-    _console().print(f"Demo database: {path.resolve()}")
+    _console().print(f"Demo database: {where.full_name()}")
     _console().print(f"Printable sheets and files ({len(written)}): {out}")
     _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
 

@@ -1,0 +1,67 @@
+"""``tournament db``: move a tournament between stores, keep a server's read models live."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tournament.cli.common import app, fail, guarded, print_json, settings, store
+
+db_app = typer.Typer(help="Copy a tournament between stores (SQLite, PostgreSQL).",
+                     no_args_is_help=True)  # fmt: skip
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("copy")
+@guarded
+def copy(
+    source: Annotated[str, typer.Argument(help="A file, or a postgresql:// URL.")],
+    target: Annotated[str, typer.Argument(help="A new file, or an empty database or schema.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Copy a whole tournament (every match, the tournament's events, their hash chains) into
+    an empty store, then compare and verify the copy before saying done."""
+    from engine.header import Header
+    from engine.lexicon import Lexicon
+    from tournament.matches import lexicon_for
+    from tournament.persistence.copy import copy as copy_store
+
+    lexicon = settings().lexicon
+
+    def words(header: Header) -> Lexicon:
+        return lexicon_for(header, lexicon)
+
+    result = copy_store(source, target, words, None if as_json else typer.echo)
+    if as_json:
+        print_json(result.to_json())
+    if result.failures:
+        for failure in result.failures:
+            typer.echo(f"FAILED {failure}", err=True)
+        fail(f"the copy in {result.target} did not verify, and was taken away")
+    if not as_json:
+        typer.echo(
+            f"copied {result.events} events ({result.matches} matches and the tournament) "
+            f"from {result.source} to {result.target}: every row identical, every hash chain "
+            "intact and every replay agrees"
+        )
+
+
+@db_app.command("follow")
+@guarded
+def follow(
+    seconds: Annotated[
+        float | None, typer.Option(help="Stop after this many seconds (default: never).")
+    ] = None,
+) -> None:
+    """Keep the read models of a PostgreSQL store live: apply each event as it is stored
+    (LISTEN/NOTIFY), for the organizer's SQL tools."""
+    from tournament.persistence import locate
+    from tournament.persistence.postgres import follow as follow_server
+
+    if not locate(settings().db).is_server:
+        fail("db follow keeps a PostgreSQL server's read models live; a file's are kept by "
+             "the commands that write it")  # fmt: skip
+    s = store()
+    for progress in follow_server(s, seconds):
+        typer.echo(f"read models: {progress.events} new events applied")

@@ -1,0 +1,306 @@
+"""The one SQL surface the read models are written against, in SQLite's and PostgreSQL's dialect.
+
+:mod:`tournament.readmodels` describes its tables and its projection once; a :class:`ReadDB`
+carries the differences: placeholders (``?`` or ``%s``), column types, ``insert or replace``
+against ``on conflict ... do update``, bulk inserts (``executemany`` or ``COPY``), where the
+stored events are read from, and where the projection's position is kept: a row of its own table
+on SQLite, eventsourcing's tracking table on PostgreSQL, written in the same transaction as the
+read models so that each event is applied exactly once (a concurrent updater that applied the
+same events first makes this transaction roll back, and the update starts again from there).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any
+
+Columns = dict[str, type]
+
+
+class Conflict(Exception):
+    """Another updater applied the same events first; this transaction was rolled back."""
+
+
+class ReadDB:
+    """The read models' database: what both dialects offer (see the module's docstring)."""
+
+    placeholder = "?"
+    types: dict[type, str] = {}
+
+    # --- the dialect's primitives (each subclass) ---------------------------------------
+    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        """Rows as dicts, in the columns' order (what the CLI prints and ``--json`` writes)."""
+        raise NotImplementedError
+
+    def run(self, statement: str, params: Sequence[Any] = ()) -> None:
+        raise NotImplementedError
+
+    def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
+        raise NotImplementedError
+
+    def transaction(self) -> AbstractContextManager[None]:
+        """One transaction that holds the right to write the read models until it ends."""
+        raise NotImplementedError
+
+    def tables(self) -> set[str]:
+        raise NotImplementedError
+
+    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state)."""
+        raise NotImplementedError
+
+    def position(self, projection: str) -> int:
+        raise NotImplementedError
+
+    def advance(self, projection: str, last: int) -> None:
+        """Record that the projection has applied every event up to ``last`` (same transaction)."""
+        raise NotImplementedError
+
+    def forget(self, projection: str) -> None:
+        """The projection starts again from the first event."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    # --- shared --------------------------------------------------------------------------
+    def create(
+        self, name: str, columns: Columns, pk: str | tuple[str, ...], unique: Sequence[str] = ()
+    ) -> None:
+        keys = (pk,) if isinstance(pk, str) else pk
+        body = ", ".join(f"{c} {self.types[t]}" for c, t in columns.items())
+        self.run(f"create table {name} ({body}, primary key ({', '.join(keys)}))")
+        for column in unique:
+            self.run(f"create unique index {name}_{column} on {name} ({column})")
+
+    def drop(self, name: str) -> None:
+        self.run(f"drop table if exists {name}")
+
+    def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        marks = ", ".join([self.placeholder] * len(columns))
+        self.run_many(f"insert into {table} ({', '.join(columns)}) values ({marks})", rows)
+
+    def upsert(
+        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Insert rows, replacing those with the same key."""
+        raise NotImplementedError
+
+    def marks(self, n: int) -> str:
+        return ", ".join([self.placeholder] * n)
+
+
+class SqliteReadDB(ReadDB):
+    """The read models in the SQLite file, beside eventsourcing's ``stored_events``."""
+
+    types = {str: "TEXT", int: "INTEGER", float: "FLOAT"}
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        if conn.isolation_level is not None:  # (setting it would commit an open transaction)
+            conn.isolation_level = None  # our own transactions (see transaction)
+
+    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(statement, params).fetchall()
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        cursor = self.conn.execute(statement, params)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
+
+    def run(self, statement: str, params: Sequence[Any] = ()) -> None:
+        self.conn.execute(statement, params)
+
+    def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
+        self.conn.executemany(statement, rows)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        # IMMEDIATE: take the write lock first, so two updaters never apply the same events.
+        self.conn.execute("begin immediate")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("rollback")
+            raise
+        self.conn.execute("commit")
+
+    def tables(self) -> set[str]:
+        return {r[0] for r in self.rows("select name from sqlite_master where type = 'table'")}
+
+    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+        return self.rows(
+            "select rowid, originator_id, originator_version, topic, state from stored_events "
+            "where rowid >= ? order by rowid limit ?",
+            [start, limit],
+        )
+
+    def position(self, projection: str) -> int:
+        if "_projections" not in self.tables():
+            return 0
+        row = self.rows("select position from _projections where name = ?", [projection])
+        return row[0][0] if row else 0
+
+    def advance(self, projection: str, last: int) -> None:
+        self.upsert("_projections", ("name", "position"), "name", [(projection, last)])
+
+    def forget(self, projection: str) -> None:
+        pass  # its row goes with the _projections table
+
+    def upsert(
+        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        self.run_many(
+            f"insert or replace into {table} ({', '.join(columns)}) values "
+            f"({self.marks(len(columns))})",
+            rows,
+        )
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class PostgresReadDB(ReadDB):
+    """The read models in tables of their own on the server, in the tournament's schema."""
+
+    placeholder = "%s"
+    types = {str: "text", int: "bigint", float: "double precision"}
+
+    def __init__(self, store: Any) -> None:
+        import psycopg
+        from eventsourcing.persistence import Tracking
+        from eventsourcing.postgres import PostgresTrackingRecorder
+        from psycopg import sql
+
+        from tournament.persistence import postgres
+
+        self.server = store.location
+        self._errors = psycopg.errors
+        self._tracking = Tracking
+        self._sql = sql
+        self._context = postgres.connect(self.server)
+        self.conn = self._context.__enter__()
+        # eventsourcing's tracking table, in the store's datastore (created on first use).
+        self.tracking = PostgresTrackingRecorder(
+            store.factory.datastore, tracking_table_name=postgres.TRACKING
+        )
+        if postgres.TRACKING not in self.tables():
+            postgres.first_use(self.tracking.create_table)
+
+    def _text(self, statement: str) -> str:
+        return statement.replace("?", "%s")
+
+    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(self._text(statement), params).fetchall()
+
+    def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
+        cursor = self.conn.execute(self._text(statement), params)
+        names = [d.name for d in cursor.description or ()]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
+
+    def run(self, statement: str, params: Sequence[Any] = ()) -> None:
+        self.conn.execute(self._text(statement), params)
+
+    def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
+        with self.conn.cursor() as cursor:
+            cursor.executemany(self._text(statement), list(rows))
+
+    def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        # COPY: a rebuild writes every stored event once; row by row it would take most of it.
+        with self.conn.cursor() as cursor:
+            with cursor.copy(f"copy {table} ({', '.join(columns)}) from stdin") as copy:
+                for row in rows:
+                    copy.write_row(row)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        try:
+            with self.conn.transaction():
+                yield
+        except (
+            self._errors.UniqueViolation,  # the same events, or the first tables, made meanwhile
+            self._errors.DuplicateTable,
+            self._integrity(),  # the tracking record moved on meanwhile
+        ) as e:
+            raise Conflict(str(e)) from None
+
+    def _integrity(self) -> type[Exception]:
+        from eventsourcing.persistence import IntegrityError
+
+        return IntegrityError
+
+    def tables(self) -> set[str]:
+        rows = self.rows(
+            "select table_name from information_schema.tables where table_schema = ?",
+            [self.server.schema],
+        )
+        return {r[0] for r in rows}
+
+    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+        from tournament.persistence.postgres import EVENTS
+
+        return self.rows(
+            "select notification_id, replace(originator_id::text, '-', ''), originator_version, "
+            f"topic, state from {EVENTS} where notification_id >= ? "
+            "order by notification_id limit ?",
+            [start, limit],
+        )
+
+    def position(self, projection: str) -> int:
+        from tournament.persistence.postgres import TRACKING
+
+        row = self.rows(f"select notification_id from {TRACKING} where application_name = ?",
+                        [projection])  # fmt: skip
+        return int(row[0][0]) if row and row[0][0] is not None else 0
+
+    def advance(self, projection: str, last: int) -> None:
+        from psycopg.rows import dict_row
+
+        if last <= self.position(projection):
+            return  # nothing new was applied
+        with self.conn.cursor(row_factory=dict_row) as cursor:
+            self.tracking._insert_tracking(cursor, self._tracking(projection, last))
+
+    def forget(self, projection: str) -> None:
+        from tournament.persistence.postgres import TRACKING
+
+        self.run(f"delete from {TRACKING} where application_name = ?", [projection])
+
+    def upsert(
+        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        # COPY into a scratch table, then one statement: a rebuild upserts every match.
+        names = ", ".join(columns)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
+        self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
+        try:
+            self.insert("_upsert", columns, rows)
+            self.run(
+                f"insert into {table} ({names}) select {names} from _upsert "
+                f"on conflict ({pk}) do update set {updates}"
+            )
+        finally:
+            self.run("drop table _upsert")
+
+    def close(self) -> None:
+        self._context.__exit__(None, None, None)
+
+
+def read_db(store: Any) -> ReadDB:
+    """The read models' database of a store: a file's, read-only unless this process writes;
+    a server's (one connection, kept with the store)."""
+    if not store.location.is_server:
+        from tournament import sqlitefile
+
+        return SqliteReadDB(sqlitefile.connect(store.path, readonly=not store.has_written))
+    db: ReadDB | None = getattr(store, "_read_db", None)
+    if db is None:
+        db = store._read_db = PostgresReadDB(store)
+    return db
