@@ -42,6 +42,7 @@ MODULES = {
     "db": "db",
     "play": "play",
     "season": "season",
+    "serve": "serve",
 }
 
 
