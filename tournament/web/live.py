@@ -69,7 +69,7 @@ class Live:
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
-        rows = readmodels.database(self.store).execute(
+        rows = readmodels.database(self.store).rows(
             "select id, match, version, type, at, payload from events where id > ? "
             "order by id limit ?",
             [last, limit],
@@ -115,12 +115,10 @@ class Live:
     def _number(self, uuid: UUID) -> str:
         """A match's number (``M7``) from its aggregate id: seen starting, or read once."""
         if uuid not in self.numbers:
-            row = (
-                readmodels.database(self.store)
-                .execute("select id from matches where uuid = ?", [uuid.hex])
-                .fetchone()
+            rows = readmodels.database(self.store).rows(
+                "select id from matches where uuid = ?", [uuid.hex]
             )
-            self.numbers[uuid] = row[0] if row else self.store.repository.get(uuid).number
+            self.numbers[uuid] = rows[0][0] if rows else self.store.repository.get(uuid).number
         return self.numbers[uuid]
 
     # --- the shared task -------------------------------------------------------------------
