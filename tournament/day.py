@@ -136,8 +136,7 @@ def save(store: Store, t: Tournament, *matches: Match) -> None:
         store.save(*matches, t)
     except IntegrityError:
         raise Conflict(
-            "another terminal changed the tournament at the same moment; nothing was stored: "
-            "repeat"
+            "another terminal changed the tournament at the same moment; nothing was stored: repeat"
         ) from None
     _snapshot(store, t, before)
 
