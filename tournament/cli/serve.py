@@ -31,10 +31,17 @@ def serve(
     links on QR cards) and the organizer's pages behind a passphrase."""
     import secrets
 
-    path = settings().db
+    from tournament.persistence import SqliteFile, locate
+
+    path = locate(settings().db)
     if not path.exists():
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
-    if path.is_dir():
+    if not isinstance(path, SqliteFile):
+        fail(
+            "serving a tournament on a PostgreSQL server is not supported yet: copy it to a file "
+            "with `tournament db copy` and serve that"
+        )
+    if path.path.is_dir():
         fail(f"{path} is a folder, not a database file")
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
@@ -45,7 +52,7 @@ def serve(
 
     from tournament.web.app import Settings, create_app
 
-    web = create_app(Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon))
+    web = create_app(Settings(db=path.path, passphrase=passphrase, lexicon=settings().lexicon))
     if host not in LOCAL:
         typer.echo(
             f"warning: listening on {host}: anyone on that network can open the public pages; "

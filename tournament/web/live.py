@@ -61,15 +61,13 @@ class Live:
 
     def version(self) -> tuple[int, int]:
         """Where the store and the read models stand (a page's data holds while these do)."""
+        # (a file's connection closes when dropped; a server's is kept with the store)
         db = readmodels.database(self.store)
-        try:
-            return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
-        finally:
-            db.conn.close()
+        return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
-        rows = readmodels.database(self.store).execute(
+        rows = readmodels.database(self.store).rows(
             "select id, match, version, type, at, payload from events where id > ? "
             "order by id limit ?",
             [last, limit],
@@ -115,12 +113,10 @@ class Live:
     def _number(self, uuid: UUID) -> str:
         """A match's number (``M7``) from its aggregate id: seen starting, or read once."""
         if uuid not in self.numbers:
-            row = (
-                readmodels.database(self.store)
-                .execute("select id from matches where uuid = ?", [uuid.hex])
-                .fetchone()
+            rows = readmodels.database(self.store).rows(
+                "select id from matches where uuid = ?", [uuid.hex]
             )
-            self.numbers[uuid] = row[0] if row else self.store.repository.get(uuid).number
+            self.numbers[uuid] = rows[0][0] if rows else self.store.repository.get(uuid).number
         return self.numbers[uuid]
 
     # --- the shared task -------------------------------------------------------------------
