@@ -36,6 +36,12 @@ class ExpressionError(ValueError):
     """An expression that cannot be read or computed (the reason is the message)."""
 
 
+# Each die is used once and a table throws a handful, so a written expression is short; the bound
+# keeps the recursive parser and evaluator far from Python's recursion limit on hostile input.
+MAX_TOKENS = 120
+DIGITS = "0123456789"  # str.isdigit() also accepts "²" or "٣", which int() then refuses
+
+
 @dataclass(frozen=True)
 class Num:
     """One die's number."""
@@ -62,12 +68,13 @@ def _tokens(text: str) -> list[str]:
         c = text[i]
         if c.isspace():
             i += 1
-        elif c.isdigit():
+        elif c in DIGITS:
             j = i
-            while j < len(text) and text[j].isdigit():
+            while j < len(text) and text[j] in DIGITS:
                 j += 1
             if j - i > 1:
-                raise ExpressionError(f"{text[i:j]} joins digits into one number")
+                shown = text[i:j] if j - i <= 12 else f"{text[i : i + 6]}…"
+                raise ExpressionError(f"{shown} joins digits into one number")
             tokens.append(text[i:j])
             i = j
         elif c in OPERATORS:
@@ -78,6 +85,8 @@ def _tokens(text: str) -> list[str]:
             i += 1
         else:
             raise ExpressionError(f"{c!r} is not a number, an operator or a parenthesis")
+        if len(tokens) > MAX_TOKENS:
+            raise ExpressionError(f"the expression is longer than {MAX_TOKENS} signs")
     if not tokens:
         raise ExpressionError("the expression is empty")
     return tokens
@@ -123,7 +132,7 @@ class _Parser:
             return node
         if token == "-":
             raise ExpressionError("a minus sign must stand between two numbers (no unary minus)")
-        if token.isdigit():
+        if token in DIGITS:
             self.take()
             return Num(int(token))
         raise ExpressionError(f"{token!r} cannot stand here")

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.errors import MalformedEvent
+from engine.jsontext import MAX_INT, JsonError, check, lone_surrogate
 from engine.record import Record
 
 REFEREE = "referee"
@@ -210,7 +211,27 @@ def actor(event: Event) -> str | None:
 def _text(kind: str, name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise MalformedEvent(f"a {kind}'s {name!r} must be a non-empty string")
+    _unicode(kind, name, value)
     return value
+
+
+def _unicode(kind: str, name: str, value: str) -> None:
+    # A lone surrogate (from a JSON escape, or a command-line byte that is not UTF-8) cannot be
+    # stored, hashed or printed as UTF-8: refused here, before anything is stored.
+    if bad := lone_surrogate(value):
+        raise MalformedEvent(f"a {kind}'s {name!r} is not Unicode text (a lone surrogate {bad!r})")
+
+
+def _whole(value: Any) -> bool:
+    """A whole number within what every JSON reader holds exactly (I-JSON, engine.jsontext)."""
+    return isinstance(value, int) and not isinstance(value, bool) and -MAX_INT <= value <= MAX_INT
+
+
+def _number_or_letter(kind: str, name: str, value: Any) -> bool:
+    if isinstance(value, str):
+        _unicode(kind, name, value)
+        return True
+    return _whole(value)
 
 
 def _check(kind: str, name: str, value: Any) -> Any:
@@ -242,7 +263,7 @@ def _check(kind: str, name: str, value: Any) -> Any:
             raise MalformedEvent(f"a {kind}'s commitment must be 64 lowercase hex digits (sha256)")
         return value
     if name == "on":
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not _whole(value) or value < 1:
             raise MalformedEvent(f"a {kind}'s 'on' must be a position (a whole number from 1)")
         return value
     if name in ("accept", "right", "digital"):
@@ -250,15 +271,11 @@ def _check(kind: str, name: str, value: Any) -> Any:
             raise MalformedEvent(f"a {kind}'s {name!r} must be true or false")
         return value
     if name == "value":
-        if isinstance(value, bool) or not isinstance(value, (int, str)):
+        if not _number_or_letter(kind, name, value):
             raise MalformedEvent(f"a {kind}'s 'value' must be a number or a letter")
         return value
     if name == "dice":
-        if (
-            not isinstance(value, list)
-            or not value
-            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        ):
+        if not isinstance(value, list) or not value or not all(_whole(v) for v in value):
             raise MalformedEvent(f"a {kind}'s 'dice' must be a non-empty list of numbers")
         return tuple(value)
     if name in ("values", "words", "winners"):
@@ -266,7 +283,7 @@ def _check(kind: str, name: str, value: Any) -> Any:
             raise MalformedEvent(f"a {kind}'s {name!r} must be a non-empty list")
         if name == "values":
             for v in value:
-                if isinstance(v, bool) or not isinstance(v, (int, str)):
+                if not _number_or_letter(kind, name, v):
                     raise MalformedEvent(f"a {kind}'s values must be numbers or letters")
         else:
             for v in value:
@@ -274,8 +291,7 @@ def _check(kind: str, name: str, value: Any) -> Any:
         return tuple(value)
     if name == "points":
         if not isinstance(value, dict) or not all(
-            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
-            for k, v in value.items()
+            isinstance(k, str) and not lone_surrogate(k) and _whole(v) for k, v in value.items()
         ):
             raise MalformedEvent(f"an {kind}'s 'points' must map each player to a whole number")
         return dict(value)
@@ -299,6 +315,12 @@ def parse_event(obj: Any) -> Event:
                 raise MalformedEvent(f"a {kind} needs the field {name!r}")
             continue
         values[name] = _check(kind, name, obj[name])
+    if len(obj) > len(values) + 1:  # fields the engine does not read: kept, so they must be JSON
+        extra = {k: v for k, v in obj.items() if k != "type" and k not in values}
+        try:
+            check(extra)
+        except JsonError as e:
+            raise MalformedEvent(f"a {kind} {e.message}") from None
     return cls(**values)  # type: ignore[return-value]  # every Record here is an Event
 
 

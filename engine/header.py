@@ -9,6 +9,7 @@ from typing import Any
 from engine.dice import FaceSet
 from engine.errors import BadHeader, MalformedEvent
 from engine.events import REFEREE
+from engine.jsontext import JsonError, check
 
 FORMAT = "tournament-match/1"
 
@@ -53,6 +54,11 @@ def parse_header(obj: Any) -> Header:
     """Read and check a header object; the game's own checks come when the game starts."""
     if not isinstance(obj, Mapping):
         raise MalformedEvent("the header must be a JSON object")
+    try:
+        # The header is kept whole (options, variants, a deck): all of it must be storable JSON.
+        check(dict(obj))
+    except JsonError as e:
+        raise MalformedEvent(f"the header {e.message}") from None
     if obj.get("format") != FORMAT:
         raise MalformedEvent(f"the header's format must be {FORMAT!r}, not {obj.get('format')!r}")
     game = obj.get("game")

@@ -153,6 +153,8 @@ class _IndexView:
         return trie
 
     def get(self, key: str, default: list[str]) -> list[str]:
+        if "\x00" in key:  # no word holds NUL, and marisa's BytesTrie misreads such a key
+            return default
         found = self._trie.get(key)
         return [w.decode() for w in found] if found else default
 

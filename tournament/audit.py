@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import (
     Chain,
@@ -164,7 +165,7 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
     where, _, text = rest.partition("=")
     if (
         kind not in ("void", "replace")
-        or not where.strip().isdigit()
+        or not (where.strip().isascii() and where.strip().isdigit())  # "²".isdigit() is True
         or (kind == "replace") != bool(text.strip())
     ):
         raise Refused(
@@ -196,7 +197,7 @@ def _replacement(text: str, before: Replay) -> Event:
     """The event a what-if puts in: a move of the notation, or a JSON object."""
     try:
         if text.startswith("{"):
-            return parse_event(json.loads(text))
+            return parse_event(jsontext.loads(text))  # depth, numbers, surrogates (issue 10)
         return parse(text, before)
     except IllegalMove:
         raise

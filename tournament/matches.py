@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import Event, parse_event
 from engine.header import Header, parse_header
@@ -69,10 +70,10 @@ def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
 def read_deck(path: Path) -> list[Any]:
     """An organizer's deck file: a JSON list of cards (PN-1), inlined into the match header."""
     try:
-        deck = json.loads(Path(path).read_text(encoding="utf-8"))
+        deck = jsontext.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
         raise Refused(f"cannot read the deck {path}: {e.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (jsontext.JsonError, UnicodeDecodeError):
         raise Refused(f"the deck {path} is not a JSON list of cards") from None
     if not isinstance(deck, list):
         raise Refused(f"the deck {path} is not a JSON list of cards")

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import Event, event_to_json, parse_event
 from engine.header import Header, parse_header
@@ -105,9 +106,9 @@ def _json_lines(text: str) -> list[tuple[int, Any]]:
         if not row.strip():
             raise LogError(number, "is empty; a match log has one JSON object a line")
         try:
-            out.append((number, json.loads(row)))
-        except json.JSONDecodeError as e:
-            raise LogError(number, f"is not valid JSON ({e.msg} at column {e.colno})") from None
+            out.append((number, jsontext.loads(row)))
+        except jsontext.JsonError as e:
+            raise LogError(number, e.message) from None
     if not out:
         raise LogError(1, "the file is empty: a match log starts with its header")
     return out

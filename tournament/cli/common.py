@@ -3,17 +3,67 @@
 from __future__ import annotations
 
 import functools
+import io
 import json
+import re
 import sqlite3
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
 import click
 import typer
+from typer.core import TyperGroup
+
+from engine.jsontext import lone_surrogate
+
+# A value echoed back in a usage error is cut short: a 4,000-digit number is not repeated whole.
+_LONG_WORD = re.compile(r"[^\s']{41,}")
+
+# click's base of usage errors (typer 0.28 vendors click: found through a public subclass).
+ClickException: Any = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+
+
+class OneLineErrors(TyperGroup):
+    """The root command: a usage error (a missing argument, an unknown option, a value of the
+    wrong type) is one sentence on stderr too, with exit 2 as click gives it, not a boxed panel.
+    """
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back
+        # ("wrote ..."), it becomes the same bytes again rather than a UnicodeEncodeError. Text
+        # arguments never carry them: ``guarded`` refuses those.
+        if isinstance(sys.stdout, io.TextIOWrapper):
+            sys.stdout.reconfigure(errors="surrogateescape")
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except ClickException as e:
+            # Without arguments a group prints its help (already shown by then), as before.
+            if type(e).__name__ != "NoArgsIsHelpError":
+                ctx = getattr(e, "ctx", None)
+                where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                message = _LONG_WORD.sub(lambda m: f"{m.group()[:20]}…", e.format_message())
+                typer.echo(f"error: {message.rstrip('.')}{where}", err=True)
+            sys.exit(e.exit_code)
+        except typer.Abort:
+            typer.echo("error: stopped before anything was stored", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Club tournaments of Tetragon, La Roulette Alphatiana and La parola nascosta.",
     no_args_is_help=True,
     add_completion=False,
@@ -57,8 +107,40 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(1)
 
 
+# Python converts at most this many digits to an int (a guard against slow conversions); a longer
+# number in an argument could only end in a ValueError deep inside a command.
+_MAX_DIGITS = sys.get_int_max_str_digits() or sys.maxsize
+_TOO_MANY_DIGITS = re.compile(rf"\d{{{min(_MAX_DIGITS, 10**6) + 1},}}")
+
+
+def _shown(text: str) -> str:
+    """An argument as the user typed it, bytes that are not UTF-8 as ``\\xff`` escapes."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "backslashreplace")
+    shown = raw.decode("utf-8", "backslashreplace")
+    return f"'{shown}'" if len(shown) <= 40 else f"'{shown[:20]}…'"
+
+
+def check_argument(text: str) -> None:
+    """Refuse a text argument that no command can use: bytes that are not UTF-8 (which Python
+    turns into lone surrogates), or a number too long to convert. Paths are not checked: a file
+    name need not be UTF-8."""
+    if lone_surrogate(text):
+        fail(f"the argument {_shown(text)} is not UTF-8 text (check the terminal's encoding)")
+    if len(text) > _MAX_DIGITS and (long := _TOO_MANY_DIGITS.search(text)):
+        fail(
+            f"the argument {_shown(text)} holds a number of {len(long.group()):,} digits: "
+            "no command reads numbers that long"
+        )
+
+
 def guarded(fn: F) -> F:
-    """Turn every error a user can cause into one sentence on stderr and exit 1."""
+    """Turn every error a user can cause into one sentence on stderr and exit 1.
+
+    Text arguments are checked first (:func:`check_argument`), before anything is opened.
+    """
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
@@ -70,6 +152,10 @@ def guarded(fn: F) -> F:
         from tournament.matchlog import LogError
         from tournament.store import StoreError
 
+        for value in [*args, *kwargs.values()]:
+            for text in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(text, str):
+                    check_argument(text)
         try:
             return fn(*args, **kwargs)
         except (Refused, LogError, StoreError, LexiconError) as e:

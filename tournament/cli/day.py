@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
@@ -445,7 +446,9 @@ def amend(
     given: dict[str, int] = {}
     for item in points:
         player, _, value = item.partition("=")
-        if not value.isdigit():
+        # ASCII digits only ("²".isdigit() is True), and no more than any JSON reader holds
+        # exactly: a larger number would be stored and then break every later reading.
+        if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
             fail(f"points are written player=number, not {item!r}")
         given[player] = int(value)
     s = store()
