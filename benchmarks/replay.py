@@ -19,21 +19,28 @@ from tournament.matchlog import canonical, chain, read_log, write_log
 EVENTS = 200
 
 
-def long_match() -> tuple[dict, list[dict]]:
-    """A legal battaglia among four players, cut at 200 events (a prefix of a log is a log)."""
+def long_match(length: int = EVENTS, players: int = 4) -> tuple[dict, list[dict]]:
+    """A legal battaglia (four players, or as many as asked), cut at ``length`` events (a prefix
+    of a log is a log)."""
     lexicon = default_lexicon()
     for seed in range(1000):
         head = {
             "format": "tournament-match/1",
             "game": "battaglia",
-            "players": ["giallo", "blu", "verde", "rosso"],
+            "players": [
+                "giallo",
+                "blu",
+                "verde",
+                "rosso",
+                *(f"p{i}" for i in range(5, players + 1)),
+            ],
             "lexicon": lexicon.identity,
         }
         played = random_game(
-            Replay.start(parse_header(head), lexicon), random.Random(seed), limit=400
+            Replay.start(parse_header(head), lexicon), random.Random(seed), limit=2 * length
         )
-        if played.position >= EVENTS:
-            return head, [event_to_json(e) for e in played.events[:EVENTS]]
+        if played.position >= length:
+            return head, [event_to_json(e) for e in played.events[:length]]
     raise SystemExit("no match long enough")
 
 

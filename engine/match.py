@@ -9,7 +9,7 @@ start, so that a struck event or a reversed judgement changes everything after i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any
@@ -49,16 +49,22 @@ def standing_rulings(events: tuple[Event, ...], voided: frozenset[int]) -> dict[
 
 
 def carried_rulings(
-    events: tuple[Event, ...], rulings: Mapping[int, bool], before: int
+    events: Sequence[Event], rulings: Mapping[int, bool], before: int
 ) -> dict[RuledKey, bool]:
     """What the standing rulings on the events before position ``before`` decide beyond those
     events (REF-1, EQ-4: a ruled word holds wherever it is used afterwards); where two rulings
     decide the same thing, the one on the later event holds."""
     carried: dict[RuledKey, bool] = {}
+    if not rulings:
+        return carried
     for on in sorted(p for p in rulings if p < before):
         for key in ruled_keys(events[on - 1], rulings[on]):
             carried[key] = rulings[on]
     return carried
+
+
+# The events that :meth:`Replay.apply` does not hand to the game's rules.
+_NOT_PLAYED = (Void, Ruling, Out, End, DiceCommit, DiceReveal)
 
 
 @dataclass(frozen=True)
@@ -90,10 +96,32 @@ class Replay:
     @classmethod
     def of(cls, header: Header, lexicon: Lexicon, events: Iterable[Event]) -> Replay:
         """Replay a whole log."""
-        replay = cls.start(header, lexicon)
+        return cls.start(header, lexicon).extend(events)
+
+    def extend(self, events: Iterable[Event]) -> Replay:
+        """The replay after ``events``, applied one after the other: the same as :meth:`apply`
+        on each in turn, without building a new replay (and copying its growing history) for
+        each event. A correction or a logged outcome goes through :meth:`apply` as it is.
+        """
+        replay = self
+        history, done = list(self.history), list(self.events)
+        # Every standing ruling is on an earlier position: what they carry stays the same
+        # until the next correction.
+        carried: dict[RuledKey, bool] | None = None
         for event in events:
-            replay = replay.apply(event)
-        return replay
+            if isinstance(event, _NOT_PLAYED):
+                replay = replace(replay, history=tuple(history), events=tuple(done)).apply(event)
+                history, done, carried = list(replay.history), list(replay.events), None
+                continue
+            position = len(done) + 1
+            if carried is None:
+                carried = carried_rulings(done, replay.rulings, position)
+            ctx = Context(replay.lexicon, position, replay.rulings.get(position), carried)
+            history.append(replay._step(history[-1], event, position, ctx))
+            done.append(event)
+        if len(done) == replay.position:
+            return replay
+        return replace(replay, history=tuple(history), events=tuple(done))
 
     # --- what the CLI and the audit read ------------------------------------------------------
 
@@ -156,7 +184,7 @@ class Replay:
         return replace(self, history=(*self.history, state), events=(*self.events, event))
 
     def _context(
-        self, events: tuple[Event, ...], rulings: Mapping[int, bool], position: int
+        self, events: Sequence[Event], rulings: Mapping[int, bool], position: int
     ) -> Context:
         """The context of the event at ``position``: its own ruling and those on earlier events."""
         return Context(

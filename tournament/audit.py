@@ -196,12 +196,12 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
 def _replacement(text: str, before: Replay) -> Event:
     """The event a what-if puts in: a move of the notation, or a JSON object."""
     try:
-        if text.startswith("{"):
+        if text.startswith(("{", "[")):  # JSON (a list is refused as not an event)
             return parse_event(jsontext.loads(text))  # depth, numbers, surrogates (issue 10)
         return parse(text, before)
     except IllegalMove:
         raise
     except (NotationError, RuleViolation) as v:
         raise Refused(f"the replacement is not an event: {v}") from None
-    except json.JSONDecodeError:
+    except (ValueError, json.JSONDecodeError):
         raise Refused("the replacement is not an event: its JSON does not parse") from None

@@ -121,8 +121,9 @@ def pod_minimum(plays: str, games: Sequence[str]) -> int:
 SNAPSHOT_EVERY = 100
 
 
-def save(store: Store, t: Tournament) -> None:
-    """Save the tournament, and snapshot it each time it passes another hundred events.
+def save(store: Store, t: Tournament, *matches: Match) -> None:
+    """Save the tournament (with new ``matches``, in the same transaction), and snapshot it
+    each time it passes another hundred events.
 
     A season gathers tens of thousands of tournament events; loading it from its latest
     snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
@@ -131,7 +132,7 @@ def save(store: Store, t: Tournament) -> None:
     """
     before = t.version - len(t.pending_events)
     try:
-        store.save(t)
+        store.save(*matches, t)
     except IntegrityError:
         raise Conflict(
             "another terminal changed the tournament at the same moment; nothing was stored: "
@@ -457,10 +458,13 @@ def open_match(
     outside: Sequence[str] = (),
     by: str = "organizer",
     lexicon_path: str | None = None,
+    *,
+    save: bool = True,
 ) -> Match:
     """Store a table's new match and attach it to ``t``, in one transaction with every change
     pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
-    first)."""
+    first). Without ``save`` both are left for the caller to save together (a simulation saves
+    a whole round in one transaction)."""
     table = _open_table(t, round_number, table_number)
     games = table_games(t, table)
     if game_name not in games:
@@ -476,15 +480,39 @@ def open_match(
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
         header["outside"] = list(outside)
-    log = check_log(json.dumps(header), lexicon_path)
+    log = check_log(json.dumps(header), lexicon_path or store.lexicon)
+    _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
     match = store.new_match(log.header_line)
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )
-    before = t.version - len(t.pending_events)
-    store.save_new(match, t)
-    _snapshot(store, t, before)
+    if save:
+        before = t.version - len(t.pending_events)
+        store.save_new(match, t)
+        _snapshot(store, t, before)
     return match
+
+
+def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
+    """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
+    all (the read models, verify); a match with another list than the last one is refused.
+    Matches opened in this call but not yet saved (``simulate`` saves a round at once) were
+    opened with this same list, so the last stored one decides."""
+    for r in reversed(t.rounds):
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                try:
+                    stored = store.get_match(number)
+                except StoreError:
+                    continue  # opened in this call, not saved yet
+                other = json.loads(stored.header).get("lexicon") or {}
+                if other.get("sha256") != lexicon["sha256"]:
+                    raise Refused(
+                        f"this tournament's matches are recorded with the word list "
+                        f"{other.get('name')!r}, not {lexicon['name']!r}: pass that list with "
+                        "--lexicon"
+                    )
+                return
 
 
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:

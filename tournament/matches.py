@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from engine import jsontext
 from engine.errors import RuleViolation
@@ -19,6 +20,7 @@ from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.matchlog import MatchLog, event_line, read_log
+from tournament.reading import StoredMatch, read_match
 from tournament.store import Match, Store, StoreError
 
 
@@ -45,25 +47,35 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
 
 @dataclass(frozen=True)
 class Loaded:
-    """A stored match and its replay."""
+    """A stored match and its replay (the aggregate when it is to be written to)."""
 
-    match: Match
+    match: Match | StoredMatch
     replay: Replay
 
 
-def load(store: Store, number: str, lexicon_path: str | None = None) -> Loaded:
-    """Read a stored match and replay it."""
-    match = store.get_match(number)
-    header = parse_header(json.loads(match.header))
-    replay = Replay.start(header, lexicon_for(header, lexicon_path))
-    for position, line in enumerate(match.lines, 1):
-        try:
-            replay = replay.apply(parse_event(json.loads(line)))
-        except RuleViolation as v:
-            raise Refused(
-                f"the stored log of {match.number} does not replay at position {position}: {v} "
-                "(was the database changed outside the program?)"
-            ) from None
+def load(
+    store: Store, number: str, lexicon_path: str | None = None, *, write: bool = False
+) -> Loaded:
+    """Read a stored match and replay it: read in one query (:mod:`tournament.reading`), or,
+    to ``write`` to it, as its aggregate."""
+    match = store.get_match(number) if write else read_match(store, number)
+    header = parse_header(orjson.loads(match.header))
+    position = 0
+
+    def events() -> Iterator[Event]:
+        nonlocal position
+        for position, line in enumerate(match.lines, 1):  # noqa: B007 - read after a refusal
+            yield parse_event(orjson.loads(line))
+
+    try:
+        replay = Replay.of(header, lexicon_for(header, lexicon_path or store.lexicon), events())
+    except RuleViolation as v:
+        if not position:
+            raise
+        raise Refused(
+            f"the stored log of {match.number} does not replay at position {position}: {v} "
+            "(was the database changed outside the program?)"
+        ) from None
     return Loaded(match, replay)
 
 
@@ -98,7 +110,7 @@ def record(
 
     Returns the match after the event and the events stored (the input first).
     """
-    loaded = load(store, number, lexicon_path)
+    loaded = load(store, number, lexicon_path, write=True)
     try:
         event = obj if isinstance(obj, Record) else parse_event(obj)
     except RuleViolation as v:
@@ -123,7 +135,7 @@ def record_move(
     (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
     console's digital dice and hidden words (see :func:`engine.notation.parse`).
     """
-    loaded = load(store, number, lexicon_path)
+    loaded = load(store, number, lexicon_path, write=True)
     now = loaded.replay.position
     if expected_position is not None and now != expected_position:
         raise _changed(loaded.match.number, f"is at position {now}, not {expected_position}")
@@ -148,6 +160,7 @@ def _changed(number: str, how: str) -> Refused:
 
 
 def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:
+    assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
         replay = loaded.replay.apply(event)
     except RuleViolation as v:

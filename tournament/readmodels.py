@@ -35,6 +35,7 @@ from typing import Any
 import orjson
 
 from engine.games.base import Outcome
+from engine.lexicon import LexiconError
 from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
@@ -147,6 +148,8 @@ def _update(db: ReadDB, store: Store, again: bool) -> Progress:
     readtables.create(db)
     try:
         return _project(db, store)
+    except LexiconError:
+        raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
         raise StoreError(
             "the read models cannot be built: a stored event was changed outside the program "

@@ -53,10 +53,15 @@ class Simulation:
 def play_match(store: Store, match_number: str, rng: random.Random) -> Match:
     """Let the bots play one stored, empty match to its end, storing every event."""
     match = store.get_match(match_number)
+    store.append(match, bots_play(match, rng))
+    return match
+
+
+def bots_play(match: Match, rng: random.Random) -> list[str]:
+    """The lines of an empty match played by the bots to its end."""
     header = parse_header(json.loads(match.header))
     replay = random_game(Replay.start(header, default_lexicon()), rng)
-    store.append(match, [canonical(event_to_json(e)) for e in replay.events])
-    return match
+    return [canonical(event_to_json(e)) for e in replay.events]
 
 
 def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
@@ -66,13 +71,20 @@ def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
 
 
 def play_table(
-    store: Store, t: Any, round_number: int, table: dict[str, Any], rng: random.Random
+    store: Store,
+    t: Any,
+    round_number: int,
+    table: dict[str, Any],
+    rng: random.Random,
+    pending: list[Match] | None = None,
 ) -> None:
     """Choose the partita (if any), open each challenge's match and let the bots play it.
 
     Each match is stored attached to its table in one transaction (with the partita's choice),
     so that a simulation stopped at any moment leaves no match outside its table; the heads of
     the finished matches are saved with the next one, or by the caller at the end of the round.
+    With ``pending``, nothing is saved: the played matches are added to it, for the caller to
+    save with ``t`` in one transaction (issue 15: a transaction a round, not one per match).
     """
     number = table["table"]
     if t.settings["plays"] == day.PARTITA:
@@ -87,8 +99,15 @@ def play_table(
         outside: Sequence[str] = ()
         if g == "catena" and len(table["players"]) == 2:
             outside = outside_for(t, table, rng)
-        match = day.open_match(store, t, round_number, number, g, outside, by=BY)
-        played = play_match(store, match.number, rng)
+        match = day.open_match(
+            store, t, round_number, number, g, outside, by=BY, save=pending is None
+        )
+        if pending is None:
+            played = play_match(store, match.number, rng)
+        else:
+            for line in bots_play(match, rng):
+                match.add(line)
+            pending.append(played := match)
         if played.lines:
             t.record_head(match=played.number, events=len(played.lines), head=played.head, by=BY)
 
@@ -122,9 +141,10 @@ def run(store: Store, sim: Simulation) -> None:
             break  # every round is paired (Swiss limit, round robin, bracket complete)
         number = paired["number"]
         t = day.get_tournament(store)
+        played: list[Match] = []
         for table in paired["tables"]:
             if not table["bye"]:
-                play_table(store, t, number, table, rng)
-        day.save(store, t)
+                play_table(store, t, number, table, rng, played)
+        day.save(store, t, *played)  # the round's matches and the tournament, one transaction
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")

@@ -182,6 +182,9 @@ class Store(Application):
 
     name = "tournament"
     is_snapshotting_enabled = True
+    # The organizer's word list (--lexicon) this store's matches are replayed against wherever
+    # they are read (the read models too); None is the shipped one (EQ-4).
+    lexicon: str | None = None
 
     def __init__(self, db: str | Path | Location = DEFAULT_DB) -> None:
         self.location = locate(db)  # a file, or a postgresql:// URL (tournament.persistence)
@@ -225,6 +228,7 @@ class Store(Application):
         if self._next_number is None:
             self._next_number = self._count_matches() + 1
         match = Match.begin(f"M{self._next_number}", header)
+        self._next_number += 1  # taken: several new matches may be saved together
         for line in lines:
             match.add(line)
         return match
@@ -283,7 +287,20 @@ class Store(Application):
             yield match
 
     def _count_matches(self) -> int:
-        return sum(1 for _ in self._started())
+        """How many matches are stored: the highest number, as numbers are taken in order from
+        M1 with none left out; found in a few look-ups of one match each (a doubling, then a
+        halving search), not by reading every match's start (issue 15)."""
+        low, high = 0, 1  # M{low} is stored (M0 by convention), M{high} is to be looked at
+
+        def stored(n: int) -> bool:
+            return bool(self.recorder.select_events(match_uuid(f"M{n}"), limit=1))
+
+        while stored(high):
+            low, high = high, high * 2
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if stored(middle) else (low, middle)
+        return low
 
     def _started(self) -> Iterator[Notification]:
         """The notification of every match's first event, read in pages."""

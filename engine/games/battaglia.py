@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from engine import arithmetic
 from engine.errors import MalformedEvent, RuleViolation
@@ -77,10 +78,10 @@ def _target(state: State, event: Expression) -> str:
     return event.target
 
 
-def _end_turn(state: State, **changes: object) -> State:
-    state = replace(state, rolled=None, **changes)  # type: ignore[arg-type]
-    gone = {o.player for o in state.out}
-    return replace(state, current=next_player(state.header.players, gone, state.current))
+def _end_turn(state: State, **changes: Any) -> State:
+    gone = {o.player for o in changes.get("out", state.out)}
+    current = next_player(state.header.players, gone, state.current)
+    return replace(state, rolled=None, current=current, **changes)
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:

@@ -2,7 +2,7 @@
 
 Errors are one sentence on stderr and exit 1, never a traceback. Heavy modules are imported
 inside the commands that need them, so a referee's recording call starts fast; for the same
-reason a ``match`` or ``words`` call registers only those commands (see :func:`main`).
+reason a call imports and builds only the command it runs (:mod:`tournament.cli.lazy`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,12 @@ from pathlib import Path
 
 import typer
 
-from tournament.cli import match  # noqa: F401 - registers the match and words commands
+from tournament.cli import lazy
 from tournament.cli.common import app
 
 __all__ = ["app", "main"]
 
-GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
-MATCH_GROUPS = ("match", "words")
+GLOBAL_OPTIONS_WITH_VALUE = lazy.GLOBAL_OPTIONS_WITH_VALUE
 DEBUG = "TOURNAMENT_DEBUG"  # set to 1: an unexpected error shows its traceback
 REPORT_TO = "the project's issue tracker (README, 'Reporting a bug')"
 
@@ -33,35 +32,22 @@ def command_word(argv: Sequence[str]) -> str | None:
     >>> command_word(["--db=x.db", "standings"])
     'standings'
     """
-    skip = False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg in GLOBAL_OPTIONS_WITH_VALUE:
-            skip = True
-        elif not arg.startswith("-"):
-            return arg
-    return None
+    words = lazy.command_words(argv)
+    return words[0] if words else None
 
 
 def register_all() -> None:
-    from tournament.cli import (  # noqa: F401 - registers the others
-        audit,
-        day,
-        db,
-        export,
-        play,
-        season,
-    )
+    lazy.register([])
 
 
 def main() -> None:
-    # Building every command costs a recording call several milliseconds; a match or words call
-    # needs only its own group. Anything else (the day's commands, --help) gets them all.
-    if command_word(sys.argv[1:]) not in MATCH_GROUPS:
-        register_all()
+    # Building every command costs a recording call more than importing the program: a call
+    # imports and builds only its own (--help and anything unknown get them all).
+    words = lazy.command_words(sys.argv[1:])
+    lazy.register(words)
     try:
-        app()
+        with lazy.only(app, words):
+            app()
     except Exception as e:  # noqa: BLE001 - the last line of defence, not error handling
         # Every error a user can cause is handled where it arises (commands are ``guarded``);
         # reaching here is a bug in the program, and the user is told so in one sentence.

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
-import click
 import typer
+from typer._click.globals import get_current_context  # typer 0.28 vendors click
 from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
@@ -191,7 +191,10 @@ def store(create: bool = False) -> Any:
     from tournament.persistence import close
 
     s = Store(where)
-    context = click.get_current_context(silent=True)
+    s.lexicon = settings().lexicon  # every replay of its matches, the read models' too
+    # typer's own click (the separate click package never sees typer's context, and costs a
+    # recording call its import).
+    context = get_current_context(silent=True)
     if context is not None:
         context.call_on_close(lambda: close(s))  # a server's connections, given back
     return s

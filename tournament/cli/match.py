@@ -153,10 +153,14 @@ def _record(
     sealer: Callable[[str], str] | None = None,
     expected_position: int | None = None,
 ) -> None:
-    from engine.notation import read
+    from engine.notation import NotationError, read
     from tournament.matches import describe, record_move, summary
 
-    if read(text).kind in ("ruling", "void"):
+    try:
+        correction = read(text).kind in ("ruling", "void")
+    except NotationError:
+        correction = False  # not a move at all: record_move refuses it in one sentence
+    if correction:
         effect = correction_effect(match_id, text)
         if effect and not confirmed:
             typer.echo("nothing stored: the round is closed; repeat with --yes to record it")

@@ -1,0 +1,84 @@
+"""The lazy command line (issue 15): a call builds only its own command, help stays whole."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import typer
+
+from tournament.cli import full_app, lazy
+from tournament.cli.common import app
+
+
+def names(t: typer.Typer) -> set[str]:
+    return {lazy._name(i) for i in [*t.registered_commands, *t.registered_groups]}
+
+
+def test_each_first_word_is_registered_by_the_module_it_names() -> None:
+    assert {"match", "day", "audit", "season"} <= set(lazy.command_modules())
+    full_app()
+    registered = names(app)
+    assert set(lazy.MODULES) <= registered
+    for word, module in lazy.MODULES.items():
+        found = [*app.registered_commands, *app.registered_groups]
+        info = next(i for i in found if lazy._name(i) == word)
+        where = (
+            info.typer_instance.registered_commands[0].callback
+            if hasattr(info, "typer_instance") and info.typer_instance
+            else info.callback
+        )
+        assert where.__module__ == f"tournament.cli.{module}", word
+
+
+def test_only_keeps_the_command_that_runs_and_gives_everything_back() -> None:
+    full_app()
+    before = names(app)
+    match_app = next(g for g in app.registered_groups if g.name == "match").typer_instance
+    verbs = names(match_app)
+    with lazy.only(app, ["match", "roll", "M1"]):
+        assert names(app) == {"match"}
+        assert names(match_app) == {"roll"}
+    with lazy.only(app, ["standings"]):
+        assert names(app) == {"standings"}
+    with lazy.only(app, ["match", "rol"]):  # a typo: click's suggestions need every verb
+        assert names(match_app) == verbs
+    with lazy.only(app, []):
+        assert names(app) == before
+    assert names(app) == before and names(match_app) == verbs
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", "from tournament.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_recording_call_imports_only_its_module_and_help_lists_everything(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "t.db")
+    code = (
+        "import sys; from tournament.cli import main\n"
+        "try: main()\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('tournament.cli.')), file=sys.stderr)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "--db", db, "match", "new", "ventuno", "giallo", "blu"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "M1"
+    assert "tournament.cli.day" not in done.stderr and "tournament.cli.match" in done.stderr
+    helped = run("--help").stdout
+    for word in lazy.MODULES:
+        assert word in helped
+    assert "roll" in run("match", "--help").stdout
+    typo = run("--db", db, "match", "rol", "M1")
+    assert typo.returncode == 2 and "Did you mean 'roll'" in typo.stderr

@@ -1,0 +1,86 @@
+"""The read path (issue 15): a stored match read without its aggregate says what the aggregate
+says, is refused where the aggregate is, and replays to the same state."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from engine.events import parse_event
+from engine.header import parse_header
+from engine.lexicon import default_lexicon
+from engine.match import Replay
+from tournament import simulate
+from tournament.bots import random_game
+from tournament.matches import load
+from tournament.reading import read_match
+from tournament.store import Store, StoreError, match_uuid
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("reading") / "t.db"
+    simulate.run(Store(db), simulate.Simulation(players=4, rounds=1, seed=3))
+    return db
+
+
+def test_a_match_read_in_one_query_is_its_aggregate(played: Path) -> None:
+    store = Store(played)
+    for match in store.matches():
+        read = read_match(store, match.number.lower())
+        assert (read.number, read.id, read.header, read.start) == (
+            match.number,
+            match.id,
+            match.header,
+            match.start,
+        )
+        assert list(read.lines) == match.lines and list(read.hashes) == match.hashes
+        assert list(read.times) == match.times and read.export() == match.export()
+        assert load(store, match.number).replay == load(store, match.number, write=True).replay
+
+
+def test_a_changed_or_missing_match_is_one_sentence(played: Path, tmp_path: Path) -> None:
+    db = tmp_path / "changed.db"
+    db.write_bytes(played.read_bytes())
+    with pytest.raises(StoreError, match="there is no match M99"):
+        read_match(Store(db), "M99")
+    conn = sqlite3.connect(db)
+    key = [match_uuid("M1").hex]
+    where = "where originator_id = ? and originator_version = 2"
+    (state,) = conn.execute(f"select state from stored_events {where}", key).fetchone()
+    assert b"by" in state
+    with conn:
+        conn.execute(
+            f"update stored_events set state = ? {where}", [state.replace(b"by", b"bx", 1), *key]
+        )
+    conn.close()
+    for read in (lambda: read_match(Store(db), "M1"), lambda: Store(db).get_match("M1")):
+        with pytest.raises(StoreError, match="M1 cannot be read: its stored events were changed"):
+            read()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_extend_is_apply_one_event_after_another(seed: int) -> None:
+    lexicon = default_lexicon()
+    rng = random.Random(seed)
+    game = ["battaglia", "asta", "catena", "texas", "ventuno", "updown", "tiro"][seed % 7]
+    head = {"format": "tournament-match/1", "game": game, "players": ["giallo", "blu", "verde"]}
+    start = Replay.start(parse_header(head), lexicon)
+    played = random_game(start, rng)  # with the odd ruling and void
+    one_by_one = start
+    for event in played.events:
+        one_by_one = one_by_one.apply(parse_event(vars_of(event)))
+    assert Replay.of(start.header, lexicon, played.events) == one_by_one == played
+    cut = len(played.events) // 2
+    assert (
+        Replay.of(start.header, lexicon, played.events[:cut]).extend(played.events[cut:]) == played
+    )
+
+
+def vars_of(event: object) -> dict:
+    from engine.events import event_to_json
+
+    return event_to_json(event)  # type: ignore[arg-type]

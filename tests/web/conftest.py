@@ -1,0 +1,146 @@
+"""A fresh tournament for the web's tests, the app in process, and a real server on a free port."""
+
+from __future__ import annotations
+
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tournament import day, readmodels
+from tournament.store import Store
+from tournament.web.app import Settings, create_app
+from tournament.web.views import outcome_of
+
+PASSPHRASE = "correct horse battery"
+GAMES = ["tiro", "texas", "ventuno", "updown"]
+
+
+def build(db: Path, players: tuple[str, ...] = ("giallo", "blu"), **settings: Any) -> Store:
+    store = Store(db)
+    day.create(store, "Torneo di prova", **{"games": GAMES, "rounds": 2, **settings})
+    day.add_players(store, list(players))
+    readmodels.update(store)
+    return store
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return build(tmp_path / "t.db")
+
+
+def make_client(store: Store, **settings: Any) -> TestClient:
+    db = Path(store.env.get("SQLITE_DBNAME"))
+    app = create_app(Settings(db=db, passphrase=PASSPHRASE, interval=0.05, **settings), store)
+    return TestClient(app, base_url="http://127.0.0.1")
+
+
+@pytest.fixture
+def client(store: Store) -> Iterator[TestClient]:
+    with make_client(store) as c:
+        yield c
+
+
+def csrf(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found, "the page has no CSRF field"
+    return found.group(1)
+
+
+def log_in(client: TestClient) -> str:
+    """Log the organizer in; return the session's CSRF token."""
+    token = csrf(client.get("/organizer/").text)
+    r = client.post("/organizer/login", data={"csrf": token, "passphrase": PASSPHRASE})
+    assert r.status_code == 200 and "/organizer/round/pair" in r.text
+    return csrf(r.text)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """uvicorn in a thread on 127.0.0.1, stopped by the test."""
+
+    def __init__(self, store: Store) -> None:
+        import uvicorn
+
+        db = Path(store.env.get("SQLITE_DBNAME"))
+        app = create_app(Settings(db=db, passphrase=PASSPHRASE), Store(db))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> Server:
+        self.thread.start()
+        deadline = time.monotonic() + 10
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[Server]:
+    with Server(store) as s:
+        yield s
+
+
+TIRO = [
+    ("giallo", "roll", {"die": "d6", "values": "6 6 5 1"}),
+    ("blu", "roll", {"die": "d6", "values": "5 4 2 1"}),
+    ("giallo", "roll", {"die": "d20", "values": "11"}),
+    ("giallo", "expression", {"expr": "6 x (5:6+1)"}),
+    ("blu", "expression", {"expr": "(5+4+2):1"}),
+]
+
+
+def refresh(store: Store, client: TestClient | None) -> None:
+    """Bring the read models up to date (through the running app's lock when there is one)."""
+    if client is None:
+        readmodels.update(store)
+    else:
+        client.app.state.live.refresh()  # type: ignore[attr-defined]
+
+
+def paired(store: Store, client: TestClient | None = None) -> None:
+    day.pair_next_round(store, outcome_of(store))
+    refresh(store, client)
+
+
+def rounds(store: Store) -> int:
+    return len(day.get_tournament(store).rounds)
+
+
+def issue(client: TestClient, token: str) -> str:
+    """The organizer prints the table cards; return the first table's link path."""
+    r = client.post("/organizer/cards", data={"csrf": token})
+    assert r.status_code == 200
+    links = re.findall(r"http://127\.0\.0\.1/table/([A-Za-z0-9_-]+)", r.text)
+    assert links, "no table link on the cards"
+    return f"/table/{links[0]}"
+
+
+def record(client: TestClient, table: str, by: str, kind: str, **fields: str) -> str:
+    page = client.get(table).text
+    position = re.search(r'name="position" value="(\d+)"', page)
+    match = re.search(r'name="match" value="(M\d+)"', page)
+    assert position and match, page
+    data = {"csrf": csrf(page), "match": match.group(1), "position": position.group(1)}
+    r = client.post(f"{table}/record", data={**data, "kind": kind, "by": by, **fields})
+    assert r.status_code == 200
+    return r.text

@@ -1,0 +1,216 @@
+"""The referees' table pages, their tokens, secrets that stay private, and the live stream."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from tournament import day
+from tournament.store import Store
+from tournament.web.security import token_hash
+from tournament.web.views import outcome_of
+
+from .conftest import (
+    GAMES,
+    TIRO,
+    build,
+    csrf,
+    issue,
+    log_in,
+    make_client,
+    paired,
+    record,
+    refresh,
+)
+
+# --- the referees --------------------------------------------------------------------------------
+
+
+def test_tokens_are_stored_as_hashes_and_unknown_ones_are_refused(
+    client: TestClient, store: Store, tmp_path: Path
+) -> None:
+    paired(store, client)
+    table = issue(client, log_in(client))
+    token = table.rsplit("/", 1)[1]
+    assert len(token) >= 22  # 128 bits, URL-safe base 64
+    with sqlite3.connect(tmp_path / "t.db") as conn:
+        stored = [row[0] for row in conn.execute("select hash from web_tables")]
+    assert stored == [token_hash(token)]
+    other = make_client(store)
+    with other:
+        assert other.get(table).status_code == 200
+        for _ in range(5):
+            assert other.get("/table/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
+        assert other.get(table).status_code == 429  # guessing stops even the right link
+
+
+def test_a_table_link_expires_when_its_round_closes(client: TestClient, store: Store) -> None:
+    paired(store, client)
+    table = issue(client, log_in(client))
+    t = day.get_tournament(store)
+    t.amend_result(round=1, table=1, points={"giallo": 1, "blu": 0}, reason="test", by="organizer")
+    day.save(store, t)
+    refresh(store, client)
+    day.close_round(store, outcome_of(store))
+    assert client.get(table).status_code == 403
+    before = store.recorder.max_notification_id()
+    assert client.post(f"{table}/start", data={"game": "tiro"}).status_code == 403
+    assert store.recorder.max_notification_id() == before
+
+
+def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
+    client: TestClient, store: Store
+) -> None:
+    paired(store, client)
+    table = issue(client, log_in(client))
+    page = client.get(table).text
+    assert client.post(f"{table}/partita", data={"games": GAMES}).status_code == 403  # no CSRF
+    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+    stale = client.get(table).text
+    html = record(client, table, *TIRO[0][:2], **TIRO[0][2])
+    assert "roll giallo d6 6 6 5 1" in html
+    # A second phone posts from the page drawn before that move: refused, drawn again.
+    r = client.post(
+        f"{table}/record",
+        data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "roll",
+              "by": "blu", "die": "d6", "values": "5 4 2 1"},
+    )  # fmt: skip
+    assert "the match changed since you looked" in r.text
+    assert len(store.get_match("M1").lines) == 1
+    r = client.post(
+        f"{table}/record",
+        data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "text",
+              "by": "", "text": "roll blu d6 5 4 2 1"},
+    )  # fmt: skip
+    assert "the match changed" in r.text and len(store.get_match("M1").lines) == 1
+    html = record(client, table, "", "text", text="roll blu d6 9")
+    assert 'class="flash bad"' in html and len(store.get_match("M1").lines) == 1
+    html = record(client, table, "blu", "roll", die="d6", values="9 9 9 9")
+    assert 'class="flash bad"' in html and len(store.get_match("M1").lines) == 1
+    for by, kind, fields in TIRO[1:-1]:
+        html = record(client, table, by, kind, **fields)
+    # The last move is typed in the notation, as at the console.
+    html = record(client, table, "", "text", text="expr blu (5+4+2):1")
+    assert "end winners giallo" in html
+    assert client.get("/api/matches/M1").json()["winners"] == ["giallo"]
+    # A match of another table is not this token's to write.
+    r = client.post(
+        f"{table}/record",
+        data={"csrf": csrf(html), "match": "M2", "position": "0", "kind": "pass", "by": "blu"},
+    )
+    assert "M2 is not a match of this table" in r.text
+
+
+def test_sealed_words_stay_on_the_referees_page(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
+    paired(store)
+    with make_client(store) as client:
+        table = issue(client, log_in(client))
+        client.post(
+            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
+        )
+        record(client, table, "referee", "card", to="giallo", card="01")
+        html = record(client, table, "giallo", "seal", word="segretissima")
+        salt = re.search(r'class="salt">([0-9a-f]+)<', html)
+        assert salt, "the referee sees the salt once"
+        assert salt.group(1) not in client.get(table).text  # once
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        hub.refresh()
+        public = [
+            client.get(p).text
+            for p in ("/", "/api", "/matches/M1", "/api/matches/M1", "/standings")
+        ] + [str(hub.since(0))]
+        with sqlite3.connect(tmp_path / "t.db") as conn:
+            public += [str(row) for row in conn.execute("select * from events")]
+        for text in public:
+            assert "segretissima" not in text and salt.group(1) not in text
+
+
+def test_digital_dice_seeds_never_reach_the_public(tmp_path: Path) -> None:
+    from engine.dice import seed_commitment
+    from tournament.matches import record as record_event
+
+    store = build(tmp_path / "t.db")
+    paired(store)
+    day.choose_partita(store, 1, 1, GAMES)
+    number = day.start_match(store, 1, 1, "tiro").number
+    seed = "f00dfeedcafe4242f00dfeedcafe4242"
+    with sqlite3.connect(tmp_path / "t.db") as conn:  # where the console keeps it
+        conn.execute("create table dice_seeds (match text primary key, seed text)")
+        conn.execute("insert into dice_seeds values (?, ?)", [number, seed])
+    record_event(store, number, {"type": "dice-commit", "by": "referee",
+                                 "commitment": seed_commitment(seed)})  # fmt: skip
+    with make_client(store) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        hub.refresh()
+        for text in [
+            client.get(p).text
+            for p in ("/", "/api", f"/matches/{number}", f"/api/matches/{number}")
+        ] + [str(hub.since(0))]:
+            assert seed not in text
+
+
+def first_roll(message: dict) -> tuple[str, int, str]:
+    """A stream message's match, position and type (checking it carries nothing else)."""
+    assert set(message) == {"id", "match", "position", "type", "at"}
+    return message["match"], message["position"], message["type"]
+
+
+def test_the_live_task_sees_every_event_whichever_process_wrote_it(
+    client: TestClient, store: Store
+) -> None:
+    hub = client.app.state.live  # type: ignore[attr-defined]
+    other = Store(Path(store.env.get("SQLITE_DBNAME")))  # as another process would
+    start = hub.last
+    day.pair_next_round(other, outcome_of(other))
+    day.choose_partita(other, 1, 1, GAMES)
+    number = day.start_match(other, 1, 1, "tiro").number
+    from tournament.matches import record as record_event
+
+    record_event(
+        other, number, {"type": "roll", "by": "giallo", "die": "d6", "values": [6, 6, 5, 1]}
+    )
+    top = other.recorder.max_notification_id()
+    deadline = time.monotonic() + 2
+    while hub.last < top:  # the live task looks every 50 ms here
+        assert time.monotonic() < deadline, "the live task did not see the writes"
+        time.sleep(0.01)
+    hub.refresh()  # what a listener that reconnects is sent again comes from the read models
+    messages = hub.since(start)
+    assert [m["id"] for m in messages] == list(range(start + 1, start + 1 + len(messages)))
+    assert first_roll(messages[-1]) == (number, 1, "roll")
+    assert {m["match"] for m in messages} == {None, number}
+    assert hub._poll() == []
+
+
+def test_the_stream_sends_each_stored_event_within_a_second(server: object, store: Store) -> None:
+    """A real server on 127.0.0.1: a move written by another process reaches /api/live."""
+    import json as json_
+
+    import httpx
+
+    from tournament.matches import record as record_event
+
+    url = server.url  # type: ignore[attr-defined]
+    paired(store)
+    day.choose_partita(store, 1, 1, GAMES)
+    number = day.start_match(store, 1, 1, "tiro").number
+    got: list[dict] = []
+    with httpx.Client(timeout=5) as http, http.stream("GET", f"{url}/api/live") as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        written = time.monotonic()
+        record_event(store, number, {"type": "roll", "by": "giallo", "die": "d6",
+                                     "values": [6, 6, 5, 1]})  # fmt: skip
+        for line in stream.iter_lines():
+            if line.startswith("data:"):
+                got.append(json_.loads(line[5:]))
+                if got[-1]["match"] == number and got[-1]["position"] == 1:
+                    break
+        delay = time.monotonic() - written
+    assert first_roll(got[-1]) == (number, 1, "roll")
+    assert delay < 1.0

@@ -1,0 +1,71 @@
+"""``tournament serve``: its refusals, its passphrase, and the warning when it opens to a network
+(uvicorn is replaced by a stand-in that records what it was asked to run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from tournament.cli import full_app
+from tournament.store import Store
+
+from .conftest import build
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    return calls
+
+
+def serve(db: Path, *args: str) -> Any:
+    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
+
+
+def test_serve_refuses_a_database_that_does_not_exist(tmp_path: Path, served: list) -> None:
+    r = serve(tmp_path / "none.db")
+    assert r.exit_code == 1 and "there is no database at" in r.output
+    assert served == [] and not (tmp_path / "none.db").exists()
+
+
+def test_serve_binds_this_machine_and_prints_a_new_passphrase_once(
+    tmp_path: Path, served: list
+) -> None:
+    build(tmp_path / "t.db")
+    r = serve(tmp_path / "t.db")
+    assert r.exit_code == 0, r.output
+    assert served[0]["host"] == "127.0.0.1" and served[0]["port"] == 8000
+    assert r.output.count("organizer's passphrase (shown once):") == 1
+    passphrase = r.output.split("(shown once): ")[1].split()[0]
+    assert served[0]["app"].state.settings.passphrase == passphrase
+    assert "warning" not in r.output
+
+
+def test_serve_warns_when_it_opens_to_a_network(tmp_path: Path, served: list) -> None:
+    build(tmp_path / "t.db")
+    r = serve(tmp_path / "t.db", "--host", "0.0.0.0", "--organizer-passphrase", "a long secret")
+    assert r.exit_code == 0, r.output
+    assert "warning: listening on 0.0.0.0" in r.output and "shown once" not in r.output
+    assert served[0]["app"].state.settings.passphrase == "a long secret"
+    r = serve(tmp_path / "t.db", "--organizer-passphrase", "short")
+    assert r.exit_code == 1 and "at least 8 characters" in r.output
+
+
+def test_the_stream_resumes_after_the_last_event_id(server: Any, store: Store) -> None:
+    import json
+
+    import httpx
+
+    with httpx.Client(timeout=5) as http:
+        headers = {"Last-Event-ID": "2"}
+        with http.stream("GET", f"{server.url}/api/live", headers=headers) as stream:
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    assert json.loads(line[5:])["id"] == 3
+                    break

@@ -1,0 +1,114 @@
+"""Build only the command that runs (issue 15): a referee's recording call starts fast.
+
+typer turns every registered function into a click command before it runs one, reading each
+signature and its annotations: for the 26 match verbs that is most of a call's own time. So a
+call imports only the module that registers its first word (:data:`MODULES`) and, while it
+runs, the app keeps only the group or command it names and, in a group, only the verb. Where a
+word names nothing known (``--help``, a typo, a command of a module added later) everything is
+kept: help stays complete, panels and all, and a typo still gets click's suggestions.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+
+GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
+NOT_COMMANDS = ("common", "console", "lazy")  # modules of tournament.cli that register nothing
+
+# The module of tournament.cli that registers each first word (a word not here: all of them).
+MODULES = {
+    "match": "match",
+    "words": "match",
+    "verify": "audit",
+    "audit": "audit",
+    "solve": "audit",
+    "create": "day",
+    "players": "day",
+    "round": "day",
+    "table": "day",
+    "partita": "day",
+    "standings": "day",
+    "status": "day",
+    "rebuild": "day",
+    "simulate": "day",
+    "demo": "day",
+    "amend": "day",
+    "export": "export",
+    "db": "db",
+    "play": "play",
+    "season": "season",
+    "serve": "serve",
+}
+
+
+def command_words(argv: Sequence[str]) -> list[str]:
+    """The words of the command line that are not global options or their values.
+
+    >>> command_words(["--db", "x.db", "match", "roll", "M1"])
+    ['match', 'roll', 'M1']
+    >>> command_words(["--db=x.db", "standings", "--json"])
+    ['standings']
+    """
+    skip, words = False, []
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in GLOBAL_OPTIONS_WITH_VALUE:
+            skip = True
+        elif not arg.startswith("-"):
+            words.append(arg)
+    return words
+
+
+def command_modules() -> list[str]:
+    """Every module of tournament.cli that registers commands (a new one is found by itself)."""
+    import pkgutil
+
+    from tournament import cli
+
+    return [m.name for m in pkgutil.iter_modules(cli.__path__) if m.name not in NOT_COMMANDS]
+
+
+def register(words: Sequence[str]) -> None:
+    """Import the command modules a call needs: the one of its first word, or else all."""
+    module = MODULES.get(words[0]) if words else None
+    for name in [module] if module else command_modules():
+        importlib.import_module(f"tournament.cli.{name}")
+
+
+def _name(info: Any) -> str:
+    """The name typer gives a registered command or group."""
+    if info.name:
+        return str(info.name)
+    callback = getattr(info, "callback", None)
+    return typer.main.get_command_name(callback.__name__) if callback else ""
+
+
+@contextmanager
+def only(app: Any, words: Sequence[str]) -> Iterator[None]:
+    """While inside, ``app`` keeps only what ``words`` name: a command, or a group and one of
+    its verbs. Anything not found is kept whole."""
+    kept: list[tuple[typer.Typer, list[Any], list[Any]]] = []
+
+    def narrow(t: typer.Typer, word: str) -> typer.Typer | None:
+        commands = [c for c in t.registered_commands if _name(c) == word]
+        groups = [g for g in t.registered_groups if _name(g) == word]
+        if not commands and not groups:
+            return None
+        kept.append((t, t.registered_commands, t.registered_groups))
+        t.registered_commands, t.registered_groups = commands, groups
+        return groups[0].typer_instance if groups else None
+
+    try:
+        group = narrow(app, words[0]) if words and isinstance(app, typer.Typer) else None
+        if group is not None and len(words) > 1:
+            narrow(group, words[1])
+        yield
+    finally:
+        for t, commands, groups in reversed(kept):
+            t.registered_commands, t.registered_groups = commands, groups

@@ -1,0 +1,63 @@
+"""``tournament serve``: the tournament on the web (public pages, referees' tables, organizer)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tournament.cli.common import app, fail, guarded, settings
+
+LOCAL = ("127.0.0.1", "localhost", "::1")
+
+
+@app.command("serve")
+@guarded
+def serve(
+    host: Annotated[str, typer.Option(help="Where to listen (127.0.0.1: this machine only).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(help="The TCP port.")] = 8000,
+    organizer_passphrase: Annotated[
+        str | None,
+        typer.Option(
+            "--organizer-passphrase",
+            envvar="TOURNAMENT_ORGANIZER_PASSPHRASE",
+            help="The organizer's passphrase (default: a new one, printed once).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the tournament on the web: live public pages, the referees' table pages (private
+    links on QR cards) and the organizer's pages behind a passphrase."""
+    import secrets
+
+    from tournament.persistence import is_url
+
+    if is_url(settings().db):  # its tokens are kept in the file (tournament/web/tokens.py)
+        fail("tournament serve works on an SQLite file for now, not on a PostgreSQL server")
+    path = Path(settings().db)
+    if not path.exists():
+        fail(f"there is no database at {path} (create a tournament first, or pass --db)")
+    if path.is_dir():
+        fail(f"{path} is a folder, not a database file")
+    if not 1 <= port <= 65535:
+        fail(f"{port} is not a TCP port")
+    passphrase = organizer_passphrase or secrets.token_urlsafe(12)
+    if len(passphrase) < 8:
+        fail("the organizer's passphrase needs at least 8 characters")
+    import uvicorn
+
+    from tournament.web.app import Settings, create_app
+
+    web = create_app(Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon))
+    if host not in LOCAL:
+        typer.echo(
+            f"warning: listening on {host}: anyone on that network can open the public pages; "
+            "put it behind HTTPS before the organizer logs in from elsewhere",
+            err=True,
+        )
+    typer.echo(f"serving {path} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    if organizer_passphrase is None:
+        typer.echo(f"organizer's passphrase (shown once): {passphrase}", err=True)
+    uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)

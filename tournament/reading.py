@@ -1,0 +1,111 @@
+"""Reading a stored match without rebuilding its aggregate (issue 15).
+
+A command that only reads a match (``match show``, the audit, the sheets, the read models) needs
+its lines, hashes and times, not an eventsourcing aggregate: rebuilding one costs a third of a
+load, most of it the library's checks per event. So the match's stored events are read in one
+query through the recorder (eventsourcing's API: the same on an SQLite file and on a PostgreSQL
+server), decoded with orjson, and checked as the aggregate would be (the chain bound to the
+number, the id and the times). A write still gets the aggregate (:meth:`Store.get_match`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+import orjson
+
+from tournament.matchlog import Binding, chain, genesis, write_log
+from tournament.store import (
+    STARTED,
+    Store,
+    StoreError,
+    match_uuid,
+    normalise_number,
+    unreadable,
+)
+from tournament.store import Match as _Match
+
+RECORDED = STARTED.replace(".Started", ".Recorded")
+assert RECORDED == f"{_Match.__module__}:{_Match.Recorded.__qualname__}"  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True)
+class StoredMatch:
+    """A stored match as read: what :class:`tournament.store.Match` holds, as plain values."""
+
+    number: str
+    id: UUID
+    header: str
+    start: str
+    lines: Sequence[str]
+    hashes: Sequence[str]
+    times: Sequence[str]  # the start's, then each event's
+
+    @property
+    def head(self) -> str | None:
+        """The head hash of the chain (None before any event)."""
+        return self.hashes[-1] if self.hashes else None
+
+    @property
+    def binding(self) -> Binding:
+        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
+
+    def intact(self) -> bool:
+        """Whether the stored chain is the one its number, id, times, header and lines give."""
+        binding = self.binding
+        return (
+            self.id == match_uuid(self.number)
+            and self.start == genesis(self.header, binding)
+            and self.hashes == chain(self.header, self.lines, binding)
+        )
+
+    def export(self) -> str:
+        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
+        return write_log(self.header, self.lines, self.hashes, self.binding)
+
+
+def read_match(store: Store, number: str) -> StoredMatch:
+    """A stored match, read in one query; one sentence when it is missing or was changed."""
+    number = normalise_number(number)
+    uuid = match_uuid(number)
+    try:
+        rows = store.recorder.select_events(uuid)
+    except ValueError:
+        raise unreadable(number) from None
+    if not rows:
+        raise StoreError(f"there is no match {number} in this database")
+    try:
+        return _decoded(number, uuid, rows)
+    except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors
+        raise unreadable(number) from None
+
+
+def _decoded(number: str, uuid: UUID, rows: Sequence[Any]) -> StoredMatch:
+    loads = orjson.loads
+    first = rows[0]
+    started = loads(first.state)
+    if first.topic != STARTED or first.originator_version != 1 or started["number"] != number:
+        raise ValueError
+    lines, hashes, times = [], [], [_text(started["timestamp"]["_data_"])]
+    for version, row in enumerate(rows[1:], 2):
+        state = loads(row.state)
+        if row.topic != RECORDED or row.originator_version != version:
+            raise ValueError
+        lines.append(_text(state["line"]))
+        hashes.append(_text(state["hash"]))
+        times.append(_text(state["timestamp"]["_data_"]))
+    match = StoredMatch(
+        number, uuid, _text(started["header"]), _text(started["hash"]), lines, hashes, times
+    )
+    if not match.intact():
+        raise ValueError
+    return match
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError
+    return value

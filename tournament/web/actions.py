@@ -1,0 +1,90 @@
+"""What the organizer's and the referees' forms share: reading a form safely, running a
+service in a worker thread, turning its refusal into one sentence, flash messages."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, PersistenceError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+from engine.errors import RuleViolation
+from engine.lexicon import LexiconError
+from tournament.matches import Refused
+from tournament.matchlog import LogError
+from tournament.store import StoreError
+from tournament.web.security import csrf_ok
+
+# One writer at a time in this server: the store refuses a concurrent write anyway, but the
+# organizer's two tabs should queue, not race.
+WRITE = threading.Lock()
+USER_ERRORS = (Refused, StoreError, LexiconError, RuleViolation, LogError, ValueError)
+
+
+async def read_form(request: Request) -> FormData:
+    """A posted form (files refused, fields bounded; the body's size is limited before this)."""
+    return await request.form(max_files=0, max_fields=64)
+
+
+async def checked_form(request: Request) -> FormData | Response:
+    """The form, or 403 when its CSRF token is not the session's."""
+    form = await read_form(request)
+    if not csrf_ok(request.session, form.get("csrf")):
+        return PlainTextResponse(
+            "the form is stale or forged (CSRF token): reload the page", status_code=403
+        )
+    return form
+
+
+async def run(
+    request: Request, fn: Callable[..., Any], *args: Any, refresh: bool = True
+) -> tuple[bool, Any]:
+    """Run a service that writes; (True, result), or (False, one sentence why not).
+
+    ``refresh`` brings the read models up to date at once, for a page that reads them next
+    (the referee's page does not: the live task refreshes them within its interval).
+    """
+
+    live = request.app.state.live
+
+    def locked() -> Any:
+        with WRITE, live.lock:
+            result = fn(*args)
+            if refresh:
+                live.refresh()
+            return result
+
+    try:
+        return True, await run_in_threadpool(locked)
+    except IntegrityError:
+        return False, "someone else wrote at the same moment; nothing was stored: try again"
+    except USER_ERRORS as e:
+        return False, str(e)
+    except PersistenceError as e:
+        return False, f"the database cannot be used: {e}"
+
+
+def flash(request: Request, text: str, good: bool = True) -> None:
+    request.session["flash"] = {"text": text, "good": good}
+
+
+def back(request: Request, to: str, text: str, good: bool = True) -> Response:
+    flash(request, text, good)
+    return RedirectResponse(to, status_code=303)
+
+
+def field(form: FormData, name: str, default: str = "") -> str:
+    value = form.get(name, default)
+    return value.strip() if isinstance(value, str) else default
+
+
+def number(form: FormData, name: str) -> int:
+    text = field(form, name)
+    if not text.lstrip("-").isdigit():
+        raise ValueError(f"{name} must be a whole number, not {text!r}")
+    return int(text)

@@ -1,0 +1,303 @@
+"""``/table/TOKEN``: a table's private referee page, opened from the QR code on its card.
+
+The link opens its table only, until its round closes (see :mod:`tournament.web.tokens`). The
+page shows the state, who acts and what the engine allows, and records through the same services
+as the CLI. A form carries the position it was drawn at: when
+the match moved on meanwhile (a second phone at the table), nothing is stored and the page is
+drawn again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from engine.notation import format as notation
+from tournament import day, matches
+from tournament.matches import Refused, load, summary
+from tournament.store import Store
+from tournament.web import views
+from tournament.web.actions import back, checked_form, field, number, run
+from tournament.web.security import client_of
+from tournament.web.tokens import find
+
+LETTER_DICE = ("consonant", "vowel")
+
+
+# --- recording -------------------------------------------------------------------------------
+
+
+def _value(text: str) -> int | str:
+    return int(text) if text.isdigit() else text.upper()
+
+
+def _split(text: str) -> list[str]:
+    return [x for x in re.split(r"[\s,;]+", text) if x]
+
+
+def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
+    """The event a referee's form describes (the engine judges it when it is recorded)."""
+    e: dict[str, Any] = {"type": kind, "by": by}
+    if kind == "roll":
+        e["die"] = field(form, "die")
+        e["values"] = [_value(v) for v in _split(field(form, "values"))]
+    elif kind in ("choose", "bet"):
+        value = field(form, "value")
+        e["value" if kind == "choose" else "call"] = _value(value) if kind == "choose" else value
+    elif kind == "word":
+        e["word"] = field(form, "word")
+        if field(form, "jolly"):
+            e["jolly"] = field(form, "jolly")
+    elif kind == "chain":
+        e["words"] = [w for item in _split(field(form, "words")) for w in item.split("-") if w]
+    elif kind == "expression":
+        e["expr"] = field(form, "expr")
+        if field(form, "target"):
+            e["target"] = field(form, "target")
+    elif kind == "reroll":
+        e["dice"] = [_value(v) for v in _split(field(form, "dice"))]
+        e["values"] = [_value(v) for v in _split(field(form, "values"))]
+    elif kind == "card":
+        e = {"type": kind, "to": field(form, "to") or by, "card": field(form, "card")}
+    elif kind == "start":
+        e = {"type": kind, "by": "referee", "player": field(form, "player")}
+    elif kind == "guess":
+        e.update(target=field(form, "target"), word=field(form, "word"))
+    elif kind == "answer":
+        e["right"] = field(form, "value") == "right"
+    elif kind == "reveal":
+        e.update(word=field(form, "word"), salt=field(form, "salt"))
+    elif kind == "hint":
+        e["letter"] = field(form, "letter")
+    elif kind not in ("doubt", "pass", "timeout", "stand", "void"):
+        raise Refused(f"the table's page does not record {kind!r} events")
+    return e
+
+
+def record_at(
+    store: Store, number_: str, event: dict[str, Any], expected: int, lexicon: str | None
+) -> list[Any]:
+    """Record a form's move through the notation service, as the CLI and the console do: if
+    the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
+    from engine.events import parse_event
+
+    text = notation(parse_event(event))
+    return matches.record_move(store, number_, text, lexicon, expected_position=expected)[1]
+
+
+# --- the page ----------------------------------------------------------------------------------
+
+
+def table_view(store: Store, round_number: int, table_number: int, lexicon: str | None) -> dict:
+    """The table, its challenges, and the match in play with who acts and what is legal."""
+    t = views.current_tournament(store)
+    tb = t.table(round_number, table_number)
+    games = day.table_games(t, tb)
+    attached = dict(tb.get("matches", {}))
+    info: dict[str, Any] = {
+        "round": round_number,
+        "table": table_number,
+        "players": list(tb["players"]),
+        "games": games,
+        "allowed": list(t.settings["games"]),
+        "partita": t.settings["plays"] == day.PARTITA,
+        "challenges": [],
+        "current": None,
+        "next_game": None,
+    }
+    for g in games:
+        n = attached.get(g)
+        if n is None:
+            info["next_game"] = info["next_game"] or g
+            info["challenges"].append({"game": g, "match": None, "status": None})
+            continue
+        loaded = load(store, n, lexicon)
+        s = summary(loaded)
+        info["challenges"].append(
+            {"game": g, "match": n, "status": s["status"], "points": s["points"]}
+        )
+        if s["status"] != "finished" and info["current"] is None:
+            info["current"] = _match_view(loaded, s)
+    if info["current"] is not None:
+        info["next_game"] = None  # one challenge at a time
+    return info
+
+
+def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
+    replay = loaded.replay
+    return {
+        **s,
+        "state": replay.rules.summary(replay.state),
+        "position": replay.position,
+        "turns": [
+            {
+                "player": t.player,
+                "events": list(t.events),
+                "say": t.say,
+                "rule": t.rule,
+                "dice": [{"die": d, "count": c} for d, c in t.dice],
+                "choices": [str(c) for c in t.choices],
+                "numbers": list(t.numbers),
+            }
+            for t in replay.turns
+        ],
+        "log": [
+            {"position": i, "what": notation(e), "void": i in replay.voided}
+            for i, e in enumerate(replay.events, 1)
+        ],
+        "others": list(replay.header.players),
+    }
+
+
+async def _table_of(request: Request) -> tuple[int, int] | Response:
+    """The token's round and table, or the refusal (unknown tokens count as guesses)."""
+    guesses = request.app.state.guesses
+    client = client_of(request)
+    if guesses.blocked(client):
+        return PlainTextResponse("too many wrong table links: wait a minute", status_code=429)
+    store = request.app.state.store
+    token = request.path_params["token"]
+    found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
+    if found is None:
+        guesses.failed(client)
+        return PlainTextResponse("this table link is not known", status_code=404)
+    t = await run_in_threadpool(views.current_tournament, store)
+    if t.rounds[found[0] - 1]["closed"]:
+        return PlainTextResponse(
+            f"this table link has expired: round {found[0]} is closed", status_code=403
+        )
+    return found
+
+
+async def table_page(request: Request) -> Response:
+    from tournament.web.app import page
+
+    found = await _table_of(request)
+    if isinstance(found, Response):
+        return found
+    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
+    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon)
+    flash = request.session.pop("flash", None)
+    salt = request.session.pop("salt", None)
+    return page(
+        request, "table.html", data, flash=flash, salt=salt, token=request.path_params["token"]
+    )
+
+
+def _here(request: Request) -> str:
+    return f"/table/{request.path_params['token']}"
+
+
+async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Response:
+    found = await _table_of(request)
+    if isinstance(found, Response):
+        return found
+    form = await checked_form(request)
+    if isinstance(form, Response):
+        return form
+    return found, form
+
+
+def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
+    """The match named by a form, if it is one of this table's (a token opens its table only)."""
+    t = views.current_tournament(store)
+    if match not in t.table(*found).get("matches", {}).values():
+        raise Refused(f"{match} is not a match of this table")
+    return match
+
+
+async def record_move(request: Request) -> Response:
+    """Record one move from the table's page."""
+    checked = await _checked(request)
+    if isinstance(checked, Response):
+        return checked
+    found, form = checked
+    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
+    kind, by = field(form, "kind"), field(form, "by")
+    salt = None
+
+    def go() -> list[Any]:
+        nonlocal salt
+        match = _match_of_table(store, found, field(form, "match"))
+        expected = number(form, "position")
+        if kind == "void":
+            reason = field(form, "reason")
+            if not reason:
+                raise Refused("say why the event is struck (REF-2)")
+            event: dict[str, Any] = {
+                "type": "void",
+                "by": "referee",
+                "on": number(form, "on"),
+                "reason": reason,
+            }
+        elif kind == "text":
+            # A move typed in the notation, read and recorded as the console does.
+            text = field(form, "text")
+            return matches.record_move(store, match, text, lexicon, expected_position=expected)[1]
+        elif kind == "seal":
+            word = field(form, "word")
+            if not word:
+                raise Refused("an empty word cannot be sealed")
+            commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
+            event = {"type": "seal", "by": by, "commitment": commitment}
+        else:
+            event = event_from_form(kind, by, form)
+        return record_at(store, match, event, expected, lexicon)
+
+    ok, said = await run(request, go, refresh=False)
+    if ok and salt:
+        request.session["salt"] = {"player": by, "salt": salt}
+    if ok:
+        return back(request, _here(request), "; ".join(notation(e) for e in said))
+    return back(request, _here(request), said, False)
+
+
+async def start_challenge(request: Request) -> Response:
+    """Start the table's next challenge (the organizer may also start it)."""
+    checked = await _checked(request)
+    if isinstance(checked, Response):
+        return checked
+    found, form = checked
+    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
+    outside = [p for p in _split(field(form, "outside"))]
+    ok, said = await run(
+        request,
+        lambda: (
+            day.start_match(
+                store, found[0], found[1], field(form, "game"), outside, "referee", lexicon
+            ).number
+        ),
+    )
+    return back(request, _here(request), f"{said}" if ok else said, ok)
+
+
+async def choose_partita(request: Request) -> Response:
+    """Record the four games of the table's partita (CH-3)."""
+    checked = await _checked(request)
+    if isinstance(checked, Response):
+        return checked
+    found, form = checked
+    store = request.app.state.store
+    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    ok, said = await run(
+        request, lambda: day.choose_partita(store, found[0], found[1], games, "referee")
+    )
+    return back(request, _here(request), ", ".join(games) if ok else said, ok)
+
+
+def routes() -> list[BaseRoute]:
+    return [
+        Route("/table/{token}", table_page),
+        Route("/table/{token}/record", record_move, methods=["POST"]),
+        Route("/table/{token}/start", start_challenge, methods=["POST"]),
+        Route("/table/{token}/partita", choose_partita, methods=["POST"]),
+    ]
+
+
+__all__ = ["RedirectResponse", "routes"]

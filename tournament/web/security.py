@@ -1,0 +1,143 @@
+"""What keeps the organizer's and referees' pages safe: headers, body limits, rate limits,
+CSRF tokens, the passphrase and the table tokens' hashes."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections import deque
+from typing import Any
+
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 64 * 1024  # a form of the organizer's is a few hundred bytes
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
+    "object-src 'none'"
+)
+PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"  # exports' sheets
+HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    # A table's link is its credential: never send it on to another site.
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+class Guard:
+    """ASGI middleware: security headers on every response, and request bodies size-limited
+    (by their declared length, and by counting what arrives)."""
+
+    def __init__(self, app: ASGIApp, max_body: int = MAX_BODY) -> None:
+        self.app, self.max_body = app, max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_body):
+            await _too_large(send)
+            return
+        received = 0
+        started = False
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body:
+                    raise BodyTooLarge
+            return message
+
+        async def with_headers(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                own = message.get("headers", [])
+                names = {k.lower() for k, _ in own}
+                message = {**message, "headers": [*own, *(h for h in HEADERS if h[0] not in names)]}
+            await send(message)
+
+        try:
+            await self.app(scope, limited, with_headers)
+        except BodyTooLarge:
+            if not started:
+                await _too_large(send)
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(send: Send) -> None:
+    body = b"the request is too large\n"
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), *HEADERS],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class RateLimit:
+    """At most ``limit`` failures per client in ``window`` seconds (guesses of a passphrase or
+    a table's token); past that every attempt is refused until the window moves on."""
+
+    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
+        self.limit, self.window = limit, window
+        self.failures: dict[str, deque[float]] = {}
+
+    def _recent(self, client: str) -> deque[float]:
+        now = time.monotonic()
+        q = self.failures.setdefault(client, deque())
+        while q and now - q[0] > self.window:
+            q.popleft()
+        return q
+
+    def blocked(self, client: str) -> bool:
+        return len(self._recent(client)) >= self.limit
+
+    def failed(self, client: str) -> None:
+        self._recent(client).append(time.monotonic())
+
+
+def client_of(request: Request) -> str:
+    return request.client.host if request.client else "?"
+
+
+def csrf_token(session: dict[str, Any]) -> str:
+    """The session's CSRF token, made on first use."""
+    if "csrf" not in session:
+        session["csrf"] = secrets.token_urlsafe(32)
+    return str(session["csrf"])
+
+
+def csrf_ok(session: dict[str, Any], given: Any) -> bool:
+    expected = session.get("csrf")
+    if not isinstance(expected, str) or not isinstance(given, str):
+        return False
+    return hmac.compare_digest(expected.encode(), given.encode())
+
+
+def same_passphrase(expected: str, given: Any) -> bool:
+    return isinstance(given, str) and hmac.compare_digest(
+        hashlib.sha256(expected.encode()).digest(), hashlib.sha256(given.encode()).digest()
+    )
+
+
+def new_token() -> str:
+    """A table's private key: 128 random bits, URL-safe."""
+    return secrets.token_urlsafe(16)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -1,0 +1,80 @@
+"""The tables' private links: 128 random bits each, stored only as a hash.
+
+The hashes live in ``web_tables`` beside the read models (created when a server starts, written
+only by the organizer's actions); a link opens its table until the table's round closes, and
+printing the cards again replaces the links of the open round.
+"""
+
+from __future__ import annotations
+
+from contextlib import closing
+from typing import Any
+
+import segno
+
+from tournament import day, sqlitefile
+from tournament.matches import Refused
+from tournament.store import Store
+from tournament.web.security import new_token, token_hash
+
+TABLE = "web_tables"
+
+
+def prepare(store: Store) -> None:
+    """Create the tokens' table on first use (a server's start)."""
+    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
+        conn.execute(
+            f"create table if not exists {TABLE} "
+            "(hash text primary key, round integer, table_no integer)"
+        )
+
+
+def issue_cards(store: Store) -> list[dict[str, Any]]:
+    """A new link for every table of the open round (earlier links of those tables stop working)."""
+    t = day.get_tournament(store)
+    if not t.rounds or t.rounds[-1]["closed"]:
+        raise Refused("there is no open round: pair one first")
+    r = t.rounds[-1]
+    issued = []
+    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
+        for tb in r["tables"]:
+            if tb["bye"]:
+                continue
+            token = new_token()
+            conn.execute(
+                f"delete from {TABLE} where round = ? and table_no = ?", [r["number"], tb["table"]]
+            )
+            conn.execute(
+                f"insert into {TABLE} values (?, ?, ?)",
+                [token_hash(token), r["number"], tb["table"]],
+            )
+            issued.append(
+                {
+                    "round": r["number"],
+                    "table": tb["table"],
+                    "players": list(tb["players"]),
+                    "games": day.table_games(t, tb),
+                    "token": token,
+                }
+            )
+    return issued
+
+
+def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
+    """What the printable table cards show: the players, the link and its QR code."""
+    cards = []
+    for c in issued:
+        url = f"{base}/table/{c['token']}"
+        # Larger than a score sheet's QR: it is scanned from across a table.
+        qr = segno.make(url, error="m").svg_inline(scale=7, border=2)
+        cards.append({**c, "url": url, "qr": qr})
+    return cards
+
+
+def find(store: Store, token: str) -> tuple[int, int] | None:
+    """The round and table of a token, if it was issued."""
+    with closing(sqlitefile.connect(store.path)) as conn:
+        row = conn.execute(
+            f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)]
+        ).fetchone()
+    return (int(row[0]), int(row[1])) if row else None

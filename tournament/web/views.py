@@ -1,0 +1,238 @@
+"""What each public page shows, gathered once as plain data (rendered as HTML or JSON later).
+
+Everything here reads through the services the CLI uses (day, matches, audit, verify, the read
+models); nothing is stored. A match in play shows no "best play" hints: players at other tables
+could read them on their phones.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.errors import RuleViolation
+from engine.lexicon import LexiconError
+from tournament import day, readmodels
+from tournament.audit import timeline
+from tournament.matches import Refused, lexicon_for, load, summary
+from tournament.store import Store, StoreError, normalise_number
+from tournament.tournaments import Tournament
+
+
+class NotFound(Exception):
+    """The page asked for does not exist (the message says what)."""
+
+
+_LATEST: dict[str, tuple[int, Tournament | None]] = {}  # database -> (last id, tournament)
+
+
+def tournament_or_none(store: Store) -> Tournament | None:
+    """The tournament, read again only when the store has moved on (pages only read it).
+
+    Loading the aggregate is most of the cost of a page; one cheap query says whether it can
+    have changed.
+    """
+    top = store.recorder.max_notification_id() or 0
+    key = str(store.env.get("SQLITE_DBNAME"))
+    cached = _LATEST.get(key)
+    if cached and cached[0] == top:
+        return cached[1]
+    try:
+        t: Tournament | None = day.get_tournament(store)
+    except Refused:
+        t = None
+    _LATEST[key] = (top, t)
+    return t
+
+
+def current_tournament(store: Store) -> Tournament:
+    """The tournament, for reading (raises Refused when there is none)."""
+    t = tournament_or_none(store)
+    if t is None:
+        raise Refused("there is no tournament in this database: create one first")
+    return t
+
+
+def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    return list(readmodels.database(store).query(sql, params or []))
+
+
+def outcome_of(store: Store) -> day.OutcomeOf:
+    """Each match's outcome as the read models hold it (the live task keeps them current)."""
+    return readmodels.outcomes(readmodels.database(store)).get
+
+
+def _match_rows(store: Store, where: str = "", params: list[Any] | None = None) -> list[dict]:
+    rows = _rows(
+        store,
+        "select id, game, players, status, winners, points, events, round, table_no "
+        f"from matches {where} order by cast(substr(id, 2) as integer)",
+        params,
+    )
+    for r in rows:
+        for key in ("players", "winners", "points"):
+            r[key] = json.loads(r[key]) if r[key] else None
+    return rows
+
+
+def now(store: Store) -> dict[str, Any]:
+    """``/``: the round in play, its tables and what each waits for; matches outside rounds."""
+    t = tournament_or_none(store)
+    info: dict[str, Any] = {"tournament": None, "matches": []}
+    if t is not None:
+        info["tournament"] = day.status(t, outcome_of(store))
+        waiting = {m["id"]: m for m in _match_rows(store, "where status = 'in_progress'")}
+        for tb in info["tournament"]["tables"]:
+            tb["waiting"] = [
+                {"game": g, "match": n, "events": waiting[n]["events"], "next": _next(store, n)}
+                for g, n in tb["matches"].items()
+                if n in waiting
+            ]
+        info["rounds"] = len(t.rounds)
+    info["matches"] = _match_rows(store, "where round is null")
+    return info
+
+
+def _next(store: Store, number: str) -> list[dict[str, Any]]:
+    """Who acts in a match in play, and what is expected of them."""
+    try:
+        return list(summary(load(store, number))["next"])
+    except (Refused, StoreError, LexiconError):
+        return []
+
+
+def standings(store: Store) -> dict[str, Any]:
+    """``/standings``: the standings and the results of the round in play."""
+    t = tournament_or_none(store)
+    if t is None:
+        raise NotFound("there is no tournament in this database")
+    rows = _rows(store, "select * from standings order by rank, player")
+    latest = []
+    if t.rounds:
+        latest = _match_rows(
+            store, "where round = ? and status = 'finished'", [t.rounds[-1]["number"]]
+        )
+    return {"name": t.settings["name"], "rows": rows, "latest": latest}
+
+
+def round_(store: Store, number: int) -> dict[str, Any]:
+    """``/rounds/N``: the pairings of a round and each table's result."""
+    t = tournament_or_none(store)
+    if t is None or not 1 <= number <= len(t.rounds):
+        raise NotFound(f"there is no round {number}")
+    known = outcome_of(store)
+    r = t.rounds[number - 1]
+    tables = []
+    for tb in r["tables"]:
+        result = day.table_result(t, tb, known)
+        tables.append(
+            {
+                "table": tb["table"],
+                "players": list(tb["players"]),
+                "bye": tb["bye"],
+                "why": tb.get("why", ""),
+                "games": day.table_games(t, tb),
+                "matches": dict(tb.get("matches", {})),
+                "decided": result.decided,
+                "points": dict(result.points) if result.points else None,
+                "amended": tb["amendments"][-1] if tb.get("amendments") else None,
+            }
+        )
+    return {
+        "name": t.settings["name"],
+        "number": number,
+        "closed": r["closed"],
+        "rounds": len(t.rounds),
+        "tables": tables,
+    }
+
+
+def bracket(store: Store) -> dict[str, Any]:
+    """``/bracket``: the rounds of a single-elimination tournament (empty for other formats)."""
+    t = tournament_or_none(store)
+    if t is None:
+        raise NotFound("there is no tournament in this database")
+    elimination = t.settings["format"] == "elimination"
+    return {
+        "name": t.settings["name"],
+        "format": t.settings["format"],
+        "rounds": [round_(store, r["number"]) for r in t.rounds] if elimination else [],
+    }
+
+
+def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> dict[str, Any]:
+    """``/matches/M7``: the state, the timeline with rule ids, the head hash and its check."""
+    from tournament.verify import verify_store
+
+    try:
+        number = normalise_number(number)
+    except StoreError as e:
+        raise NotFound(str(e)) from None
+
+    def check() -> tuple[Any, list[str]]:
+        try:
+            report = verify_store(db, lambda header: lexicon_for(header, lexicon), number)
+            return report, [str(f) for f in report.failures]
+        except (OSError, RuleViolation, LexiconError, StoreError) as e:  # a broken file
+            return None, [str(e)]
+
+    try:
+        loaded = load(store, number, lexicon)
+    except (StoreError, Refused, LexiconError) as e:
+        report, problems = check()
+        stored = [f for f in (report.failures if report else []) if f.match == number]
+        if not stored or any(f.problem == "no such match is stored" for f in stored):
+            raise NotFound(str(e)) from None
+        # Stored, but changed behind the program's back: say so, and where.
+        return {"id": number, "title": "", "players": [], "outside": [], "status": "",
+                "next": [], "head": None, "timeline": [], "verified": False,
+                "problems": problems}  # fmt: skip
+    from engine.notation import format as notation
+
+    info = summary(loaded)
+    rows = timeline(loaded)
+    for row, event in zip(rows, loaded.replay.events, strict=True):
+        row["notation"] = notation(event)  # the line a referee would type for it
+    if info["status"] != "finished":
+        for row in rows:
+            row["best"] = ""
+    report, problems = check()
+    verified = bool(report and report.ok and report.heads.get(number) == info["head"])
+    return {**info, "timeline": rows, "verified": verified, "problems": problems}
+
+
+def player(store: Store, name: str) -> dict[str, Any]:
+    """``/players/NAME``: registration, standing, tables round by round, matches."""
+    t = tournament_or_none(store)
+    if t is None or name not in t.players:
+        raise NotFound(f"there is no player {name!r} in this tournament")
+    standing = _rows(store, "select * from standings where player = ?", [name])
+    known = outcome_of(store)
+    tables = []
+    for r in t.rounds:
+        for tb in r["tables"]:
+            if name in tb["players"]:
+                result = day.table_result(t, tb, known)
+                tables.append(
+                    {
+                        "round": r["number"],
+                        "table": tb["table"],
+                        "players": list(tb["players"]),
+                        "bye": tb["bye"],
+                        "points": dict(result.points) if result.points else None,
+                        "matches": dict(tb.get("matches", {})),
+                    }
+                )
+    matches = [
+        m
+        for m in _match_rows(store, "where players like ?", [f"%{json.dumps(name)}%"])
+        if name in (m["players"] or [])
+    ]
+    return {
+        "name": name,
+        **{k: v for k, v in t.players[name].items()},
+        "standing": standing[0] if standing else None,
+        "tables": tables,
+        "matches": matches,
+    }
