@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -32,14 +31,17 @@ def serve(
     links on QR cards) and the organizer's pages behind a passphrase."""
     import secrets
 
-    from tournament.persistence import is_url
+    from tournament.persistence import SqliteFile, locate
 
-    if is_url(settings().db):  # its tokens are kept in the file (tournament/web/tokens.py)
-        fail("tournament serve works on an SQLite file for now, not on a PostgreSQL server")
-    path = Path(settings().db)
+    path = locate(settings().db)
     if not path.exists():
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
-    if path.is_dir():
+    if not isinstance(path, SqliteFile):
+        fail(
+            "serving a tournament on a PostgreSQL server is not supported yet: copy it to a file "
+            "with `tournament db copy` and serve that"
+        )
+    if path.path.is_dir():
         fail(f"{path} is a folder, not a database file")
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
@@ -50,7 +52,7 @@ def serve(
 
     from tournament.web.app import Settings, create_app
 
-    web = create_app(Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon))
+    web = create_app(Settings(db=path.path, passphrase=passphrase, lexicon=settings().lexicon))
     if host not in LOCAL:
         typer.echo(
             f"warning: listening on {host}: anyone on that network can open the public pages; "

@@ -65,7 +65,7 @@ class Live:
         try:
             return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
         finally:
-            db.release()
+            db.release()  # a file's connection is closed; a server's stays with the store
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
@@ -115,10 +115,10 @@ class Live:
     def _number(self, uuid: UUID) -> str:
         """A match's number (``M7``) from its aggregate id: seen starting, or read once."""
         if uuid not in self.numbers:
-            found = readmodels.database(self.store).rows(
+            rows = readmodels.database(self.store).rows(
                 "select id from matches where uuid = ?", [uuid.hex]
             )
-            self.numbers[uuid] = found[0][0] if found else self.store.repository.get(uuid).number
+            self.numbers[uuid] = rows[0][0] if rows else self.store.repository.get(uuid).number
         return self.numbers[uuid]
 
     # --- the shared task -------------------------------------------------------------------
