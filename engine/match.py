@@ -38,6 +38,24 @@ from engine.games.base import Context, Note, Outcome, OutRecord, RuledKey, Turn,
 from engine.header import Header
 from engine.lexicon import Lexicon
 
+# What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
+DOING = {
+    "word": "write a word",
+    "chain": "write a chain",
+    "expression": "write an expression",
+    "bet": "bet",
+    "timeout": "run out of time",
+    "card": "be dealt a card",
+    "seal": "seal a word",
+    "start": "start",
+    "guess": "guess",
+    "answer": "answer",
+    "reveal": "reveal the word",
+    "hint": "give a hint",
+    "dice-commit": "seal the dice's seed",
+    "dice-reveal": "reveal the dice's seed",
+}
+
 
 def standing_rulings(events: tuple[Event, ...], voided: frozenset[int]) -> dict[int, bool]:
     """Position -> accepted, for every ruling not voided on an event not voided (the last wins)."""
@@ -222,7 +240,7 @@ class Replay:
             raise NotYourTurn(f"it is not {by}'s turn; now: {who} ({turns[0].say})", turns[0].rule)
         if not any(kind in t.events for t in mine):
             raise NotAllowedNow(
-                f"{by}'s {kind} is not allowed now; expected: {mine[0].say}", mine[0].rule
+                f"{by} may not {DOING.get(kind, kind)} now; expected: {mine[0].say}", mine[0].rule
             )
         return self.rules.apply(state, event, ctx)
 
@@ -372,9 +390,8 @@ class Replay:
             raise RuleViolation("the log already records the end of the challenge", "FORMAT")
         if set(event.winners) != set(outcome.winners) or dict(event.points) != dict(outcome.points):
             raise RuleViolation(
-                f"the log says winners {sorted(event.winners)} with points {dict(event.points)}, "
-                f"but the replay gives winners {list(outcome.winners)} with points "
-                f"{dict(outcome.points)}",
+                f"the log says {_result(event.winners, event.points)}, "
+                f"but the replay gives {_result(outcome.winners, outcome.points)}",
                 "CH-2",
             )
         return replace(
@@ -383,3 +400,13 @@ class Replay:
             events=(*self.events, event),
             logged_end=outcome,
         )
+
+
+def _result(winners: Iterable[str], points: Mapping[str, int]) -> str:
+    """An outcome as a person reads it, not as Python prints it (#11).
+
+    >>> _result(["Giallo"], {"Giallo": 1, "Blu": 0})
+    'winners Giallo, points Giallo 1, Blu 0'
+    """
+    shown = ", ".join(f"{p} {n}" for p, n in points.items())
+    return f"winners {', '.join(winners) or 'nobody'}, points {shown or 'none'}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from tournament.day import OutcomeOf, current_standings, pairings_for
 from tournament.matches import Refused
+from tournament.names import registered
 from tournament.tournaments import Tournament
 
 
@@ -30,6 +31,7 @@ def amend_result(
     table = tables[table_number - 1]
     if table["bye"]:
         raise Refused(f"table {table_number} is a bye: there is no result to amend")
+    points = {registered(p, table["players"]) or p: v for p, v in points.items()}  # #11
     if set(points) != set(table["players"]):
         raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
     if any(not isinstance(v, int) or v < 0 for v in points.values()):

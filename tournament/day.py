@@ -15,7 +15,8 @@ from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.games.base import Outcome
-from tournament.matches import Refused, check_log, load
+from tournament.matches import Refused, check_header, load
+from tournament.names import registered
 from tournament.pairing import (
     History,
     Table,
@@ -135,8 +136,7 @@ def save(store: Store, t: Tournament, *matches: Match) -> None:
         store.save(*matches, t)
     except IntegrityError:
         raise Conflict(
-            "another terminal changed the tournament at the same moment; nothing was stored: "
-            "repeat"
+            "another terminal changed the tournament at the same moment; nothing was stored: repeat"
         ) from None
     _snapshot(store, t, before)
 
@@ -195,8 +195,11 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
         name = name.strip()
         if not name or name == "referee":
             raise Refused(f"{name!r} cannot be a player's name")
-        if name in t.players and t.players[name]["status"] != "withdrawn":
-            raise Refused(f"{name} is already registered")
+        same = registered(name, t.players)  # giallo beside Giallo is Giallo (#11)
+        if same is not None and t.players[same]["status"] != "withdrawn":
+            shown = same if same == name else f"{name} (as {same})"
+            raise Refused(f"{shown} is already registered")
+        name = same or name
         if t.settings["format"] in ("round_robin", "elimination") and t.rounds:
             raise Refused(f"a {t.settings['format'].replace('_', ' ')} takes no late entries")
         t.register(player=name, by=by)
@@ -206,6 +209,9 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
 
 def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
     t = get_tournament(store)
+    if not name.strip():
+        raise Refused("name the player to withdraw")
+    name = registered(name, t.players) or name
     if name not in t.players or t.players[name]["status"] != "active":
         raise Refused(f"{name} is not an active player of this tournament")
     t.withdraw(player=name, reason=reason, by=by)
@@ -479,8 +485,8 @@ def open_match(
     players = players[turn:] + players[:turn]
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
-        header["outside"] = list(outside)
-    log = check_log(json.dumps(header), lexicon_path or store.lexicon)
+        header["outside"] = [_registered(t, name) for name in outside]
+    log = check_header(header, lexicon_path or store.lexicon)
     _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
     match = store.new_match(log.header_line)
     t.attach_match(
@@ -491,6 +497,14 @@ def open_match(
         store.save_new(match, t)
         _snapshot(store, t, before)
     return match
+
+
+def _registered(t: Tournament, name: str) -> str:
+    """A registered player's name as registered (#11), or one sentence."""
+    found = registered(name, t.players)
+    if found is None:
+        raise Refused(f"{name!r} is not a registered player of this tournament")
+    return found
 
 
 def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -19,7 +20,8 @@ from engine.match import Replay
 from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
-from tournament.matchlog import MatchLog, event_line, read_log
+from tournament.matchlog import LogError, MatchLog, event_line, read_log
+from tournament.names import registered
 from tournament.reading import StoredMatch, read_match
 from tournament.store import Match, Store, StoreError
 
@@ -95,6 +97,32 @@ def read_deck(path: Path) -> list[Any]:
 def check_log(text: str, lexicon_path: str | None = None) -> MatchLog:
     """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError)."""
     return read_log(text, lambda header: lexicon_for(header, lexicon_path))
+
+
+def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> MatchLog:
+    """A new match's header, checked as a log of one line; no file is involved, so a refusal
+    names no line (#11).
+
+    A new match may not name one player twice in different case or accents (``giallo`` and
+    ``Giallo``), which a stored log from elsewhere may do: the notation then asks which.
+    """
+    names = [*header.get("players", []), *header.get("outside", [])]
+    for i, name in enumerate(names):
+        if isinstance(name, str) and (same := registered(name, names[:i])) is not None:
+            raise Refused(f"{name} and {same} are one player (names are read regardless of case)")
+    try:
+        return check_log(json.dumps(header), lexicon_path)
+    except LogError as e:
+        raise Refused(str(e).removeprefix(f"line {e.line}: ")) from None
+
+
+def stored_as(store: Store, log: MatchLog) -> str | None:
+    """The number of a stored match with the same header and events as ``log``, if any: the
+    same file imported twice (#11)."""
+    for match in store.matches():
+        if match.header == log.header_line and tuple(match.lines) == log.lines:
+            return str(match.number)
+    return None
 
 
 def import_log(store: Store, log: MatchLog) -> Match:
@@ -214,6 +242,7 @@ def summary(loaded: Loaded) -> dict[str, Any]:
         "voided": sorted(replay.voided),
         "rulings": {str(k): v for k, v in sorted(replay.rulings.items())},
         "events": replay.position,
+        "state": replay.rules.summary(replay.state),  # Il Ventuno's total and the like (#11)
         "head": match.head,
         "lexicon": header.lexicon,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 
@@ -15,6 +16,8 @@ def show_match(info: dict[str, Any], console: Console | None = None) -> None:
     outside = f" (outside: {', '.join(info['outside'])})" if info["outside"] else ""
     console.print(f"[bold]{info['id']}[/bold] {info['title']}: {players}{outside}")
     console.print(f"{info['events']} events, head hash {info['head'] or '-'}", soft_wrap=True)
+    if info.get("state"):
+        console.print(f"state: {escape(info['state'])}", highlight=False, soft_wrap=True)
     if info["notes"]:
         table = Table("#", "player", "judged", "rule", show_edge=False)
         for n in info["notes"]:
@@ -31,8 +34,9 @@ def show_match(info: dict[str, Any], console: Console | None = None) -> None:
         console.print(f"[bold green]finished[/bold green]: winners {winners}; points {points}")
     else:
         for t in info["next"]:
+            # escaped: rich would read "[roll]" as a style and print nothing of it (#11)
             console.print(
-                f"next: [bold]{t['player']}[/bold]: {t['expects']} "
-                f"[{'/'.join(t['events'])}] ({t['rule']})",
+                f"next: [bold]{escape(t['player'])}[/bold]: {escape(t['expects'])} "
+                f"{escape('[' + '/'.join(t['events']) + ']')} ({t['rule']})",
                 highlight=False,
             )

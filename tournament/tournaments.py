@@ -18,7 +18,8 @@ import json
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import Aggregate, Snapshot, event
+from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Snapshot as SnapshotBase
 from eventsourcing.utils import get_topic
 
 from tournament.matchlog import canonical
@@ -58,7 +59,7 @@ class Tournament(Aggregate):
             t.head = self.hash
             return t
 
-    class Snapshot(Snapshot):
+    class Snapshot(SnapshotBase):
         """A snapshot sealed with the sha256 of its state: the program loads the tournament from
         it, so a changed snapshot must not load (``tournament verify`` says what changed)."""
 

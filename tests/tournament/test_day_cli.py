@@ -94,7 +94,7 @@ def test_more_mistakes_are_one_sentence(tmp_path: Path) -> None:
     )
     assert "at least one round" in refused(db, "create", "X", "--rounds", "0")
     ok(db, "match", "new", "tiro", "a", "b")
-    assert "a's expression is not allowed now" in refused(db, "match", "expr", "M1", "a", "1")
+    assert "a may not write an expression now" in refused(db, "match", "expr", "M1", "a", "1")
 
 
 def test_an_amended_result_shows_its_effect_before_it_is_recorded(tmp_path: Path) -> None:

@@ -58,6 +58,8 @@ def verify(
     if head and not match_id:
         fail("--head compares one match: name it (tournament verify M7 --head ...)")
     report = verify_store(locate(settings().db), words, match_id)  # (none: one sentence)
+    if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
+        fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
     if head and report.ok:
         stored = next(iter(report.heads.values()))
         if stored != head:
@@ -109,6 +111,8 @@ def solve_tiro(
     subtractions (TIR-3), and whether the target was reachable at all."""
     from engine.solve import best_shot
 
+    _dice(dice, 4, "d6", 6, "TIR-1")
+    _dice([target], 1, "d20 (the target)", 20, "TIR-1")
     shot = best_shot(dice, target)
     _print_shot(shot, as_json, with_key=True)
 
@@ -123,7 +127,18 @@ def solve_battaglia(
     """Whether a roll can sink a ship of this value (BAT-2), and how."""
     from engine.solve import best_shot
 
+    _dice(dice, 3, "d6", 6, "BAT-2")
+    _dice([target], 1, "d20 (the ship)", 20, "BAT-1")
     _print_shot(best_shot(dice, target), as_json, with_key=False)
+
+
+def _dice(values: list[int], count: int, die: str, faces: int, rule: str) -> None:
+    """Refuse numbers no die shows (``solve tiro 6 6 5 1 99``), in one sentence (#11)."""
+    if len(values) != count:
+        fail(f"give {count} {die} value{'s' if count > 1 else ''}, not {len(values)} ({rule})")
+    for v in values:
+        if not 1 <= v <= faces:
+            fail(f"{v} is not a face of a {die}: faces 1 to {faces} ({rule})")
 
 
 def _print_shot(shot: Shot | None, as_json: bool, with_key: bool) -> None:

@@ -31,6 +31,13 @@ class OneLineErrors(TyperGroup):
     wrong type) is one sentence on stderr too, with exit 2 as click gives it, not a boxed panel.
     """
 
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands in the order an organizer uses them, in help panels (#11)."""
+        from tournament.cli.panels import arrange, ordered
+
+        arrange(self)
+        return ordered(super().list_commands(ctx))
+
     def main(  # type: ignore[override]
         self,
         args: Sequence[str] | None = None,
@@ -39,6 +46,10 @@ class OneLineErrors(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _negative_numbers_are_arguments(self)
+        from tournament.cli.panels import arrange
+
+        arrange(self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back
@@ -60,6 +71,40 @@ class OneLineErrors(TyperGroup):
             typer.echo("error: stopped before anything was stored", err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+NEGATIVE = re.compile(r"-\d+(\.\d+)?")
+
+
+def _negative_numbers_are_arguments(command: Any) -> None:
+    """Let ``-1`` reach a command as an argument (``match rule M1 -3 accept``, ``round show -1``)
+    so that the command refuses it in its own words, rather than click's "No such option" (#11).
+
+    click reads every word that starts with ``-`` as an option; no option of ours is a number,
+    so a negative number is an argument wherever it stands. The parser is typer's vendored
+    click (``_process_opts`` is where a word becomes an option).
+    """
+    for sub in getattr(command, "commands", {}).values():
+        _negative_numbers_are_arguments(sub)
+    if getattr(command, "_negative_numbers", False):
+        return
+    make = command.make_parser
+
+    def make_parser(ctx: Any) -> Any:
+        parser = make(ctx)
+        as_option = parser._process_opts
+
+        def process(arg: str, state: Any) -> None:
+            if NEGATIVE.fullmatch(arg):
+                state.largs.append(arg)
+            else:
+                as_option(arg, state)
+
+        parser._process_opts = process
+        return parser
+
+    command.make_parser = make_parser
+    command._negative_numbers = True
 
 
 app = typer.Typer(
@@ -156,8 +201,10 @@ def guarded(fn: F) -> F:
             for text in value if isinstance(value, (list, tuple)) else [value]:
                 if isinstance(text, str):
                     check_argument(text)
+        db = settings().db  # a file, or a server's URL (nothing to remove there)
+        made = None if "://" in str(db) or Path(db).exists() else Path(db)
         try:
-            return fn(*args, **kwargs)
+            return _refused_leaves_nothing(fn, args, kwargs, made)
         except (Refused, LogError, StoreError, LexiconError) as e:
             fail(str(e))
         except RuleViolation as e:
@@ -168,6 +215,23 @@ def guarded(fn: F) -> F:
             fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
 
     return run  # type: ignore[return-value]
+
+
+def _refused_leaves_nothing(
+    fn: Callable[..., Any], args: Any, kwargs: Any, made: Path | None
+) -> Any:
+    """Run a command; when it fails, remove the database file it made (#11: a refused
+    ``create`` leaves no empty database). A file that was there before is never touched."""
+    try:
+        return fn(*args, **kwargs)
+    except BaseException as e:
+        failed = not isinstance(e, typer.Exit | SystemExit | KeyboardInterrupt) or bool(
+            getattr(e, "exit_code", getattr(e, "code", 0))
+        )
+        if made is not None and failed:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{made}{suffix}").unlink(missing_ok=True)
+        raise
 
 
 _settings = Settings("tournament.db", None)

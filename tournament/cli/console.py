@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +48,7 @@ TURN_SECONDS = {
     "updown": 15,
 }
 BEGINNER_CATENA = 120
+MIN_SECONDS = 0.1  # a clock that has run out still gives the prompt a moment, then times out
 ALPHATIANA_HINT = 6
 
 ReadLine = Callable[[str, float | None, bool], str | None]  # prompt, seconds, hidden -> line
@@ -63,23 +65,40 @@ class Console:
     beginner: bool = False
     timers: bool = True
     panel: Callable[[str, list[str]], None] | None = None  # a boxed view (rich), else plain lines
+    clock: Callable[[], float] = time.monotonic  # the turn timers' clock (tests pass their own)
 
     # --- the loop ----------------------------------------------------------------------------
 
     def run(self) -> None:
         paused = False
+        turn: tuple[int, str | None] | None = None  # the turn the clock runs for
+        deadline: float | None = None  # when its time runs out (None: no clock)
+        left: float | None = None  # the time left when the clock was paused
         while True:
             loaded = load(self.store, self.number, self.lexicon)
             self.show(loaded)
             replay = loaded.replay
             if replay.outcome is not None:
+                if self.last_word(loaded):
+                    continue  # undone: the match is open again
                 self.reveal_dice(loaded)
                 return
             if self.digital and replay.dice_commit_at is None:
                 self.seal_dice(loaded)
                 continue
             who = self.single_actor(loaded)
-            seconds = None if paused or not self.timers else self.turn_seconds(loaded, who)
+            now = self.clock()
+            seconds = None
+            if (replay.position, who) != turn:
+                # A new turn gets its whole time; "help", a refused move or a pause do not (#11).
+                turn = (replay.position, who)
+                seconds = self.turn_seconds(loaded, who) if self.timers else None
+                deadline = None if seconds is None else now + seconds
+                left = seconds if paused else None  # moved on while paused: a whole turn waits
+            elif deadline is not None:
+                seconds = max(MIN_SECONDS, deadline - now)
+            if paused:
+                seconds = None
             hint_only = self.hint_seconds(loaded, who) if seconds is None and not paused else None
             prompt = f"{who or 'who'}> " if who else "> "
             line = self.read_line(prompt, seconds or hint_only, False)
@@ -98,9 +117,14 @@ class Console:
                 self.say("the log is saved: `tournament play` resumes the match")
                 return
             if verb == "pause":
+                if not paused and deadline is not None:
+                    left = max(MIN_SECONDS, deadline - self.clock())
                 paused = True
                 self.say("clock paused; `resume` starts it again")
             elif verb == "resume":
+                if paused and left is not None:
+                    deadline = self.clock() + left  # the time that was left, not a new turn
+                    left = None
                 paused = False
             elif verb == "help":
                 self.say(HELP)
@@ -108,6 +132,19 @@ class Console:
                 self.undo(loaded, " ".join(words[1:]) or "undone at the table")
             else:
                 self.try_record(line, at=replay.position)
+
+    def last_word(self, loaded: Loaded) -> bool:
+        """The match has just ended: a typo in the move that ended it can still be undone (the
+        void reopens the match, REF-2). True when it was undone."""
+        line = self.read_line(
+            "finished; `undo REASON` if the last move was a typo, else Enter> ", None, False
+        )
+        words = (line or "").split()
+        if not words or words[0].lower() != "undo":
+            return False
+        position = loaded.replay.position
+        self.undo(loaded, " ".join(words[1:]) or "undone at the table")
+        return load(self.store, self.number, self.lexicon).replay.position != position
 
     def try_record(self, text: str, why: str = "", at: int | None = None) -> None:
         """Record one move of the notation (engine/notation/); say why when it is refused.

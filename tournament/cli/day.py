@@ -15,7 +15,11 @@ import typer
 
 from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.names import registered
 
+# The games a tournament plays, for --help (engine.games is not imported to build the CLI).
+GAMES_HELP = "catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"  # TETRAGON
+ALL_GAMES_HELP = f"{GAMES_HELP}, alphatiana, parola_nascosta"  # GAMES
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)
@@ -58,7 +62,9 @@ def create(
     venue: Annotated[str, typer.Option(help="Where it is played.")] = "",
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help="partita (four games, CH-3) or one game.")] = "partita",
+    plays: Annotated[
+        str, typer.Option(help=f"partita (four games, CH-3) or one game: {ALL_GAMES_HELP}.")
+    ] = "partita",
     games: Annotated[str | None, typer.Option(help="Games allowed, comma-separated.")] = None,
     scoring: Annotated[str, typer.Option(help="Points for win,draw,loss,bye.")] = "3,1,0,3",
     placement: Annotated[
@@ -79,6 +85,9 @@ def create(
     """Create the tournament of this database."""
     from tournament import day
 
+    if not name.strip():
+        fail("give the tournament a name")
+    _check_date(date)
     points = _numbers(scoring, "--scoring")
     if len(points) != 4:
         fail("--scoring takes four numbers: win,draw,loss,bye")
@@ -117,6 +126,22 @@ def create(
         typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}{seeded}")
 
 
+def _check_date(date: str) -> None:
+    """A tournament's date is a calendar date, as ISO 8601 writes it (#11)."""
+    import datetime
+
+    if date:
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            fail(f"--date {date!r} is not a date: write it as 2026-12-13")
+
+
+def active_players(n: int) -> str:
+    """``1 active player``, ``5 active players``."""
+    return f"{n} active player{'' if n == 1 else 's'}"
+
+
 @players_app.command("add")
 @guarded
 def players_add(
@@ -131,7 +156,7 @@ def players_add(
     if as_json:
         print_json({"added": names, "active": t.active})
     else:
-        typer.echo(f"{len(t.active)} active players")
+        typer.echo(active_players(len(t.active)))
 
 
 @players_app.command("withdraw")
@@ -147,6 +172,7 @@ def players_withdraw(
 
     s = store()
     t = day.withdraw(s, name, reason, by=by)
+    name = registered(name, t.players) or name  # as registered (#11)
     _refresh(s)
     if as_json:
         print_json({"player": name, **t.players[name]})
@@ -234,18 +260,20 @@ def round_show(
     t = day.get_tournament(store())
     if not t.rounds:
         fail("no round has been paired yet")
-    n = number or len(t.rounds)
+    n = len(t.rounds) if number is None else number  # round 0 is no round, not the last
     if not 1 <= n <= len(t.rounds):
-        fail(f"there is no round {n}")
+        fail(f"there is no round {n} (rounds 1 to {len(t.rounds)})")
     _show_round(t.rounds[n - 1], as_json)
 
 
 @app.command("partita")
 @guarded
 def partita(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
-    table: Annotated[int, typer.Argument(metavar="TABLE")],
-    games: Annotated[list[str], typer.Argument(help="The four games chosen (CH-3).")],
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
+    games: Annotated[
+        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
+    ],
     by: BY = "organizer",
     as_json: JSON = False,
 ) -> None:
@@ -264,11 +292,18 @@ def partita(
 @table_app.command("start")
 @guarded
 def table_start(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND")],
-    table: Annotated[int, typer.Argument(metavar="TABLE")],
-    game: Annotated[str, typer.Argument(help="The challenge to start.")],
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
+    game: Annotated[
+        str, typer.Argument(help=f"The challenge to start, one the table plays: {ALL_GAMES_HELP}.")
+    ],
     outside: Annotated[
-        list[str] | None, typer.Option("--outside", "-o", help="A player rolling for it.")
+        list[str] | None,
+        typer.Option(
+            "--outside",
+            "-o",
+            help="A registered player outside the challenge who rolls for it (repeatable).",
+        ),
     ] = None,
     by: BY = "organizer",
 ) -> None:
@@ -324,8 +359,11 @@ def status(as_json: JSON = False) -> None:
     if as_json:
         print_json(info)
         return
-    state = "closed" if info["round_closed"] else "in play"
-    typer.echo(f"{info['name']}: {info['players']} active players, round {info['round']} {state}")
+    if not info["round"]:
+        where = "no round paired yet (tournament round pair)"
+    else:
+        where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
+    typer.echo(f"{info['name']}: {active_players(info['players'])}, {where}")
     for tb in info["tables"]:
         who = " - ".join(tb["players"])
         if tb["bye"]:
@@ -355,7 +393,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="How many players.")] = 8,
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
     rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help="partita or one game.")] = "partita",
+    plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
     seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
     as_json: JSON = False,
 ) -> None:
@@ -363,13 +401,14 @@ def simulate(
     from tournament import readmodels
     from tournament import simulate as sim
 
+    if players < 2:
+        fail(f"a tournament needs at least two players, not {players}")
+    from tournament.cli.progress import bar, wanted
+
     s = store(create=True)
-    sim.run(
-        s,
-        sim.Simulation(
-            players, format, rounds, plays, seed, progress=None if as_json else typer.echo
-        ),
-    )
+    total = rounds if format in ("swiss", "pods") else None
+    with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
+        sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
     readmodels.update(s)
     rows = list(readmodels.database(s).query("select * from standings order by rank, player"))
     if as_json:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tournament.cli.common import app, guarded, settings, store
+from tournament.cli.common import app, fail, guarded, settings, store
 
 export_app = typer.Typer(help="Printable sheets and files for posting.", no_args_is_help=True)
 app.add_typer(export_app, name="export")
@@ -24,9 +24,9 @@ def _printer(out: Path, lang: str | None, templates: Path | None, create: bool =
     from tournament.printing import Printer
 
     if lang not in (None, "it", "en"):
-        from tournament.cli.common import fail
-
         fail("printed material is in Italian (it) or English (en)")
+    if templates is not None and not templates.is_dir():
+        fail(f"--templates {templates} is not a folder of templates")
     return Printer(store(create=create), out, lang, templates, settings().lexicon)
 
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from tournament.cli.common import app, guarded, print_json, read_text, settings, store
+from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 
 match_app = typer.Typer(
     help="Match logs: create, record, import, export, show.", no_args_is_help=True
@@ -51,14 +51,24 @@ def words_check(
 @guarded
 def match_import(
     file: Annotated[Path, typer.Argument(help="A tournament-match/1 JSON Lines file.")],
+    again: Annotated[
+        bool, typer.Option("--again", help="Store a log already stored once more, as a new match.")
+    ] = False,
 ) -> None:
     """Check a whole match log and store it; print the new match's id."""
-    from tournament.matches import check_log, import_log
+    from tournament.matches import check_log, import_log, stored_as
 
     log = check_log(
         read_text(file), settings().lexicon
     )  # nothing is opened or stored before this passes
-    match = import_log(store(create=True), log)
+    existed = "://" in settings().db or Path(settings().db).exists()  # a server: look
+    s = store(create=True)
+    if existed and not again and (same := stored_as(s, log)) is not None:
+        fail(
+            f"{file} is already stored as {same}: nothing was imported "
+            "(repeat with --again to store it once more, as a new match)"
+        )
+    match = import_log(s, log)
     typer.echo(match.number)
     typer.echo(f"imported {file} as {match.number} ({len(match.lines)} events)", err=True)
 
@@ -175,6 +185,7 @@ def _record(
         for note in info["notes"]:
             if note["position"] == position:
                 typer.echo(f"  {'ok' if note['ok'] else 'no'}: {note['text']} ({note['rule']})")
+    typer.echo(f"state: {info['state']}")  # the running totals after each move (#11)
     if info["status"] == "finished":
         typer.echo(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
     for t in info["next"]:
@@ -255,7 +266,7 @@ def match_new(
     ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
-    from tournament.matches import check_log, import_log, read_deck
+    from tournament.matches import check_header, import_log, read_deck
 
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game, "players": players}
     if outside:
@@ -264,7 +275,7 @@ def match_new(
         header["start"] = start
     if deck:
         header["deck"] = read_deck(deck)
-    match = import_log(store(create=True), check_log(json.dumps(header), settings().lexicon))
+    match = import_log(store(create=True), check_header(header, settings().lexicon))
     typer.echo(match.number)
 
 
@@ -393,14 +404,32 @@ def match_seal(
     commitment: Annotated[
         str | None, typer.Option(help="A seal made elsewhere: sha256 of salt:word.")
     ] = None,
+    word_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--word-file",
+            help="Read the word from the first line of this file ('-': standard input) "
+            "instead of typing it; from a script, standard input is read anyway.",
+        ),
+    ] = None,
 ) -> None:
-    """Seal a word (PN-3): typed without echo; only its seal is stored. Keep the salt printed."""
+    """Seal a word (PN-3): typed without echo; only its seal is stored. Keep the salt printed.
+
+    From a script (no terminal), the word is the first line of standard input or of
+    ``--word-file``: `echo casa | tournament match seal M7 giallo`.
+    """
     from tournament.matches import Refused, sealed_word
 
     salts: list[str] = []
 
     def sealer(player: str) -> str:
-        word = typer.prompt(f"{player}'s word (not shown)", hide_input=True).strip()
+        if word_file is not None and str(word_file) != "-":
+            word = next(iter(read_text(word_file).splitlines()), "").strip()
+        elif word_file is not None or not sys.stdin.isatty():
+            # No terminal to type unseen on: getpass would warn and echo (#11).
+            word = sys.stdin.readline().strip()
+        else:
+            word = typer.prompt(f"{player}'s word (not shown)", hide_input=True).strip()
         if not word:
             raise Refused("an empty word cannot be sealed")
         commitment, salt = sealed_word(word)

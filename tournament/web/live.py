@@ -61,11 +61,9 @@ class Live:
 
     def version(self) -> tuple[int, int]:
         """Where the store and the read models stand (a page's data holds while these do)."""
+        # (a file's connection closes when dropped; a server's is kept with the store)
         db = readmodels.database(self.store)
-        try:
-            return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
-        finally:
-            db.release()  # a file's connection is closed; a server's stays with the store
+        return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
