@@ -295,3 +295,21 @@ def test_simulate_is_quiet_when_piped_and_draws_a_bar_on_a_terminal(tmp_path: Pa
     )
     assert shown.returncode == 0, shown.stdout
     assert "simulating" in shown.stdout and "1/1" in shown.stdout  # the bar, with its count
+
+
+def test_a_reader_that_goes_away_stops_the_output_quietly(tmp_path: Path) -> None:
+    """``tournament match list --json | head``: the pipe closes, the program stops without a
+    word on stderr and with the shell's SIGPIPE status, as any Unix tool."""
+    db = tmp_path / "t.db"
+    for log in sorted(EXAMPLES.glob("*.jsonl")):
+        ok(db, "match", "import", str(log))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tournament", "--db", str(db), "match", "list", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # before the program writes: its first write meets a closed pipe
+    err = process.stderr.read()
+    assert process.wait(timeout=60) == 141
+    assert err == b""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -211,6 +212,11 @@ def guarded(fn: F) -> F:
             fail(str(e))
         except (sqlite3.Error, PersistenceError) as e:
             fail(f"the database cannot be used: {e}")
+        except BrokenPipeError:
+            # The reader went away (``tournament match list | head``): as any Unix tool, stop
+            # quietly; stdout goes to /dev/null so Python's own flush at exit says nothing.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(141) from None  # 128 + SIGPIPE, as a shell reports it
         except OSError as e:
             fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
 
