@@ -68,6 +68,11 @@ class ReadDB:
     def close(self) -> None:
         raise NotImplementedError
 
+    def release(self) -> None:
+        """Done with it for now: a file's connection (one a call) is closed; a server's is kept
+        with its store (closed with it)."""
+        self.close()
+
     # --- shared --------------------------------------------------------------------------
     def create(
         self, name: str, columns: Columns, pk: str | tuple[str, ...], unique: Sequence[str] = ()
@@ -291,6 +296,9 @@ class PostgresReadDB(ReadDB):
 
     def close(self) -> None:
         self._context.__exit__(None, None, None)
+
+    def release(self) -> None:
+        pass  # kept with the store
 
 
 def read_db(store: Any) -> ReadDB:
