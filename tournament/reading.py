@@ -17,9 +17,9 @@ from uuid import UUID
 
 import orjson
 
-from tournament.matchlog import Binding, chain, genesis, write_log
 from tournament.store import (
     STARTED,
+    SealedLog,
     Store,
     StoreError,
     match_uuid,
@@ -33,7 +33,7 @@ assert RECORDED == f"{_Match.__module__}:{_Match.Recorded.__qualname__}"  # type
 
 
 @dataclass(frozen=True)
-class StoredMatch:
+class StoredMatch(SealedLog):
     """A stored match as read: what :class:`tournament.store.Match` holds, as plain values."""
 
     number: str
@@ -43,28 +43,6 @@ class StoredMatch:
     lines: Sequence[str]
     hashes: Sequence[str]
     times: Sequence[str]  # the start's, then each event's
-
-    @property
-    def head(self) -> str | None:
-        """The head hash of the chain (None before any event)."""
-        return self.hashes[-1] if self.hashes else None
-
-    @property
-    def binding(self) -> Binding:
-        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
-
-    def intact(self) -> bool:
-        """Whether the stored chain is the one its number, id, times, header and lines give."""
-        binding = self.binding
-        return (
-            self.id == match_uuid(self.number)
-            and self.start == genesis(self.header, binding)
-            and self.hashes == chain(self.header, self.lines, binding)
-        )
-
-    def export(self) -> str:
-        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
-        return write_log(self.header, self.lines, self.hashes, self.binding)
 
 
 def read_match(store: Store, number: str) -> StoredMatch:

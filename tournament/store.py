@@ -20,7 +20,7 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -53,7 +53,45 @@ class Conflict(StoreError):
     """Another process saved one of the same aggregates first; nothing of this save was stored."""
 
 
-class Match(Aggregate):
+class SealedLog:
+    """What a stored match's chain proves, for the aggregate (:class:`Match`) and for a match
+    read without it (:class:`tournament.reading.StoredMatch`): both hold these values."""
+
+    number: str
+    header: str
+    start: str
+    lines: Sequence[str]
+    hashes: Sequence[str]
+    times: Sequence[str]  # the start's, then each event's
+    if TYPE_CHECKING:  # the aggregate's id is a property, the read match's a field
+
+        @property
+        def id(self) -> UUID: ...
+
+    @property
+    def head(self) -> str | None:
+        """The head hash of the chain (None before any event)."""
+        return self.hashes[-1] if self.hashes else None
+
+    @property
+    def binding(self) -> Binding:
+        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
+
+    def intact(self) -> bool:
+        """Whether the stored chain is the one its number, id, times, header and lines give."""
+        binding = self.binding
+        return (
+            self.id == match_uuid(self.number)
+            and self.start == genesis(self.header, binding)
+            and self.hashes == chain(self.header, self.lines, binding)
+        )
+
+    def export(self) -> str:
+        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
+        return write_log(self.header, self.lines, self.hashes, self.binding)
+
+
+class Match(Aggregate, SealedLog):
     """One match: its header and its log lines, each with its chain hash.
 
     The chain is bound (:class:`tournament.matchlog.Binding`) to the match's number, its id and
@@ -100,28 +138,6 @@ class Match(Aggregate):
         at = self.Recorded.create_timestamp()  # type: ignore[attr-defined]
         digest = link(self.head or self.start, line, at.isoformat())
         self.trigger_event(self.Recorded, line=line, hash=digest, timestamp=at)  # type: ignore[attr-defined]
-
-    @property
-    def head(self) -> str | None:
-        """The head hash of the chain (None before any event)."""
-        return self.hashes[-1] if self.hashes else None
-
-    @property
-    def binding(self) -> Binding:
-        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
-
-    def intact(self) -> bool:
-        """Whether the stored chain is the one its number, id, times, header and lines give."""
-        binding = self.binding
-        return (
-            self.id == match_uuid(self.number)
-            and self.start == genesis(self.header, binding)
-            and self.hashes == chain(self.header, self.lines, binding)
-        )
-
-    def export(self) -> str:
-        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
-        return write_log(self.header, self.lines, self.hashes, self.binding)
 
 
 def match_uuid(number: str) -> UUID:

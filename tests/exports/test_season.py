@@ -124,3 +124,15 @@ def test_the_season_sheet_marks_results_not_counted() -> None:
     assert "<td>#1 · 3</td><td>(#2 · 1)</td>" in html
     assert "<td>1ª · 3</td>" in season_sheet(shared_environment(), standings, {"overall": []}, "it")
     assert "the best 1 tournaments count" in html and "B <span" in html and "in play" in html
+
+
+def test_season_print_pdf_writes_the_sheet_as_an_a4_pdf(season: Path, tmp_path: Path) -> None:
+    pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency")
+    pytest.importorskip("weasyprint", reason="WeasyPrint draws the PDF (pango is needed)")
+    out = tmp_path / "out"
+    ok(tmp_path / "x.db", "season", "print", str(season), "--out", str(out), "--pdf")
+    reader = pypdf.PdfReader(out / "season.pdf")
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert "Classifica della stagione" in text and "Giallo" in text
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 in points

@@ -191,12 +191,18 @@ def print_(
     templates: Annotated[
         Path | None, typer.Option(help="An organizer's templates, searched before ours.")
     ] = None,
+    pdf: Annotated[
+        bool, typer.Option("--pdf", help="Also write the season sheet as a PDF (WeasyPrint).")
+    ] = False,
     as_json: JSON = False,
 ) -> None:
-    """Write the season sheet (HTML for A4) and each player's rating chart (SVG)."""
+    """Write the season sheet (HTML for A4, and PDF with --pdf) and each player's rating
+    chart (SVG)."""
     from tournament.season import service
 
-    written = service.print_season(_open(path), out, lang, templates)
+    written, pdf_missing = service.print_season(_open(path), out, lang, templates, pdf=pdf)
+    if pdf_missing:
+        typer.echo(f"warning: {pdf_missing}", err=True)
     if as_json:
         print_json([str(p) for p in written])
         return

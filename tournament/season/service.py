@@ -245,10 +245,15 @@ def player_chart_svg(season: SeasonData | str | Path, player: str, lang: str = "
 
 
 def print_season(
-    data: SeasonData, out: Path, lang: str = "it", templates: Path | None = None
-) -> list[Path]:
-    """Write the season sheet and every player's chart into ``out`` (with an organizer's
-    ``templates`` searched first); return what was written."""
+    data: SeasonData,
+    out: Path,
+    lang: str = "it",
+    templates: Path | None = None,
+    pdf: bool = False,
+) -> tuple[list[Path], str | None]:
+    """Write the season sheet (and its PDF with ``pdf``) and every player's chart into ``out``
+    (with an organizer's ``templates`` searched first); return what was written, and why the
+    PDF was not (WeasyPrint or pango missing: the HTML is written all the same)."""
     from exports import season as sheets
 
     _check_lang(lang)
@@ -257,10 +262,8 @@ def print_season(
     written = []
     out.mkdir(parents=True, exist_ok=True)
     sheet = out / "season.html"
-    sheet.write_text(
-        sheets.season_sheet(env, standings_report(data), ratings_report(data, ratings), lang),
-        encoding="utf-8",
-    )
+    html = sheets.season_sheet(env, standings_report(data), ratings_report(data, ratings), lang)
+    sheet.write_text(html, encoding="utf-8")
     written.append(sheet)
     used: set[str] = set()
     for player, _ in ratings.ranked():
@@ -274,7 +277,14 @@ def print_season(
         path = out / f"rating-{name}.svg"
         path.write_text(svg, encoding="utf-8")
         written.append(path)
-    return written
+    if pdf:
+        from exports.pdf import PdfUnavailable, write_pdf
+
+        try:
+            written.append(write_pdf(html, out / "season.pdf"))
+        except PdfUnavailable as e:
+            return written, str(e)
+    return written, None
 
 
 def slug(name: str) -> str:
