@@ -135,4 +135,6 @@ def test_season_print_pdf_writes_the_sheet_as_an_a4_pdf(season: Path, tmp_path: 
     text = " ".join(page.extract_text() for page in reader.pages)
     assert "Classifica della stagione" in text and "Giallo" in text
     box = reader.pages[0].mediabox
-    assert (round(float(box.width)), round(float(box.height))) == (595, 842)  # A4 in points
+    # A4 in points (the season sheet is landscape: a column per tournament)
+    assert sorted((round(float(box.width)), round(float(box.height)))) == [595, 842]
+    assert "pagina 1 di" in text
