@@ -93,8 +93,8 @@ def score_sheet(
     """A filled score sheet: the game's blank sheet filled in from the match, then its event
     log, the outcome, the head hash as text and QR, and the signatures.
 
-    ``where`` names the tournament, its date, the round and the table, when the match was
-    played at one (keys ``tournament``, ``date``, ``round``, ``table``).
+    ``where`` names the tournament, its date, the round, the table and the referee, when
+    known (keys ``tournament``, ``date``, ``round``, ``table``, ``referee``).
     """
     return _page(
         env,
@@ -146,14 +146,22 @@ def match_report(
     replay: Replay,
     best: Mapping[int, str],
     lang: str,
+    where: Mapping[str, Any] | None = None,
 ) -> str:
     """The timeline of a match with its rulings, voids and the best possible plays
-    (``best``: position -> what the best play was, in English, read back into ``lang``)."""
+    (``best``: position -> what the best play was, in English, read back into ``lang``;
+    ``where``: as for :func:`score_sheet`)."""
     from exports.wording import best_play
 
     said = {k: say(best_play(v), lang) for k, v in best.items() if v}
     return _page(
-        env, lang, "report.html", match=match, log=filled.event_log(replay, lang), best=said
+        env,
+        lang,
+        "report.html",
+        match=match,
+        log=filled.event_log(replay, lang),
+        best=said,
+        where=where or {},
     )
 
 

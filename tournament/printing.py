@@ -10,6 +10,7 @@ from exports import render
 from tournament import day, readmodels
 from tournament.audit import best_possible
 from tournament.matches import Refused, load, summary
+from tournament.referees import table_referee
 from tournament.store import Store
 
 
@@ -53,21 +54,22 @@ class Printer:
         return path
 
     def _where(self, number: str) -> dict[str, Any]:
-        """The tournament, its date, the round and the table a match was played at, if any."""
+        """The tournament, its date, the round and the table a match was played at, if any,
+        and its referee (named when the table was started)."""
         try:
             t = day.get_tournament(self.store)
         except Refused:
             return {}
+        where = {
+            "tournament": t.settings["name"],
+            "date": t.settings.get("date", ""),
+            "referee": t.referee_of(number),
+        }
         for r in t.rounds:
             for tb in r["tables"]:
                 if number in tb.get("matches", {}).values():
-                    return {
-                        "tournament": t.settings["name"],
-                        "date": t.settings.get("date", ""),
-                        "round": r["number"],
-                        "table": tb["table"],
-                    }
-        return {"tournament": t.settings["name"], "date": t.settings.get("date", "")}
+                    return {**where, "round": r["number"], "table": tb["table"]}
+        return where
 
     # --- sheets and matches ------------------------------------------------------------------
 
@@ -95,7 +97,7 @@ class Printer:
             ),
             self.write(
                 f"report-{info['id']}.html",
-                render.match_report(self.env, info, replay, best, self.lang),
+                render.match_report(self.env, info, replay, best, self.lang, where),
             ),
         ]
 
@@ -196,6 +198,7 @@ class Printer:
                     "date": t.settings.get("date", ""),
                     "round": r["number"],
                     "table": tb["table"],
+                    "referee": table_referee(t, tb),
                 }
                 html = render.partita_sheet(
                     self.env,

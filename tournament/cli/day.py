@@ -29,6 +29,12 @@ app.add_typer(table_app, name="table")
 
 JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]
+REFEREE = Annotated[
+    str | None,
+    typer.Option(
+        "--referee", help="The referee's name (free text), printed on the score sheets (#11)."
+    ),
+]
 
 
 def _csv(text: str | None) -> list[str]:
@@ -305,13 +311,17 @@ def table_start(
             help="A registered player outside the challenge who rolls for it (repeatable).",
         ),
     ] = None,
+    referee: REFEREE = None,
     by: BY = "organizer",
 ) -> None:
     """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament import day
+    from tournament import day, referees
 
     s = store()
+    named = referees.checked(referee) if referee is not None else None
     match = day.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
+    if named:
+        referees.name_referee(s, match.number, named, by)
     _refresh(s)
     typer.echo(match.number)
 

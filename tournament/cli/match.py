@@ -264,6 +264,14 @@ def match_new(
     deck: Annotated[
         Path | None, typer.Option(help="La parola nascosta: a deck file (JSON list of cards).")
     ] = None,
+    referee: Annotated[
+        str | None,
+        typer.Option(
+            "--referee",
+            help="The referee's name (free text), kept by the database's tournament and "
+            "printed on the score sheet.",
+        ),
+    ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
     from tournament.matches import check_header, import_log, read_deck
@@ -275,7 +283,17 @@ def match_new(
         header["start"] = start
     if deck:
         header["deck"] = read_deck(deck)
-    match = import_log(store(create=True), check_header(header, settings().lexicon))
+    log = check_header(header, settings().lexicon)
+    if referee is None:
+        typer.echo(import_log(store(create=True), log).number)
+        return
+    from tournament import day, referees
+
+    named = referees.checked(referee)
+    s = store()  # the name is kept by the tournament (not in the sealed header): it must exist
+    day.get_tournament(s)
+    match = import_log(s, log)
+    referees.name_referee(s, match.number, named)
     typer.echo(match.number)
 
 
