@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -219,21 +221,30 @@ class Printer:
             "bracket.html", render.bracket_html(self.env, t.settings["name"], t.rounds, self.lang)
         )
 
-    def everything(self) -> list[Path]:
-        """Every output the tournament has: sheets, pairings, standings, bracket, matches."""
-        for name in render.GAMES_WITH_SHEETS:
-            self.blank_sheet(name)
+    def everything(self, done: Callable[[str, int], None] | None = None) -> list[Path]:
+        """Every output the tournament has: sheets, pairings, standings, bracket, matches.
+
+        ``done(what, total)`` hears each piece written and how many there are in all (a
+        progress bar, #11).
+        """
+        jobs: list[tuple[str, Callable[[], Any]]] = [
+            (name, partial(self.blank_sheet, name)) for name in render.GAMES_WITH_SHEETS
+        ]
         try:
             t = day.get_tournament(self.store)
         except Refused:
             t = None
         if t is not None:
-            self.standings()
-            for n in range(1, len(t.rounds) + 1):
-                self.pairings(n)
-            self.partite()
+            jobs.append(("standings", self.standings))
+            jobs += [
+                (f"pairings {n}", partial(self.pairings, n)) for n in range(1, len(t.rounds) + 1)
+            ]
+            jobs.append(("partite", self.partite))
             if t.settings["format"] == "elimination":
-                self.bracket()
-        for match in self.store.matches():
-            self.match_files(match.number)
+                jobs.append(("bracket", self.bracket))
+        jobs += [(m.number, partial(self.match_files, m.number)) for m in self.store.matches()]
+        for what, job in jobs:
+            job()
+            if done is not None:
+                done(what, len(jobs))
         return self.written

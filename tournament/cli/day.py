@@ -389,8 +389,10 @@ def status(as_json: JSON = False) -> None:
 def rebuild(as_json: JSON = False) -> None:
     """Drop the read models and rebuild them from the event log."""
     from tournament import readmodels
+    from tournament.cli.progress import bar, wanted
 
-    progress = readmodels.rebuild(store())
+    with bar("rebuilding the read models (events)", None, wanted(as_json)) as counted:
+        progress = readmodels.rebuild(store(), counted.at)
     if as_json:
         print_json({"events": progress.events})
     else:
@@ -438,15 +440,18 @@ def demo(
     """A small club tournament and the examples of the rules, in a fresh database; its
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament import readmodels
+    from tournament.cli.progress import bar, wanted
     from tournament.demo import build_demo
     from tournament.persistence import locate
     from tournament.printing import Printer
 
     where = locate(settings().db)
-    s = build_demo(where)
+    with bar("building the demo", None, wanted(as_json)) as built:
+        s = build_demo(where, built.done)
     out = where.exports_folder()
     printer = Printer(s, out, pdf=pdf)
-    written = printer.everything()
+    with bar("writing its sheets", None, wanted(as_json)) as printed:
+        written = printer.everything(printed.done)
     if printer.pdf_missing:
         typer.echo(f"warning: {printer.pdf_missing}", err=True)
     db = readmodels.database(s)
