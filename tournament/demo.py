@@ -17,7 +17,9 @@ from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAME = "Torneo dimostrativo"
+DATE = "2026-11-28"  # a Saturday at the club: the sheets print a date like a real day's
 ROUNDS = 3
+REFEREES = ("Anna", "Bruno", "Carla", "Dario")  # one a table: the sheets name their referee
 
 
 def example_files() -> list[Path]:
@@ -66,12 +68,25 @@ def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | Non
             rounds=ROUNDS,
             seed=2026,
             name=NAME,
+            date=DATE,
             demo=True,
             progress=lambda what: said(what, total),
         ),
     )
+    _name_referees(store)
     for f, log in zip(files, logs, strict=True):
         import_log(store, log)
         said(f.name, total)
     readmodels.update(store)
     return store
+
+
+def _name_referees(store: Store) -> None:
+    """Each table's referee, as an organizer names them with ``table start --referee``."""
+    t = day.get_tournament(store)
+    for r in t.rounds:
+        for tb in r["tables"]:
+            for match in tb.get("matches", {}).values():
+                referee = REFEREES[(tb["table"] - 1) % len(REFEREES)]
+                t.name_referee(match=match, referee=referee, by="organizer")
+    day.save(store, t)
