@@ -11,6 +11,7 @@ import pytest
 
 from tests.tournament.conftest import raw_rows
 from tournament import day, readmodels, simulate
+from tournament import tables as round_tables
 from tournament.matches import Refused, record
 from tournament.store import Store
 
@@ -126,12 +127,12 @@ def test_settings_and_day_errors(store: Store) -> None:
         day.add_players(store, ["a"])
     day.pair_next_round(store, day.replayed_outcome(store))
     with pytest.raises(Refused, match="four different games"):
-        day.choose_partita(store, 1, 1, ["tiro", "tiro", "asta", "texas"])
+        round_tables.choose_partita(store, 1, 1, ["tiro", "tiro", "asta", "texas"])
     with pytest.raises(Refused, match="choose the partita first"):
-        day.start_match(store, 1, 1, "tiro")
-    day.choose_partita(store, 1, 1, ["tiro", "asta", "texas", "updown"])
+        round_tables.start_match(store, 1, 1, "tiro")
+    round_tables.choose_partita(store, 1, 1, ["tiro", "asta", "texas", "updown"])
     with pytest.raises(Refused, match="not tiro|not catena"):
-        day.start_match(store, 1, 1, "catena")
+        round_tables.start_match(store, 1, 1, "catena")
     with pytest.raises(Refused, match="not decided"):
         day.close_round(store, day.replayed_outcome(store))
     with pytest.raises(Refused, match="not closed"):
@@ -157,7 +158,7 @@ def test_a_correction_after_its_round_closed_changes_standings_not_pairings(stor
     outcome_of = day.replayed_outcome(store)
     r1 = day.pair_next_round(store, outcome_of)
     first, second = r1["tables"][0]["players"]
-    match = day.start_match(store, 1, 1, "tiro")
+    match = round_tables.start_match(store, 1, 1, "tiro")
     tiro_match(store, match.number, first, second, first_hits=True)
     day.close_round(store, outcome_of)
     r2 = day.pair_next_round(store, outcome_of)
@@ -274,7 +275,7 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     outcome_of = day.replayed_outcome(store)
     r1 = day.pair_next_round(store, outcome_of)
     for tb in r1["tables"]:
-        match = day.start_match(store, 1, tb["table"], "tiro")
+        match = round_tables.start_match(store, 1, tb["table"], "tiro")
         tiro_match(store, match.number, *tb["players"], first_hits=True)
     day.close_round(store, outcome_of)
     r2 = day.pair_next_round(store, outcome_of)
