@@ -291,3 +291,34 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     would = {frozenset(p) for p in found["later_pairings"][0]["would_be"]}
     assert frozenset({loser, r1["tables"][1]["players"][0]}) in would  # the new winners meet
     assert day.get_tournament(store).rounds[1]["tables"] == r2["tables"]  # nothing stored
+
+
+@pytest.mark.parametrize(
+    ("plays", "most", "rules"), [("tiro", 1, "(CH-2)"), (day.PARTITA, 4, "(CH-2, CH-3)")]
+)
+def test_an_amendment_gives_each_player_at_most_a_point_a_challenge(
+    store: Store, plays: str, most: int, rules: str
+) -> None:
+    """CH-2: a point for each challenge won; a table plays one challenge, or a partita's four
+    (CH-3). An amendment beyond that, or below 0, is refused and nothing is recorded."""
+    from tournament import corrections
+
+    day.create(store, "Sera", plays=plays)
+    day.add_players(store, ["a", "b"])
+    day.pair_next_round(store, day.replayed_outcome(store))
+    t = day.get_tournament(store)
+    for bad in (most + 1, -1, True, 1.0):
+        with pytest.raises(Refused) as refused:
+            corrections.amend_result(t, 1, 1, {"a": bad, "b": 0}, "sheet misread")
+        assert str(refused.value) == (
+            f"challenge points at a table are whole numbers from 0 to {most}: "
+            + (
+                "a point for each of the partita's 4 challenges won (CH-2, CH-3)"
+                if plays == day.PARTITA
+                else "a point for its one challenge won (CH-2)"
+            )
+        )
+        assert str(refused.value).endswith(rules)
+        assert not t.pending_events and not t.rounds[0]["tables"][0].get("amendments")
+    corrections.amend_result(t, 1, 1, {"a": most, "b": most}, "both won every challenge")
+    assert t.rounds[0]["tables"][0]["amendments"][-1]["points"] == {"a": most, "b": most}
