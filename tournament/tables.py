@@ -18,8 +18,11 @@ from tournament.day import (
 )
 from tournament.matches import Refused, check_header
 from tournament.names import registered
+from tournament.reading import read_match
 from tournament.store import Conflict, Match, Store, StoreError
 from tournament.tournaments import Tournament
+
+ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
 
 
 def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
@@ -143,15 +146,22 @@ def _registered(t: Tournament, name: str) -> str:
 def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
     """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
     all (the read models, verify); a match with another list than the last one is refused.
-    Matches opened in this call but not yet saved (``simulate`` saves a round at once) were
-    opened with this same list, so the last stored one decides."""
+    Matches attached in this call but not yet saved (``simulate`` saves a round at once) were
+    opened with this same list, so the last stored one decides. It is read without its
+    aggregate (:func:`tournament.reading.read_match`); a stored match that is missing or cannot
+    be read is said so, never passed over for an older one."""
+    unsaved = {e.match for e in t.pending_events if isinstance(e, ATTACHED)}
     for r in reversed(t.rounds):
         for tb in r["tables"]:
             for number in tb.get("matches", {}).values():
+                if number in unsaved:
+                    continue
                 try:
-                    stored = store.get_match(number)
-                except StoreError:
-                    continue  # opened in this call, not saved yet
+                    stored = read_match(store, number)
+                except StoreError as e:
+                    raise Refused(
+                        f"this tournament's word list cannot be checked (EQ-4): {e}"
+                    ) from None
                 other = json.loads(stored.header).get("lexicon") or {}
                 if other.get("sha256") != lexicon["sha256"]:
                     raise Refused(

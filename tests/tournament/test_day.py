@@ -13,7 +13,7 @@ from tests.tournament.conftest import raw_rows
 from tournament import day, readmodels, simulate
 from tournament import tables as round_tables
 from tournament.matches import Refused, record
-from tournament.store import Store
+from tournament.store import Store, StoreError
 
 
 def run(store: Store, **knobs) -> day.Tournament:
@@ -322,3 +322,57 @@ def test_an_amendment_gives_each_player_at_most_a_point_a_challenge(
         assert not t.pending_events and not t.rounds[0]["tables"][0].get("amendments")
     corrections.amend_result(t, 1, 1, {"a": most, "b": most}, "both won every challenge")
     assert t.rounds[0]["tables"][0]["amendments"][-1]["points"] == {"a": most, "b": most}
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            "update",
+            "M1 cannot be read: its stored events were changed outside the program "
+            "(tournament verify shows where)",
+        ),
+        ("delete", "there is no match M1 in this database"),
+    ],
+)
+def test_a_table_start_says_when_the_word_list_cannot_be_checked(
+    tmp_path, change: str, said: str
+) -> None:
+    """EQ-4 reads the last stored match's word list: a match changed or removed outside the
+    program is said so in one sentence (it was passed over), and nothing is stored."""
+    import sqlite3
+
+    from tournament.store import match_uuid
+
+    db = tmp_path / "club.db"
+    store = Store(db)
+    day.create(store, "Sera", plays="tiro")
+    day.add_players(store, ["a", "b", "c", "d"])
+    day.pair_next_round(store, day.replayed_outcome(store))
+    first = round_tables.start_match(store, 1, 1, "tiro")
+    sha = json.loads(first.header)["lexicon"]["sha256"].encode()
+    conn = sqlite3.connect(db)
+    with conn:
+        rows = "from stored_events where originator_id = ?"
+        if change == "update":  # the header's word list, as an SQLite tool would edit it
+            (state,) = conn.execute(
+                f"select state {rows} and originator_version = 1", [match_uuid("M1").hex]
+            ).fetchone()
+            assert sha in state
+            conn.execute(
+                "update stored_events set state = ? where originator_id = ? "
+                "and originator_version = 1",
+                [state.replace(sha, b"0" * len(sha)), match_uuid("M1").hex],
+            )
+        else:
+            conn.execute(f"delete {rows}", [match_uuid("M1").hex])
+    conn.close()
+    store = Store(db)
+    before = day.get_tournament(store).version
+    with pytest.raises(Refused) as refused:
+        round_tables.start_match(store, 1, 2, "tiro")
+    assert str(refused.value) == f"this tournament's word list cannot be checked (EQ-4): {said}"
+    assert day.get_tournament(store).version == before
+    assert "matches" not in day.get_tournament(store).rounds[0]["tables"][1]
+    with pytest.raises(StoreError, match="there is no match M2 in this database"):
+        store.get_match("M2")
