@@ -1,7 +1,8 @@
 """The organizer's day: create, register, pair, play, close, rank. Thin services over the store.
 
 Results come from the match logs: a table is decided when every challenge it plays has ended,
-and its players' challenge points are the points of those challenges (CH-2, CH-3).
+and its players' challenge points are the points of those challenges (CH-2, CH-3). A round's
+tables at play (the partita chosen, the matches opened) are :mod:`tournament.tables`.
 """
 
 from __future__ import annotations

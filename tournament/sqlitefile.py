@@ -222,7 +222,11 @@ def _folder_locked(path: Path) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not Unix
         yield
         return
-    fd = os.open(path.resolve().parent, os.O_RDONLY)
+    folder = path.resolve().parent
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except (FileNotFoundError, NotADirectoryError):
+        raise StoreError(f"the database cannot be used: there is no folder {folder}") from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
         yield
