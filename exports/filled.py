@@ -51,6 +51,7 @@ class Section:
     boxes: list[str] = field(default_factory=list)  # single values in boxes (a target, a base)
     span_first: bool = False  # the first column is one cell for every row (Texas's letters)
     played: int | None = None  # the column of what was played (struck through when rejected)
+    even: bool = False  # columns as wide as the blank sheet's (tables that repeat line up)
 
 
 class Sheet:
@@ -134,6 +135,7 @@ def texas(s: Sheet) -> list[Section]:
             [_("Letters"), _("Player"), _("Word"), _("Score"), _("Bonus")],
             span_first=True,
             played=2,
+            even=True,
         )
         for r in range(1, ROUNDS + 1)
     }
