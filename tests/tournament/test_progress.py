@@ -89,6 +89,8 @@ def test_the_demo_counts_what_it_builds_and_writes(tmp_path: Path, terminal: Non
     examples = len(list(EXAMPLES.glob("*.jsonl")))
     assert f"{3 + examples}/{3 + examples}" in err and "building the demo" in err
     assert "writing its sheets" in err and "Demo database" in out
+    out, err = said(tmp_path / "d.db", "demo", "--no-pdf", "--json")  # built again, quietly
+    assert json.loads(out)["standings"] and err == ""
 
 
 def test_a_real_pipe_shows_no_bar(tmp_path: Path) -> None:
