@@ -217,9 +217,21 @@ class Printer:
         t = day.get_tournament(self.store)
         if t.settings["format"] != "elimination":
             raise Refused("a bracket is drawn for a single-elimination tournament")
-        return self.write(
-            "bracket.html", render.bracket_html(self.env, t.settings["name"], t.rounds, self.lang)
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        results = {}
+        for r in t.rounds:
+            for tb in r["tables"]:
+                result = day.table_result(t, tb, known.get)
+                if result.decided:
+                    results[(r["number"], tb["table"])] = {
+                        "points": dict(result.points or {}),
+                        "winner": day.table_winner(t, result),
+                    }
+        html = render.bracket_html(
+            self.env, t.settings["name"], t.rounds, self.lang, t.settings.get("date", ""), results
         )
+        return self.write("bracket.html", html)
 
     def everything(self, done: Callable[[str, int], None] | None = None) -> list[Path]:
         """Every output the tournament has: sheets, pairings, standings, bracket, matches.
