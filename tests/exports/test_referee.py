@@ -5,6 +5,7 @@ printed on the filled score sheet, the match report and the partita's sheet."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 from tests.exports.test_i18n import visible
@@ -73,3 +74,25 @@ def test_match_new_names_the_referee_in_the_tournament(tmp_path: Path) -> None:
     out = tmp_path / "out"
     ok(db, "export", "scoresheet", match, "--out", str(out))
     assert "Arbitro: Anna" in visible((out / f"scoresheet-{match}.html").read_text())
+
+
+def test_a_snapshot_taken_after_referees_were_named_loads_and_verifies(tmp_path: Path) -> None:
+    """The tournament is loaded from a snapshot every hundred events: the names are in it, and
+    ``verify`` finds it equal to the replayed events (as for a snapshot taken before)."""
+    from tournament import day, referees, simulate
+    from tournament.store import Store
+
+    db = tmp_path / "t.db"
+    store = Store(db)
+    simulate.run(store, simulate.Simulation(players=4, rounds=1, plays="tiro", seed=2))
+    before = day.get_tournament(store).version
+    assert before < day.SNAPSHOT_EVERY
+    for _ in range(day.SNAPSHOT_EVERY - before + 1):
+        referees.name_referee(store, "M1", "Anna")
+    referees.name_referee(store, "M2", "Bruno")
+    with sqlite3.connect(db) as conn:
+        states = [bytes(r[0]) for r in conn.execute("select state from stored_snapshots")]
+    assert any(b"referees" in state for state in states)  # taken after the names
+    again = day.get_tournament(Store(db))
+    assert again.referee_of("M1") == "Anna" and again.referee_of("M2") == "Bruno"
+    assert "every hash chain is intact" in ok(db, "verify")
