@@ -12,7 +12,7 @@ from exports import render
 from tournament import day, readmodels
 from tournament.audit import best_possible
 from tournament.matches import Refused, load, summary
-from tournament.referees import table_referee
+from tournament.referees import match_referee, table_referee
 from tournament.store import Store
 
 
@@ -70,7 +70,8 @@ class Printer:
         for r in t.rounds:
             for tb in r["tables"]:
                 if number in tb.get("matches", {}).values():
-                    return {**where, "round": r["number"], "table": tb["table"]}
+                    referee = match_referee(t, tb, number)
+                    return {**where, "round": r["number"], "table": tb["table"], "referee": referee}
         return where
 
     # --- sheets and matches ------------------------------------------------------------------

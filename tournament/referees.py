@@ -46,6 +46,17 @@ def name_referee(store: Store, match: str, referee: str, by: str = "organizer") 
     )
 
 
+def match_referee(t: Any, table: Mapping[str, Any], match: str) -> str | None:
+    """The referee of a table's match: the one named for it, else the last one named at the
+    table before it (an organizer names a table's referee once, at its first match)."""
+    found = None
+    for number in table.get("matches", {}).values():
+        found = t.referee_of(number) or found
+        if number == match:
+            return found
+    return t.referee_of(match)
+
+
 def table_referee(t: Any, table: Mapping[str, Any]) -> str | None:
     """The referees of a table's matches, in the order they were started (one name when the
     same referee kept the table)."""

@@ -56,11 +56,12 @@ def test_the_partita_sheet_names_its_tables_referee(tmp_path: Path) -> None:
     started(db, "partita")
     ok(db, "partita", "1", "1", "tiro", "ventuno", "updown", "texas")
     ok(db, "table", "start", "1", "1", "tiro", "--referee", "Bruno")
-    ok(db, "table", "start", "1", "1", "ventuno", "--referee", "Bruno")
+    later = ok(db, "table", "start", "1", "1", "ventuno").strip()  # the table's referee stays
     ok(db, "table", "start", "1", "1", "updown", "--referee", "Carla")
     out = tmp_path / "out"
     ok(db, "export", "all", "--out", str(out))
     assert "Arbitro: Bruno, Carla" in visible((out / "partita-1-1.html").read_text())
+    assert "Arbitro: Bruno" in visible((out / f"scoresheet-{later}.html").read_text())
 
 
 def test_match_new_names_the_referee_in_the_tournament(tmp_path: Path) -> None:
