@@ -43,6 +43,9 @@ def test_on_a_terminal_each_long_command_draws_its_counts(
 ) -> None:
     _, err = said(tmp_path / "s.db", "simulate", "--players", "4", "--rounds", "2")
     assert "simulating: round 2" in err and "2/2" in err
+    knockout = ("--format", "elimination", "--plays", "tiro", "--players", "5")
+    _, err = said(tmp_path / "k.db", "simulate", *knockout)
+    assert "simulating: round 3" in err and "3/3" in err  # 5 players: three rounds of a bracket
     out, err = said(simulated, "export", "all", "--out", str(tmp_path / "out"))
     # 11 blank sheets, the standings, 2 rounds' pairings, the partite, and 16 matches (two
     # rounds of two tables, each a partita of four)

@@ -418,7 +418,11 @@ def simulate(
     from tournament.cli.progress import bar, wanted
 
     s = store(create=True)
-    total = rounds if format in ("swiss", "pods") else None
+    # The rounds to play: a round robin's every opponent once, a bracket's halvings (#11).
+    total = {
+        "round_robin": players - 1 + players % 2,
+        "elimination": (players - 1).bit_length(),
+    }.get(format, rounds)
     with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
         sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
     readmodels.update(s)
