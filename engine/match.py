@@ -10,7 +10,7 @@ start, so that a struck event or a reversed judgement changes everything after i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -34,7 +34,16 @@ from engine.events import (
     type_name,
 )
 from engine.games import game
-from engine.games.base import Context, Note, Outcome, OutRecord, RuledKey, Turn, ruled_keys
+from engine.games.base import (
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    RuledKey,
+    Turn,
+    replace,
+    ruled_keys,
+)
 from engine.header import Header
 from engine.lexicon import Lexicon
 

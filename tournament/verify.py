@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -48,6 +49,7 @@ from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
 MATCH_TOPIC = get_topic(Match)
 RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
+STARTED = get_topic(Match.Started)  # type: ignore[attr-defined]
 TOURNAMENT = "tournament"
 
 
@@ -124,7 +126,41 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
 
 
 _RECORDED_KEYS = ["timestamp", "line", "hash"]
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # as eventsourcing's
+_STARTED_KEYS = ["timestamp", "originator_topic", "number", "header", "hash"]
+_STAMP_KEYS = ["_type_", "_data_"]
+_CANONICAL_ID = re.compile("[0-9a-f]{32}")  # an aggregate id as the program writes it
+# Written as eventsourcing's JSON encoder writes (compact, UTF-8 as it is): for objects of text
+# only, orjson escapes exactly as json does (checked over every code point), and it is faster.
+_ENCODE = orjson.dumps
+
+
+def _plain(state: bytes, keys: list[str]) -> dict[str, Any] | None:
+    """The values of a match's row, when the row is plainly what the program writes for them:
+    these keys in this order, every value text, a canonical time, and the very bytes the
+    program would write; None when it is not plainly so (:func:`_decode` gives the verdict)."""
+    try:
+        values = orjson.loads(state)
+    except ValueError:
+        return None
+    if type(values) is not dict or list(values) != keys:
+        return None
+    stamp = values["timestamp"]
+    if type(stamp) is not dict or list(stamp) != _STAMP_KEYS or stamp["_type_"] != "datetime_iso":
+        return None
+    at = stamp["_data_"]
+    if (
+        not all(type(v) is str for k, v in values.items() if k != "timestamp")
+        or type(at) is not str
+    ):
+        return None
+    try:
+        if datetime.fromisoformat(at).isoformat() != at:
+            return None
+    except ValueError:
+        return None
+    if _ENCODE(values) != bytes(state):
+        return None
+    return values
 
 
 def _recorded(mapper: Mapper[UUID], row: Row) -> tuple[str, str, str]:
@@ -132,32 +168,52 @@ def _recorded(mapper: Mapper[UUID], row: Row) -> tuple[str, str, str]:
     writes for them.
 
     The common case is decided here, as :func:`_decode` would decide it, at a fraction of the
-    cost (orjson, and the stored bytes compared with what eventsourcing's JSON encoder writes
-    for the values read); a row that is not plainly right goes to :func:`_decode` for the verdict.
+    cost (:func:`_plain`); a row that is not plainly right goes to :func:`_decode` for the verdict.
     """
     aggregate, version, topic, state = row
-    try:
-        values = orjson.loads(state)
-        stamp = values["timestamp"]
-        at = stamp["_data_"]
-        if (
-            topic == RECORDED
-            and list(values) == _RECORDED_KEYS
-            and list(stamp) == ["_type_", "_data_"]
-            and stamp["_type_"] == "datetime_iso"
-            and isinstance(at, str)
-            and isinstance(values["line"], str)
-            and isinstance(values["hash"], str)
-            and _ENCODE(values).encode() == bytes(state)
-            and datetime.fromisoformat(at).isoformat() == at
-        ):
-            return values["line"], values["hash"], at
-    except (ValueError, TypeError, KeyError):
-        pass
+    if topic == RECORDED:
+        values = _plain(state, _RECORDED_KEYS)
+        if values is not None:
+            return values["line"], values["hash"], values["timestamp"]["_data_"]
     recorded = _decode(mapper, row)
     if not isinstance(recorded, Match.Recorded):  # type: ignore[attr-defined]
         raise Unreadable("the stored event is not a recorded line")
     return recorded.line, recorded.hash, recorded.timestamp.isoformat()
+
+
+@dataclass(frozen=True)
+class _Start:
+    """A match's first row as read: what :func:`_verify_match` checks of it."""
+
+    number: str | None  # None: not text
+    header: str
+    hash: str
+    at: str
+    readable: bool  # a Started event of the match aggregate, at version 1
+
+
+def _match_start(mapper: Mapper[UUID], row: Row) -> _Start | Any:
+    """A match's first row, read plainly (:func:`_plain`) when it is plainly a match's start;
+    else the stored event :func:`_decode` makes of it (raises :class:`Unreadable`)."""
+    aggregate, version, topic, state = row
+    if topic == STARTED and version == 1 and _CANONICAL_ID.fullmatch(aggregate):
+        values = _plain(state, _STARTED_KEYS)
+        if values is not None and values["originator_topic"] == MATCH_TOPIC:
+            at = values["timestamp"]["_data_"]
+            return _Start(values["number"], values["header"], values["hash"], at, True)
+    event = _decode(mapper, row)
+    if not isinstance(event, Match.Event):
+        return event
+    number = getattr(event, "number", None)
+    return _Start(
+        number if isinstance(number, str) else None,
+        getattr(event, "header", ""),
+        getattr(event, "hash", ""),
+        event.timestamp.isoformat(),
+        isinstance(event, Match.Started)  # type: ignore[attr-defined]
+        and event.originator_version == 1
+        and event.originator_topic == MATCH_TOPIC,
+    )
 
 
 def _streams(where: Location, what: str) -> Iterator[tuple[str, list[Row]]]:
@@ -189,23 +245,25 @@ def verify_store(
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
     heads: dict[str, list[str]] = {}
-    tournament: list[Any] | None = None
+    tournament: tuple[list[Any], Any, _Snapshots] | None = None
+    # Read first (a second scan, not one inside the other): compared as the tournament replays.
+    snapshots = _read_snapshots(place, mapper) if not number else []
     for aggregate, rows in _streams(place, "events"):
         if wanted and aggregate != wanted:
             continue
         where = f"the events stored as {aggregate}"
         try:
-            first = _decode(mapper, rows[0])
+            first = _match_start(mapper, rows[0])
         except Unreadable as e:
             report.failures.append(Failure(where, 0, str(e)))
             continue
-        if isinstance(first, Match.Event):
+        if isinstance(first, _Start):
             report.matches += 1
             report.events += len(rows) - 1
-            name, hashes = _verify_match(aggregate, rows, mapper, lexicon_for, report)
+            name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, report)
             heads[name] = hashes
         elif isinstance(first, Tournament.Event):
-            tournament = _verify_tournament(aggregate, rows, mapper, report)
+            tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
         else:
             # Another kind of aggregate (a newer feature's): its rows must at least be intact.
             for row in rows[1:]:
@@ -216,33 +274,25 @@ def verify_store(
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
     if tournament is not None and not number:
-        _cross_check(tournament, heads, report)
-        _verify_snapshots(place, mapper, tournament, report)
+        _cross_check(tournament[1], heads, report)
+        _snapshot_failures(tournament[2], report)
     return report
 
 
 def _verify_match(
     aggregate: str,
+    started: _Start,
     rows: list[Row],
     mapper: Mapper[UUID],
     lexicon_for: Callable[[Any], Lexicon],
     report: Report,
 ) -> tuple[str, list[str]]:
-    """Check one match; return its number and its chain's hashes (as far as they hold)."""
+    """Check one match (its first row read as ``started``); return its number and its chain's
+    hashes (as far as they hold)."""
     where = f"the match stored as {aggregate}"
     hashes: list[str] = []
-    try:
-        started = _decode(mapper, rows[0])
-    except Unreadable as e:
-        report.failures.append(Failure(where, 0, str(e)))
-        return where, hashes
-    name = started.number if isinstance(getattr(started, "number", None), str) else where
-    if (
-        not isinstance(started, Match.Started)  # type: ignore[attr-defined]
-        or started.originator_version != 1
-        or started.originator_topic != MATCH_TOPIC
-        or not NUMBER.match(name)
-    ):
+    name = started.number if started.number is not None else where
+    if not started.readable or not NUMBER.match(name):
         report.failures.append(Failure(name, 0, "the first event is not a readable match start"))
         return name, hashes
     if aggregate != match_uuid(name).hex:
@@ -256,7 +306,7 @@ def _verify_match(
         )
         return name, hashes
     header_line = started.header
-    binding = Binding(name, aggregate, started.timestamp.isoformat())
+    binding = Binding(name, aggregate, started.at)
     if started.hash != genesis(header_line, binding):
         report.failures.append(
             Failure(
@@ -319,13 +369,49 @@ def _verify_match(
     return name, hashes
 
 
+@dataclass
+class _Snapshots:
+    """The tournament's stored snapshots, read before its events are replayed, so that each is
+    compared with the replay as it passes their version (the tournament replayed once)."""
+
+    failures: list[Failure] = field(default_factory=list)  # unreadable, or of no event
+    waiting: dict[int, list[Any]] = field(default_factory=dict)  # version -> snapshots there
+    differ: list[int] = field(default_factory=list)  # versions of snapshots the events deny
+
+
+def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any]]:
+    """Every stored snapshot in the order stored: its aggregate, version, and the snapshot or
+    why it is unreadable (an :class:`Unreadable`)."""
+    read: list[tuple[str, int, Any]] = []
+    for aggregate, rows in _streams(place, "snapshots"):
+        for row in rows:
+            try:
+                read.append((aggregate, row[1], _decode(mapper, row)))
+            except Unreadable as e:
+                read.append((aggregate, row[1], e))
+    return read
+
+
 def _verify_tournament(
-    aggregate: str, rows: list[Row], mapper: Mapper[UUID], report: Report
-) -> list[Any] | None:
-    """Check the tournament's chain and that its events apply; return them (None: broken)."""
+    aggregate: str,
+    rows: list[Row],
+    mapper: Mapper[UUID],
+    report: Report,
+    snapshots: list[tuple[str, int, Any]],
+) -> tuple[list[Any], Any, _Snapshots] | None:
+    """Check the tournament's chain and that its events apply, and compare its snapshots on the
+    way; return its events, the tournament they give and what the snapshots showed (None:
+    broken)."""
     if aggregate != TOURNAMENT_ID.hex:
         report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
         return None
+    seen = _Snapshots()
+    for owner, version, snapshot in snapshots:
+        if isinstance(snapshot, Unreadable):
+            continue
+        if owner == TOURNAMENT_ID.hex and version >= 1:
+            seen.waiting.setdefault(version, []).append(snapshot)
+    transcoder = mapper.transcoder
     previous, t, events = TOURNAMENT_ID.hex, None, []
     for version, row in enumerate(rows, 1):
         report.tournament_events += 1
@@ -361,19 +447,27 @@ def _verify_tournament(
             return None
         previous = e.hash
         events.append(e)
-    return events
+        # Each snapshot taken here is compared now (the state is encoded there and then: later
+        # events change it in place).
+        for snapshot in seen.waiting.get(version, ()):
+            taken = type(snapshot).take(t)
+            if snapshot.topic != taken.topic or transcoder.encode(
+                snapshot.state
+            ) != transcoder.encode(taken.state):
+                seen.differ.append(version)
+    for owner, version, snapshot in snapshots:
+        where = f"the snapshot at version {version}"
+        if isinstance(snapshot, Unreadable):
+            seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))
+        elif owner != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
+            seen.failures.append(
+                Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
+            )
+    return events, t, seen
 
 
-def _replayed(events: list[Any], upto: int | None = None) -> Any:
-    t = None
-    for e in events[:upto]:
-        t = e.mutate(t)
-    return t
-
-
-def _cross_check(events: list[Any], heads: dict[str, list[str]], report: Report) -> None:
+def _cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
     """The tournament's matches are stored, and still carry the head hashes it recorded."""
-    t = _replayed(events)
     for r in t.rounds:
         for tb in r["tables"]:
             for number in tb.get("matches", {}).values():
@@ -401,44 +495,17 @@ def _cross_check(events: list[Any], heads: dict[str, list[str]], report: Report)
             )
 
 
-def _verify_snapshots(
-    place: Location, mapper: Mapper[UUID], events: list[Any], report: Report
-) -> None:
+def _snapshot_failures(seen: _Snapshots, report: Report) -> None:
     """Each snapshot is the tournament as its events give it at that version."""
-    transcoder = mapper.transcoder
-    waiting: dict[int, list[Any]] = {}  # version -> the snapshots taken there
-    for aggregate, rows in _streams(place, "snapshots"):
-        for row in rows:
-            version = row[1]
-            where = f"the snapshot at version {version}"
-            try:
-                snapshot = _decode(mapper, row)
-            except Unreadable as e:
-                report.failures.append(Failure(TOURNAMENT, version, f"{where}: {e}"))
-                continue
-            if aggregate != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
-                report.failures.append(
-                    Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
-                )
-                continue
-            waiting.setdefault(version, []).append(snapshot)
-    # The events replayed once, each snapshot compared on the way (the state is encoded there
-    # and then: later events change it in place).
-    t = None
-    for version, event in enumerate(events[: max(waiting, default=0)], 1):
-        t = event.mutate(t)
-        for snapshot in waiting.get(version, ()):
-            expected = type(snapshot).take(t)
-            if snapshot.topic != expected.topic or transcoder.encode(
-                snapshot.state
-            ) != transcoder.encode(expected.state):
-                report.failures.append(
-                    Failure(
-                        TOURNAMENT,
-                        version,
-                        f"the snapshot at version {version} is not what the events give",
-                    )
-                )
+    report.failures.extend(seen.failures)
+    for version in seen.differ:
+        report.failures.append(
+            Failure(
+                TOURNAMENT,
+                version,
+                f"the snapshot at version {version} is not what the events give",
+            )
+        )
 
 
 def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:
