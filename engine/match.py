@@ -136,6 +136,12 @@ class Replay:
         # until the next correction.
         carried: dict[RuledKey, bool] | None = None
         for event in events:
+            if isinstance(event, (Out, End)):
+                # A logged outcome changes no game state: checked against the state now.
+                replay = replace(replay, **replay._logged(event, history[-1]))
+                history.append(history[-1])
+                done.append(event)
+                continue
             if isinstance(event, _NOT_PLAYED):
                 replay = replace(replay, history=tuple(history), events=tuple(done)).apply(event)
                 history, done, carried = list(replay.history), list(replay.events), None
@@ -198,10 +204,11 @@ class Replay:
             return self._void(event, position)
         if isinstance(event, Ruling):
             return self._ruling(event, position)
-        if isinstance(event, Out):
-            return self._logged_out(event)
-        if isinstance(event, End):
-            return self._logged_end(event)
+        if isinstance(event, (Out, End)):
+            changes = self._logged(event, self.state)
+            return replace(
+                self, history=(*self.history, self.state), events=(*self.events, event), **changes
+            )
         if isinstance(event, DiceCommit):
             return self._dice_commit(event, position)
         if isinstance(event, DiceReveal):
@@ -374,23 +381,25 @@ class Replay:
             dice_reveal_at=position,
         )
 
-    def _logged_out(self, event: Out) -> Replay:
-        out = [o.player for o in self.out]
+    def _logged(self, event: Out | End, state: Any) -> dict[str, Any]:
+        """What a logged ``out`` or ``end`` changes in the replay, the game being at ``state``
+        (it changes no game state); raises when the replay does not derive it."""
+        if isinstance(event, Out):
+            return {"logged_outs": self._logged_out(event, state)}
+        return {"logged_end": self._logged_end(event, state)}
+
+    def _logged_out(self, event: Out, state: Any) -> tuple[str, ...]:
+        out = [o.player for o in state.out]
         if event.player in self.logged_outs:
             raise RuleViolation(f"the log already says {event.player} is out", "FORMAT")
         if event.player not in out:
             raise RuleViolation(
                 f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
             )
-        return replace(
-            self,
-            history=(*self.history, self.state),
-            events=(*self.events, event),
-            logged_outs=(*self.logged_outs, event.player),
-        )
+        return (*self.logged_outs, event.player)
 
-    def _logged_end(self, event: End) -> Replay:
-        outcome = self.outcome
+    def _logged_end(self, event: End, state: Any) -> Outcome:
+        outcome = self.rules.outcome(state)
         if outcome is None:
             raise RuleViolation(
                 "the log says the challenge ended, but the replay has it in play", "CH-2"
@@ -403,12 +412,7 @@ class Replay:
                 f"but the replay gives {_result(outcome.winners, outcome.points)}",
                 "CH-2",
             )
-        return replace(
-            self,
-            history=(*self.history, self.state),
-            events=(*self.events, event),
-            logged_end=outcome,
-        )
+        return outcome
 
 
 def _result(winners: Iterable[str], points: Mapping[str, int]) -> str:
