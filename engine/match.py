@@ -260,20 +260,31 @@ class Replay:
             )
         return self.rules.apply(state, event, ctx)
 
-    def _refold(self, events: tuple[Event, ...], voided: frozenset[int], start: int) -> tuple:
-        """The history again from position ``start``, with every void and ruling that stands.
+    def _refold(
+        self,
+        events: tuple[Event, ...],
+        voided: frozenset[int],
+        rulings: dict[int, bool],
+        start: int,
+    ) -> tuple:
+        """The history again from position ``start``, with every void and ruling that stands
+        (``rulings``: the standing ones).
 
         A correction on position ``start`` changes nothing before it, so the states up to
         ``start - 1`` are kept and only the rest of the log is replayed.
         """
-        rulings = standing_rulings(events, voided)
         history = list(self.history[:start])
         state = history[-1]
+        skipped = (*REFEREE_EVENTS, *DERIVED)
+        carried = carried_rulings(events, rulings, start)
         for i in range(start, len(events) + 1):
+            if i > start and i - 1 in rulings:  # what earlier rulings carry changes past one
+                carried = carried_rulings(events, rulings, i)
             e = events[i - 1]
-            if not (i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED))):
+            if not (i in voided or isinstance(e, skipped)):
+                ctx = Context(self.lexicon, i, rulings.get(i), carried)
                 try:
-                    state = self._step(state, e, i, self._context(events, rulings, i))
+                    state = self._step(state, e, i, ctx)
                 except RuleViolation as v:
                     raise type(v)(
                         f"position {i} would no longer be legal: {v.message}", v.rule
@@ -286,7 +297,8 @@ class Replay:
         target = events[event.on - 1]
         # Voiding a ruling changes the judgement of the event that ruling was on.
         start = target.on if isinstance(target, Ruling) else event.on
-        history = self._refold(events, voided, start)
+        rulings = standing_rulings(events, voided)
+        history = self._refold(events, voided, rulings, start)
         state = history[-1]
         out_now = {o.player for o in state.out}
         return replace(
@@ -294,7 +306,7 @@ class Replay:
             history=history,
             events=events,
             voided=voided,
-            rulings=standing_rulings(events, voided),
+            rulings=rulings,
             logged_outs=tuple(p for p in self.logged_outs if p in out_now),
             logged_end=self.logged_end if self.rules.outcome(state) == self.logged_end else None,
         )

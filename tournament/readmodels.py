@@ -285,7 +285,7 @@ def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> 
         row.update(s)
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
-            end = json.loads(row["last_end"])
+            end = orjson.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             outcome = load(store, number).replay.outcome
@@ -313,7 +313,7 @@ def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
         "select id, status, winners, points from matches"
     ):
         out[number] = (
-            Outcome(tuple(json.loads(winners)), json.loads(points))
+            Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
             if status == "finished"
             else None
         )
