@@ -12,6 +12,7 @@ Fraction(11, 1)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -64,7 +65,22 @@ class BinOp:
 Node = Num | BinOp
 
 
+# Each sign the table may write, as its token; a digit is its own token.
+_TOKEN = {**{d: d for d in DIGITS}, **OPERATORS, "(": "(", "[": "(", ")": ")", "]": ")"}
+_JOINED = re.compile("[0-9][0-9]")
+
+
 def _tokens(text: str) -> list[str]:
+    """The tokens of an expression; raises :class:`ExpressionError` for what is not one."""
+    # The common case at once: known signs, no digits joined, not empty, not too long. Anything
+    # else is read sign by sign below, which says what is wrong where.
+    tokens = [_TOKEN.get(c, "") for c in text if not c.isspace()]
+    if "" not in tokens and 0 < len(tokens) <= MAX_TOKENS and not _JOINED.search(text):
+        return tokens
+    return _read_tokens(text)
+
+
+def _read_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     i = 0
     while i < len(text):
@@ -257,7 +273,7 @@ def judge(text: str, dice: Sequence[int]) -> Judgement:
         why = e.args[0]  # the Msg itself: str(e) would lose its message id
         return Judgement(None, (0, 0, 0), why if isinstance(why, Msg) else msg(str(why)))
     key = (divisions, tokens.count("*"), tokens.count("-"))
-    used = sorted(int(t) for t in tokens if t in DIGITS)
+    used = sorted([int(t) for t in tokens if t in DIGITS])
     if used != sorted(dice):
         shown = " ".join(map(str, sorted(dice)))
         uses = " ".join(map(str, used))
