@@ -273,7 +273,8 @@ def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> 
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
         if "new" in s:
             aggregate, header_line = s.pop("new")
-            header = json.loads(header_line)
+            # (orjson reads as json does every header the program stores: strict I-JSON.)
+            header = orjson.loads(header_line)
             row.update(
                 id=number,
                 uuid=aggregate,
