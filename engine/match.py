@@ -297,7 +297,12 @@ class Replay:
         target = events[event.on - 1]
         # Voiding a ruling changes the judgement of the event that ruling was on.
         start = target.on if isinstance(target, Ruling) else event.on
-        rulings = standing_rulings(events, voided)
+        if isinstance(event, Ruling):
+            # A new ruling, the last on a standing event, only adds to those standing (the last
+            # wins): ``self.rulings`` is always ``standing_rulings(self.events, self.voided)``.
+            rulings = {**self.rulings, event.on: event.accept}
+        else:
+            rulings = standing_rulings(events, voided)
         history = self._refold(events, voided, rulings, start)
         state = history[-1]
         out_now = {o.player for o in state.out}

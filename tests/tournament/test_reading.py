@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.events import parse_event
+from engine.events import Ruling, Void, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay
+from engine.match import Replay, standing_rulings
 from tournament import simulate
 from tournament.bots import random_game
 from tournament.matches import check_log, load, stored_as
@@ -113,3 +113,22 @@ def change(db: Path, number: str, version: int, old: bytes, new: bytes) -> None:
     with conn:
         conn.execute(f"update stored_events set state = ? {where}", [state.replace(old, new), *key])
     conn.close()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_standing_rulings_are_those_of_the_log(seed: int) -> None:
+    """A ruling adds to the standing ones without reading the log again (issue 15): after every
+    event they are still what the whole log gives."""
+    lexicon = default_lexicon()
+    game = ["battaglia", "asta", "catena", "texas"][seed % 4]
+    head = {"format": "tournament-match/1", "game": game, "players": ["giallo", "blu", "verde"]}
+    start = Replay.start(parse_header(head), lexicon)
+    played = random_game(start, random.Random(101 + seed))
+    replay, corrections = start, 0
+    for event in played.events:
+        replay = replay.apply(event)
+        corrections += isinstance(event, Ruling | Void)
+        assert replay.rulings == standing_rulings(replay.events, replay.voided)
+    assert replay == played
+    if seed == 0:
+        assert corrections  # the bots do correct now and then
