@@ -301,7 +301,10 @@ class Replay:
             # A new ruling, the last on a standing event, only adds to those standing (the last
             # wins): ``self.rulings`` is always ``standing_rulings(self.events, self.voided)``.
             rulings = {**self.rulings, event.on: event.accept}
-        else:
+        elif not isinstance(target, Ruling):
+            # A void of anything but a ruling only strikes the rulings on the voided event.
+            rulings = {on: accept for on, accept in self.rulings.items() if on != event.on}
+        else:  # a ruling voided: an earlier one on the same event may stand again
             rulings = standing_rulings(events, voided)
         history = self._refold(events, voided, rulings, start)
         state = history[-1]
