@@ -21,19 +21,15 @@ who recomputes every hash after a change (the printed head hash again).
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import Mapper
 
 from engine.errors import RuleViolation
 from engine.events import parse_event
@@ -41,15 +37,21 @@ from engine.header import parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
 from tournament import sqlitefile
-from tournament.errors import NEWER, NewerVersionError, StoreError
+from tournament.errors import StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
-from tournament.persistence import Location, SqliteFile, locate, scan
-from tournament.store import NUMBER, Match, match_uuid, new_mapper, normalise_number
+from tournament.persistence import Location, SqliteFile, locate
+from tournament.store import NUMBER, match_uuid, new_mapper, normalise_number
+from tournament.storedrows import (
+    Row,
+    Start,
+    Unreadable,
+    decode,
+    match_start,
+    recorded,
+    streams,
+)
 from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
-MATCH_TOPIC = get_topic(Match)
-RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
-STARTED = get_topic(Match.Started)  # type: ignore[attr-defined]
 TOURNAMENT = "tournament"
 
 
@@ -88,147 +90,6 @@ class Report:
         }
 
 
-Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, state
-
-
-TEXTS = ("number", "header", "line", "hash")  # a match's fields
-
-
-class Unreadable(Exception):
-    """A stored row that does not decode, or does not encode back to the same bytes."""
-
-
-def _decode(mapper: Mapper[UUID], row: Row) -> Any:
-    """The stored event of a row, if the row is exactly what the program writes for it."""
-    aggregate, version, topic, state = row
-    try:
-        stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
-        event: Any = mapper.to_domain_event(stored)
-        again = mapper.to_stored_event(event)
-    except NewerVersionError:
-        raise Unreadable(
-            f"an event type this version does not know ({topic}): {NEWER}, or changed"
-        ) from None
-    except Exception:
-        raise Unreadable("the stored event is not readable") from None
-    if (
-        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
-        or not isinstance(event.timestamp, datetime)
-        or isinstance(event, Match.Event)
-        and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
-        or again.state != stored.state
-        or again.topic != topic
-        or again.originator_version != version
-        or event.originator_id.hex != aggregate
-    ):
-        raise Unreadable("the stored bytes are not what the program writes: changed afterwards")
-    return event
-
-
-_RECORDED_KEYS = ["timestamp", "line", "hash"]
-_STARTED_KEYS = ["timestamp", "originator_topic", "number", "header", "hash"]
-_STAMP_KEYS = ["_type_", "_data_"]
-_CANONICAL_ID = re.compile("[0-9a-f]{32}")  # an aggregate id as the program writes it
-# Written as eventsourcing's JSON encoder writes (compact, UTF-8 as it is): for objects of text
-# only, orjson escapes exactly as json does (checked over every code point), and it is faster.
-_ENCODE = orjson.dumps
-
-
-def _plain(state: bytes, keys: list[str]) -> dict[str, Any] | None:
-    """The values of a match's row, when the row is plainly what the program writes for them:
-    these keys in this order, every value text, a canonical time, and the very bytes the
-    program would write; None when it is not plainly so (:func:`_decode` gives the verdict)."""
-    try:
-        values = orjson.loads(state)
-    except ValueError:
-        return None
-    if type(values) is not dict or list(values) != keys:
-        return None
-    stamp = values["timestamp"]
-    if type(stamp) is not dict or list(stamp) != _STAMP_KEYS or stamp["_type_"] != "datetime_iso":
-        return None
-    at = stamp["_data_"]
-    if (
-        not all(type(v) is str for k, v in values.items() if k != "timestamp")
-        or type(at) is not str
-    ):
-        return None
-    try:
-        if datetime.fromisoformat(at).isoformat() != at:
-            return None
-    except ValueError:
-        return None
-    if _ENCODE(values) != bytes(state):
-        return None
-    return values
-
-
-def _recorded(mapper: Mapper[UUID], row: Row) -> tuple[str, str, str]:
-    """A recorded line's row: its line, hash and time, if the row is exactly what the program
-    writes for them.
-
-    The common case is decided here, as :func:`_decode` would decide it, at a fraction of the
-    cost (:func:`_plain`); a row that is not plainly right goes to :func:`_decode` for the verdict.
-    """
-    aggregate, version, topic, state = row
-    if topic == RECORDED:
-        values = _plain(state, _RECORDED_KEYS)
-        if values is not None:
-            return values["line"], values["hash"], values["timestamp"]["_data_"]
-    recorded = _decode(mapper, row)
-    if not isinstance(recorded, Match.Recorded):  # type: ignore[attr-defined]
-        raise Unreadable("the stored event is not a recorded line")
-    return recorded.line, recorded.hash, recorded.timestamp.isoformat()
-
-
-@dataclass(frozen=True)
-class _Start:
-    """A match's first row as read: what :func:`_verify_match` checks of it."""
-
-    number: str | None  # None: not text
-    header: str
-    hash: str
-    at: str
-    readable: bool  # a Started event of the match aggregate, at version 1
-
-
-def _match_start(mapper: Mapper[UUID], row: Row) -> _Start | Any:
-    """A match's first row, read plainly (:func:`_plain`) when it is plainly a match's start;
-    else the stored event :func:`_decode` makes of it (raises :class:`Unreadable`)."""
-    aggregate, version, topic, state = row
-    if topic == STARTED and version == 1 and _CANONICAL_ID.fullmatch(aggregate):
-        values = _plain(state, _STARTED_KEYS)
-        if values is not None and values["originator_topic"] == MATCH_TOPIC:
-            at = values["timestamp"]["_data_"]
-            return _Start(values["number"], values["header"], values["hash"], at, True)
-    event = _decode(mapper, row)
-    if not isinstance(event, Match.Event):
-        return event
-    number = getattr(event, "number", None)
-    return _Start(
-        number if isinstance(number, str) else None,
-        getattr(event, "header", ""),
-        getattr(event, "hash", ""),
-        event.timestamp.isoformat(),
-        isinstance(event, Match.Started)  # type: ignore[attr-defined]
-        and event.originator_version == 1
-        and event.originator_topic == MATCH_TOPIC,
-    )
-
-
-def _streams(where: Location, what: str) -> Iterator[tuple[str, list[Row]]]:
-    """Each aggregate's rows, in version order: one scan (of a file or a server)."""
-    current, rows = "", []  # type: tuple[str, list[Row]]
-    for row in scan(where, what):
-        if row[0] != current and rows:
-            yield current, rows
-            rows = []
-        current = row[0]
-        rows.append(row)
-    if rows:
-        yield current, rows
-
-
 def verify_store(
     db: str | Path | Location, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
 ) -> Report:
@@ -248,16 +109,16 @@ def verify_store(
     tournament: tuple[list[Any], Any, _Snapshots] | None = None
     # Read first (a second scan, not one inside the other): compared as the tournament replays.
     snapshots = _read_snapshots(place, mapper) if not number else []
-    for aggregate, rows in _streams(place, "events"):
+    for aggregate, rows in streams(place, "events"):
         if wanted and aggregate != wanted:
             continue
         where = f"the events stored as {aggregate}"
         try:
-            first = _match_start(mapper, rows[0])
+            first = match_start(mapper, rows[0])
         except Unreadable as e:
             report.failures.append(Failure(where, 0, str(e)))
             continue
-        if isinstance(first, _Start):
+        if isinstance(first, Start):
             report.matches += 1
             report.events += len(rows) - 1
             name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, report)
@@ -268,7 +129,7 @@ def verify_store(
             # Another kind of aggregate (a newer feature's): its rows must at least be intact.
             for row in rows[1:]:
                 try:
-                    _decode(mapper, row)
+                    decode(mapper, row)
                 except Unreadable as e:
                     report.failures.append(Failure(where, row[1], str(e)))
     if number and not report.matches:
@@ -281,7 +142,7 @@ def verify_store(
 
 def _verify_match(
     aggregate: str,
-    started: _Start,
+    started: Start,
     rows: list[Row],
     mapper: Mapper[UUID],
     lexicon_for: Callable[[Any], Lexicon],
@@ -333,7 +194,7 @@ def _verify_match(
             broken = Failure(name, position, "an event is missing here, or the order was changed")
             break
         try:
-            line, digest, at = _recorded(mapper, row)
+            line, digest, at = recorded(mapper, row)
         except Unreadable as e:
             broken = Failure(name, position, str(e))
             break
@@ -383,10 +244,10 @@ def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, in
     """Every stored snapshot in the order stored: its aggregate, version, and the snapshot or
     why it is unreadable (an :class:`Unreadable`)."""
     read: list[tuple[str, int, Any]] = []
-    for aggregate, rows in _streams(place, "snapshots"):
+    for aggregate, rows in streams(place, "snapshots"):
         for row in rows:
             try:
-                read.append((aggregate, row[1], _decode(mapper, row)))
+                read.append((aggregate, row[1], decode(mapper, row)))
             except Unreadable as e:
                 read.append((aggregate, row[1], e))
     return read
@@ -421,7 +282,7 @@ def _verify_tournament(
             )
             return None
         try:
-            e = _decode(mapper, row)
+            e = decode(mapper, row)
             if not isinstance(e, Tournament.Event):
                 raise Unreadable("the stored event is not the tournament's")
         except Unreadable as err:
