@@ -239,12 +239,14 @@ def _flat_rows(
             progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
             state.pop("timestamp")
             state.pop("originator_topic", None)
-            payload = json.dumps(state, ensure_ascii=False)
+            payload = _PAYLOAD(state)
         append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
     return rows
 
 
 _KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
+# json.dumps(state, ensure_ascii=False), without building the encoder again for every event.
+_PAYLOAD = json.JSONEncoder(ensure_ascii=False).encode
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
