@@ -29,20 +29,20 @@ def serve(
 ) -> None:
     """Serve the tournament on the web: live public pages, the referees' table pages (private
     links on QR cards) and the organizer's pages behind a passphrase."""
+    import os
     import secrets
 
-    from tournament.persistence import SqliteFile, locate
+    from tournament.persistence import SqliteFile, is_url, locate
 
+    if is_url(str(settings().db)):
+        # A server's threads each take a connection of the store's pool (a command needs one).
+        os.environ.setdefault("POSTGRES_POOL_SIZE", "4")
+        os.environ.setdefault("POSTGRES_MAX_OVERFLOW", "16")
     path = locate(settings().db)
+    if isinstance(path, SqliteFile) and path.path.is_dir():
+        fail(f"{path} is a folder, not a database file")
     if not path.exists():
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
-    if not isinstance(path, SqliteFile):
-        fail(
-            "serving a tournament on a PostgreSQL server is not supported yet: copy it to a file "
-            "with `tournament db copy` and serve that"
-        )
-    if path.path.is_dir():
-        fail(f"{path} is a folder, not a database file")
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
@@ -52,7 +52,7 @@ def serve(
 
     from tournament.web.app import Settings, create_app
 
-    web = create_app(Settings(db=path.path, passphrase=passphrase, lexicon=settings().lexicon))
+    web = create_app(Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon))
     if host not in LOCAL:
         typer.echo(
             f"warning: listening on {host}: anyone on that network can open the public pages; "

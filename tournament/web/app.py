@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exports import render
+from tournament.persistence import Location, close_reads
 from tournament.store import Store
 from tournament.web import views
 from tournament.web.live import Live
@@ -43,9 +44,10 @@ PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 
 @dataclass
 class Settings:
-    """What a server is given: the database, its word list, the organizer's passphrase."""
+    """What a server is given: the store (a file, or a PostgreSQL server), its word list, the
+    organizer's passphrase."""
 
-    db: Path
+    db: Path | Location
     passphrase: str
     lexicon: str | None = None
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
@@ -232,6 +234,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
             yield
         finally:
             await hub.stop()
+            close_reads(store)  # a server's connections, one a worker thread
 
     app = Starlette(
         routes=routes(),

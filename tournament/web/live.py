@@ -20,7 +20,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import PersistenceError
+
 from tournament import readmodels
+from tournament.errors import StoreError
 from tournament.store import Store
 
 log = logging.getLogger("tournament.web")
@@ -54,7 +57,7 @@ class Live:
                 # In the file (not a copy in memory): this server writes, and other processes
                 # (the CLI, another server) read the same tables.
                 readmodels.update(self.store, write=True)
-            except sqlite3.Error as e:
+            except (sqlite3.Error, PersistenceError, StoreError) as e:
                 log.warning("the read models were not refreshed this time: %s", e)
                 return False
         return True

@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
-from tournament import day, matches
+from tournament import day, dice, matches
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 from tournament.web import views
@@ -87,8 +87,16 @@ def record_at(
     the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
     from engine.events import parse_event
 
-    text = notation(parse_event(event))
-    return matches.record_move(store, number_, text, lexicon, expected_position=expected)[1]
+    return dice.record(store, number_, notation(parse_event(event)), lexicon, expected)
+
+
+def start(store: Store, found: tuple[int, int], game: str, outside: list[str], digital: bool,
+          lexicon: str | None) -> str:  # fmt: skip
+    """Start the table's next challenge; with digital dice, sealed before anything is rolled."""
+    number_ = day.start_match(store, found[0], found[1], game, outside, "referee", lexicon).number
+    if digital:
+        dice.seal(store, number_, lexicon)
+    return str(number_)
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -135,6 +143,7 @@ def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
         **s,
         "state": replay.rules.summary(replay.state),
         "position": replay.position,
+        "digital": dice.sealed(loaded),  # whether it rolls them (the seed stays on the server)
         "turns": [
             {
                 "player": t.player,
@@ -238,8 +247,10 @@ async def record_move(request: Request) -> Response:
             }
         elif kind == "text":
             # A move typed in the notation, read and recorded as the console does.
-            text = field(form, "text")
-            return matches.record_move(store, match, text, lexicon, expected_position=expected)[1]
+            return dice.record(store, match, field(form, "text"), lexicon, expected)
+        elif kind == "roll" and field(form, "digital"):
+            # The program rolls: the faces follow from the sealed seed and the position.
+            return dice.record(store, match, f"roll {by} {field(form, 'die')}", lexicon, expected)
         elif kind == "seal":
             word = field(form, "word")
             if not word:
@@ -266,13 +277,9 @@ async def start_challenge(request: Request) -> Response:
     found, form = checked
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     outside = [p for p in _split(field(form, "outside"))]
+    digital = bool(field(form, "digital"))
     ok, said = await run(
-        request,
-        lambda: (
-            day.start_match(
-                store, found[0], found[1], field(form, "game"), outside, "referee", lexicon
-            ).number
-        ),
+        request, lambda: start(store, found, field(form, "game"), outside, digital, lexicon)
     )
     return back(request, _here(request), f"{said}" if ok else said, ok)
 

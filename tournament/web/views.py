@@ -16,6 +16,7 @@ from engine.lexicon import LexiconError
 from tournament import day, readmodels
 from tournament.audit import timeline
 from tournament.matches import Refused, lexicon_for, load, summary
+from tournament.persistence import Location
 from tournament.store import Store, StoreError, normalise_number
 from tournament.tournaments import Tournament
 
@@ -34,7 +35,7 @@ def tournament_or_none(store: Store) -> Tournament | None:
     have changed.
     """
     top = store.recorder.max_notification_id() or 0
-    key = str(store.env.get("SQLITE_DBNAME"))
+    key = str(store.location)
     cached = _LATEST.get(key)
     if cached and cached[0] == top:
         return cached[1]
@@ -161,7 +162,9 @@ def bracket(store: Store) -> dict[str, Any]:
     }
 
 
-def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> dict[str, Any]:
+def match(
+    store: Store, number: str, db: Path | Location, lexicon: str | None = None
+) -> dict[str, Any]:
     """``/matches/M7``: the state, the timeline with rule ids, the head hash and its check."""
     from tournament.verify import verify_store
 

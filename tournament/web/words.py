@@ -35,6 +35,8 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "ruling_kind": "decisione su una posizione", "withdraw": "Ritira",
         "tokens_shown_once": "I link si vedono solo ora: stampa i cartellini.",
         "notation": "Una mossa per iscritto",
+        "digital": "Dadi digitali (li tira il programma, verificabili)",
+        "roll_digital": "Tira",
     },
     "en": {
         "now": "Now", "rounds": "Rounds", "in_play": "in play", "decided": "decided",
@@ -60,6 +62,8 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "ruling_kind": "ruling on a position", "withdraw": "Withdraw",
         "tokens_shown_once": "The links are shown only now: print the cards.",
         "notation": "A move in writing",
+        "digital": "Digital dice (the program rolls them, verifiably)",
+        "roll_digital": "Roll",
     },
 }  # fmt: skip
 
