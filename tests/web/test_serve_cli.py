@@ -90,3 +90,16 @@ def test_serve_takes_a_tournament_on_a_postgresql_server(
     absent = url_of(replace(postgres_server, schema="nothing_here"))
     r = CliRunner().invoke(full_app(), ["--db", absent, "serve"])
     assert r.exit_code == 1 and "there is no database at" in r.output
+
+
+def test_serve_takes_the_season_naming_the_tournament_only(tmp_path: Path, served: list) -> None:
+    build(tmp_path / "t.db")
+    build(tmp_path / "other.db")
+    (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["t.db"]\n', encoding="utf-8")
+    r = serve(tmp_path / "t.db", "--season", str(tmp_path / "s.toml"))
+    assert r.exit_code == 0, r.output
+    assert served[0]["app"].state.settings.season == (tmp_path / "s.toml").resolve()
+    r = serve(tmp_path / "other.db", "--season", str(tmp_path / "s.toml"))
+    assert r.exit_code == 1 and "does not name the tournament at" in r.output
+    r = serve(tmp_path / "t.db", "--season", str(tmp_path / "none.toml"))
+    assert r.exit_code == 1 and "there is no season file at" in r.output and len(served) == 1

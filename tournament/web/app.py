@@ -50,6 +50,7 @@ class Settings:
     db: Path | Location
     passphrase: str
     lexicon: str | None = None
+    season: Path | None = None  # the season file naming this tournament (serve --season)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
     interval: float = 0.25  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
@@ -132,7 +133,8 @@ def public(
 
     async def as_json(request: Request) -> Response:
         try:
-            return JSONResponse(await data(request), headers={"Cache-Control": "no-store"})
+            shown = {k: v for k, v in (await data(request)).items() if not k.startswith("_")}
+            return JSONResponse(shown, headers={"Cache-Control": "no-store"})
         except views.NotFound as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 
@@ -162,7 +164,7 @@ PAGES = {
     ),
     "player": public(
         "player.html",
-        lambda st, name: views.player(st.store, name),
+        lambda st, name: views.player(st.store, name, st.settings.season),
         lambda r: f"/api/players/{_quoted(r.path_params['name'])}",
     ),
 }

@@ -205,8 +205,11 @@ def match(
     return {**info, "timeline": rows, "verified": verified, "problems": problems}
 
 
-def player(store: Store, name: str) -> dict[str, Any]:
-    """``/players/NAME``: registration, standing, tables round by round, matches."""
+def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any]:
+    """``/players/NAME``: registration, standing, tables round by round, matches; with the
+    season the tournament belongs to (``serve --season``), the player's rating after each of
+    its tournaments (``season``: the points; ``_chart``: the SVG chart in each language, for
+    the page only)."""
     t = tournament_or_none(store)
     if t is None or name not in t.players:
         raise NotFound(f"there is no player {name!r} in this tournament")
@@ -238,4 +241,46 @@ def player(store: Store, name: str) -> dict[str, Any]:
         "standing": standing[0] if standing else None,
         "tables": tables,
         "matches": matches,
+        **(season_chart(season, name, store.lexicon) if season else {}),
     }
+
+
+_SEASONS: dict[Path, tuple[Any, Any]] = {}  # season file -> (what its files were, the season)
+
+
+def _stamp(season: Path) -> tuple[Any, ...]:
+    """What the season file and its tournaments' files are now (their writes move it)."""
+    from tournament.season.config import load_season
+
+    files = [season, *load_season(season).sources]
+    return tuple(
+        (f.stat().st_mtime_ns, f.stat().st_size) if f.exists() else None
+        for path in files
+        for f in (path, Path(f"{path}-wal"))
+    )
+
+
+def season_chart(season: Path, name: str, lexicon: str | None = None) -> dict[str, Any]:
+    """The player's season: its name and their rating after each tournament (the chart's
+    points), or nothing for a player the season has not rated yet."""
+    from exports import season as sheets
+    from tournament.season.config import SeasonError
+    from tournament.season.service import history_report, open_season
+
+    stamp = _stamp(season)
+    kept = _SEASONS.get(season)
+    if kept is None or kept[0] != stamp:
+        kept = _SEASONS[season] = (stamp, open_season(season, lexicon=lexicon))
+    data = kept[1]
+    try:
+        history = history_report(data, name)
+    except SeasonError:
+        return {"season": None}
+    # player_chart_svg's, drawn with every value escaped: the page embeds the SVG as it is,
+    # and a name is whatever the organizer typed (the print-outs' environment escapes HTML only).
+    env = sheets.shared_environment()
+    env.autoescape = True
+    charts = {
+        lang: sheets.history_svg(env, history, len(data.tournaments), lang) for lang in ("it", "en")
+    }
+    return {"season": history, "_chart": charts}

@@ -37,6 +37,7 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "notation": "Una mossa per iscritto",
         "digital": "Dadi digitali (li tira il programma, verificabili)",
         "roll_digital": "Tira",
+        "season": "Stagione",
     },
     "en": {
         "now": "Now", "rounds": "Rounds", "in_play": "in play", "decided": "decided",
@@ -64,6 +65,7 @@ PAGE_WORDS: dict[str, dict[str, str]] = {
         "notation": "A move in writing",
         "digital": "Digital dice (the program rolls them, verifiably)",
         "roll_digital": "Roll",
+        "season": "Season",
     },
 }  # fmt: skip
 
