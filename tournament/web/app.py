@@ -34,7 +34,7 @@ from tournament.store import Store
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit, csrf_token
-from tournament.web.words import LANGS, page_words
+from tournament.web.words import LANGS, jinja_globals, page_words
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
@@ -72,7 +72,7 @@ def page(
 ) -> HTMLResponse:
     """Render a page of ``exports/templates/web/`` with the words of the visitor's language."""
     lang = lang_of(request)
-    env: jinja2.Environment = request.app.state.env
+    env: jinja2.Environment = request.app.state.envs[lang]
     name = template[1:] if template.startswith("/") else f"web/{template}"
     html = env.get_template(name).render(
         w=page_words(lang),
@@ -254,7 +254,10 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         lifespan=lifespan,
     )
     app.state.store, app.state.live, app.state.settings = store, hub, settings
-    app.state.env = render.environment()
+    # One environment per language, each speaking its own (switching one would race).
+    app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
+    for lang, env in app.state.envs.items():
+        env.globals.update(jinja_globals(lang))
     app.state.guesses = RateLimit(settings.guesses)
     app.state.pages = {}
     return app

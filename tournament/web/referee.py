@@ -102,8 +102,11 @@ def start(store: Store, found: tuple[int, int], game: str, outside: list[str], d
 # --- the page ----------------------------------------------------------------------------------
 
 
-def table_view(store: Store, round_number: int, table_number: int, lexicon: str | None) -> dict:
-    """The table, its challenges, and the match in play with who acts and what is legal."""
+def table_view(
+    store: Store, round_number: int, table_number: int, lexicon: str | None, lang: str = "it"
+) -> dict:
+    """The table, its challenges, and the match in play with who acts and what is legal (its
+    log in the words of ``lang``)."""
     t = views.current_tournament(store)
     tb = t.table(round_number, table_number)
     games = day.table_games(t, tb)
@@ -131,13 +134,15 @@ def table_view(store: Store, round_number: int, table_number: int, lexicon: str 
             {"game": g, "match": n, "status": s["status"], "points": s["points"]}
         )
         if s["status"] != "finished" and info["current"] is None:
-            info["current"] = _match_view(loaded, s)
+            info["current"] = _match_view(loaded, s, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
     return info
 
 
-def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
+def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
+    from exports.filled import event_log
+
     replay = loaded.replay
     return {
         **s,
@@ -157,8 +162,8 @@ def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
             for t in replay.turns
         ],
         "log": [
-            {"position": i, "what": notation(e), "void": i in replay.voided}
-            for i, e in enumerate(replay.events, 1)
+            {"position": row.position, "what": row.what, "notation": notation(e), "void": row.void}
+            for row, e in zip(event_log(replay, lang), replay.events, strict=True)
         ],
         "others": list(replay.header.players),
     }
@@ -185,13 +190,13 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def table_page(request: Request) -> Response:
-    from tournament.web.app import page
+    from tournament.web.app import lang_of, page
 
     found = await _table_of(request)
     if isinstance(found, Response):
         return found
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon)
+    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
     flash = request.session.pop("flash", None)
     salt = request.session.pop("salt", None)
     return page(
@@ -265,8 +270,17 @@ async def record_move(request: Request) -> Response:
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:
-        return back(request, _here(request), "; ".join(notation(e) for e in said))
+        return back(request, _here(request), recorded(said, request))
     return back(request, _here(request), said, False)
+
+
+def recorded(stored: list[Any], request: Request) -> str:
+    """What was stored, in the page's language (the flash after a move)."""
+    from exports.i18n import say
+    from exports.wording import event_message
+    from tournament.web.app import lang_of
+
+    return "; ".join(say(event_message(e), lang_of(request)) for e in stored)
 
 
 async def start_challenge(request: Request) -> Response:

@@ -133,6 +133,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
                 "players": list(tb["players"]),
                 "bye": tb["bye"],
                 "why": tb.get("why", ""),
+                "reasons": list(tb.get("reasons", ())),  # the why's codes, for translations
                 "games": day.table_games(t, tb),
                 "matches": dict(tb.get("matches", {})),
                 "decided": result.decided,
@@ -202,7 +203,28 @@ def match(
             row["best"] = ""
     report, problems = check()
     verified = bool(report and report.ok and report.heads.get(number) == info["head"])
-    return {**info, "timeline": rows, "verified": verified, "problems": problems}
+    return {**info, "timeline": rows, "verified": verified, "problems": problems,
+            "_words": _in_words(loaded.replay, rows)}  # fmt: skip
+
+
+def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The timeline in the words of each language (the page's; the JSON keeps the notation)."""
+    from exports.filled import event_log
+    from exports.i18n import say
+    from exports.wording import best_play
+
+    return {
+        lang: [
+            {
+                "what": said.what,
+                "notes": said.notes,
+                "state": said.state,
+                "best": say(best_play(row["best"]), lang) if row["best"] else "",
+            }  # fmt: skip
+            for said, row in zip(event_log(replay, lang), rows, strict=True)
+        ]
+        for lang in ("it", "en")
+    }
 
 
 def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any]:
