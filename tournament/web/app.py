@@ -52,7 +52,7 @@ class Settings:
     lexicon: str | None = None
     season: Path | None = None  # the season file naming this tournament (serve --season)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    interval: float = 0.25  # how often the live task looks at the store, in seconds
+    interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
 

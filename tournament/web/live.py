@@ -34,7 +34,7 @@ REPLAY = 1000  # at most this many missed messages are sent again to a listener 
 class Live:
     """The read models' refresher and the stream's broadcaster, one per server."""
 
-    def __init__(self, store: Store, interval: float = 0.25) -> None:
+    def __init__(self, store: Store, interval: float = 0.1) -> None:
         self.store, self.interval = store, interval
         self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.last = 0
@@ -140,17 +140,27 @@ class Live:
             q.put_nowait(None)
 
     async def _run(self) -> None:
-        while True:
-            try:
-                messages = await asyncio.to_thread(self._poll)
-            except Exception:  # a busy or changing database: try again on the next tick
-                log.exception("the live task could not read the store")
-                messages = []
-            for message in messages:
-                self.publish(message)
-            if messages:
-                await asyncio.to_thread(self.refresh)
-            await asyncio.sleep(self.interval)
+        # The read models are refreshed beside the polling, not in its way: a refresh under
+        # load can take longer than a tick, and the stream must not wait for it (a page that
+        # finds them behind brings them up itself).
+        refreshing: asyncio.Task[bool] | None = None
+        behind = False
+        try:
+            while True:
+                try:
+                    messages = await asyncio.to_thread(self._poll)
+                except Exception:  # a busy or changing database: try again on the next tick
+                    log.exception("the live task could not read the store")
+                    messages = []
+                for message in messages:
+                    self.publish(message)
+                behind = behind or bool(messages)
+                if behind and (refreshing is None or refreshing.done()):
+                    refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
+                await asyncio.sleep(self.interval)
+        finally:
+            if refreshing is not None:
+                await asyncio.gather(refreshing, return_exceptions=True)
 
     def publish(self, message: dict[str, Any]) -> None:
         for q in list(self.listeners):
