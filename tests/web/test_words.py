@@ -4,11 +4,23 @@ page's language, the kinds of move, the dice and the games too. The notation of 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from tests.exports.test_i18n import PROPER, Text, english_in, played_words
+from tests.exports import test_i18n
+from tests.exports.test_i18n import PROPER, Text, played_words
 
 from .conftest import GAMES, TIRO, build, csrf, issue, log_in, make_client, paired, record
+
+# The sheets' list, and words only the pages could show.
+ENGLISH = (*test_i18n.ENGLISH, "active", "withdrawn", "dropped", "salt", "table", "start",
+           "pass", "timeout", "expression", "choose", "state", "position", "move")  # fmt: skip
+
+
+def english_in(text: str, played: frozenset[str] = frozenset()) -> list[str]:
+    """The list's words in ``text`` (but for words played at the table)."""
+    words = re.findall(r"[A-Za-z]+", re.sub(r"\w+(?:-\w+)+", " ", text))
+    return sorted({w for w in words if w.lower() in ENGLISH and w.lower() not in played})
 
 
 class Shown(Text):

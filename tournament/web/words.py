@@ -90,7 +90,8 @@ KINDS: dict[str, dict[str, str]] = {
         "start": "inizia", "guess": "indovina", "answer": "risposta", "reveal": "rivela",
         "hint": "indizio", "doubt": "dubita", "pass": "passa", "timeout": "tempo scaduto",
         "stand": "si ferma", "void": "annulla", "right": "indovinata", "wrong": "sbagliata",
-        "up": "su", "down": "giù",
+        "up": "su", "down": "giù", "active": "in gara", "withdrawn": "ritirato",
+        "dropped": "ritirato durante il torneo",
     },
     "en": {
         "roll": "roll", "choose": "choose", "bet": "bet", "word": "word", "chain": "chain",
@@ -98,7 +99,8 @@ KINDS: dict[str, dict[str, str]] = {
         "start": "start", "guess": "guess", "answer": "answer", "reveal": "reveal",
         "hint": "hint", "doubt": "doubt", "pass": "pass", "timeout": "time out",
         "stand": "stand", "void": "void", "right": "right", "wrong": "wrong",
-        "up": "up", "down": "down",
+        "up": "up", "down": "down", "active": "active", "withdrawn": "withdrawn",
+        "dropped": "dropped out",
     },
 }  # fmt: skip
 DICE = {
@@ -129,7 +131,7 @@ def turn_words(turn: Mapping[str, Any], lang: str) -> str:
     for event in turn.get("events", ()):
         if event == "roll" and dice:
             owed = ", ".join(f"{die(d, lang)} ×{n}" for d, n in dice)
-            said.append(f"{kind('roll', lang)} {owed}")
+            said.append(f"{kind('roll', lang)}: {owed}")
         else:
             said.append(kind(event, lang))
     return " · ".join(said)
