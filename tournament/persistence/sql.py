@@ -7,6 +7,9 @@ stored events are read from, and where the projection's position is kept: a row 
 on SQLite, eventsourcing's tracking table on PostgreSQL, written in the same transaction as the
 read models so that each event is applied exactly once (a concurrent updater that applied the
 same events first makes this transaction roll back, and the update starts again from there).
+
+:func:`own_tables` gives the same surface over the store's own small tables beside its events
+(the web's table links, the digital dice's seeds), in the file or in the tournament's schema.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """The live stream: one shared task watches the store and fans each stored event out.
 
 Every ``interval`` seconds the task asks the store for its last notification id (one cheap
-query); when it moved, whichever process wrote, it reads the new events from the store's
-notification log, sends one message per event to every listener, then brings the read models
-up to date: its match (or ``null`` for the tournament), its
-position in that match's log (or the tournament's version), its id, its type and when it was
-stored. Messages
-never carry an event's content: the pages fetch what they show, and secrets stay out.
+query); when it moved, whichever process wrote (on either backend), it reads the new events
+from the store's notification log and sends one message per event to every listener: its match
+(or ``null`` for the tournament), its position in that match's log (or the tournament's
+version), its id, its type and when it was stored. The read models are brought up to date
+beside the polling. Messages never carry an event's content: the pages fetch what they show,
+and secrets stay out.
 """
 
 from __future__ import annotations
