@@ -100,7 +100,7 @@ def test_a_bracket_in_both_languages(tmp_path: Path) -> None:
 
 
 def test_a_players_page_shows_their_season_chart_and_its_points(tmp_path: Path) -> None:
-    from tournament import day
+    from tournament import tables
     from tournament.matches import record as record_event
     from tournament.web.app import Settings, create_app
 
@@ -109,8 +109,8 @@ def test_a_players_page_shows_their_season_chart_and_its_points(tmp_path: Path) 
     evil = "<script>alert(1)</script>"
     store = build(tmp_path / "t.db", players=("giallo", evil))
     paired(store)
-    day.choose_partita(store, 1, 1, GAMES)
-    match = day.start_match(store, 1, 1, "tiro")
+    tables.choose_partita(store, 1, 1, GAMES)
+    match = tables.start_match(store, 1, 1, "tiro")
     number = match.number
     seats = dict(zip(("giallo", "blu"), json.loads(match.header)["players"], strict=True))
     for by, kind, fields in TIRO:

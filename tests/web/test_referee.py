@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from engine.dice import DEFAULT_FACES
 from tests.tournament.conftest import raw_rows
-from tournament import day, dice, readmodels
+from tournament import day, dice, readmodels, tables
 from tournament.matches import load
 from tournament.store import Store
 from tournament.web.security import token_hash
@@ -186,8 +186,8 @@ def test_the_live_task_sees_every_event_whichever_process_wrote_it(
     other = Store(Path(store.env.get("SQLITE_DBNAME")))  # as another process would
     start = hub.last
     day.pair_next_round(other, outcome_of(other))
-    day.choose_partita(other, 1, 1, GAMES)
-    number = day.start_match(other, 1, 1, "tiro").number
+    tables.choose_partita(other, 1, 1, GAMES)
+    number = tables.start_match(other, 1, 1, "tiro").number
     from tournament.matches import record as record_event
 
     record_event(
@@ -216,8 +216,8 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
 
     url = server.url  # type: ignore[attr-defined]
     paired(store)
-    day.choose_partita(store, 1, 1, GAMES)
-    number = day.start_match(store, 1, 1, "tiro").number
+    tables.choose_partita(store, 1, 1, GAMES)
+    number = tables.start_match(store, 1, 1, "tiro").number
     got: list[dict] = []
     with httpx.Client(timeout=5) as http, http.stream("GET", f"{url}/api/live") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")

@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
-from tournament import day, dice, matches
+from tournament import day, dice, matches, tables
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 from tournament.web import views
@@ -93,7 +93,9 @@ def record_at(
 def start(store: Store, found: tuple[int, int], game: str, outside: list[str], digital: bool,
           lexicon: str | None) -> str:  # fmt: skip
     """Start the table's next challenge; with digital dice, sealed before anything is rolled."""
-    number_ = day.start_match(store, found[0], found[1], game, outside, "referee", lexicon).number
+    number_ = tables.start_match(
+        store, found[0], found[1], game, outside, "referee", lexicon
+    ).number
     if digital:
         dice.seal(store, number_, lexicon)
     return str(number_)
@@ -307,7 +309,7 @@ async def choose_partita(request: Request) -> Response:
     store = request.app.state.store
     games = [g for g in form.getlist("games") if isinstance(g, str)]
     ok, said = await run(
-        request, lambda: day.choose_partita(store, found[0], found[1], games, "referee")
+        request, lambda: tables.choose_partita(store, found[0], found[1], games, "referee")
     )
     return back(request, _here(request), ", ".join(games) if ok else said, ok)
 
