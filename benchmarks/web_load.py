@@ -206,10 +206,12 @@ class Load:
         work = [self.pages() for _ in range(loaders)] + [self.referee(k, pace) for k in links]
         await asyncio.gather(*work)
         await asyncio.sleep(2)  # the last messages
-        server.terminate()  # before the streams close, so that it is not left writing to them
-        for t in streams:
+        self.stop = time.monotonic()  # a stream closed from now on is not an error
+        for t in streams:  # the clients hang up first: the server ends each stream cleanly
             t.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
+        await asyncio.sleep(0.5)
+        server.terminate()
 
 
 def main() -> None:
