@@ -147,3 +147,18 @@ def test_the_organizer_registers_withdraws_chooses_and_starts(
     r = client.post("/organizer/table/start", data={**data, "game": "tiro"})
     assert "M1 started" in r.text
     assert day.get_tournament(store).table(1, 1)["matches"] == {"tiro": "M1"}
+
+
+def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, store: Store) -> None:
+    from tournament import dice
+    from tournament.matches import load
+
+    token = log_in(client)
+    client.post("/organizer/round/pair", data={"csrf": token})
+    data = {"csrf": token, "round": "1", "table": "1"}
+    client.post("/organizer/partita", data={**data, "games": GAMES})
+    r = client.post("/organizer/table/start", data={**data, "game": "tiro", "digital": "1"})
+    assert "M1 started" in r.text
+    loaded = load(store, "M1")
+    assert dice.sealed(loaded) and dice.seed(store, "M1") is not None
+    assert dice.seed(store, "M1") not in r.text

@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
-from tournament import corrections, day, readmodels, tables
+from tournament import corrections, day, dice, readmodels, tables
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record
 from tournament.web import tokens, views
@@ -167,6 +167,8 @@ async def start(request: Request, form: FormData) -> Response:
             outside,
             lexicon_path=lexicon,
         )
+        if field(form, "digital"):  # the referee's page rolls them; the seed stays here
+            dice.seal(store, match.number, lexicon)
         return str(match.number)
 
     ok, said = await run(request, go)
