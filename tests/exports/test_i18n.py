@@ -105,11 +105,11 @@ ENGLISH = (
     "doubt doubts end consonant consonants vowel letter letters different scores score the of "
     "and is with not out yet chain word words die target best key void ruling referee accepted "
     "rejected bye seed page player players points sinks hits makes stands writes passes "
-    "entered mistake game games match matches table tables sheet signature standings pairings "
-    "results challenge challenges after ships sunk hit turn damage attack defence guess card "
-    "call running value expression divisions multiplications subtractions log state who what "
-    "judged why yes rank bracket third place final"
-).split()
+    "entered mistake game games match matches table tables sheet signature pairings results "
+    "challenge challenges after ships sunk hit turn damage attack defence guess card call "
+    "running value expression divisions multiplications subtractions log state who what judged "
+    "why yes rank third place final"
+).split()  # not "standings" nor "bracket": the web lists files by name (standings.html)
 # Names that stay as they are in both languages: game titles and tie-break names.
 PROPER = ("Texas Word'em", "Sonneborn-Berger", "Buchholz")
 
