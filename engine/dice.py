@@ -7,7 +7,6 @@ where the rules let the player choose (EQ-3).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -130,6 +129,8 @@ def digital_roll(seed: str, position: int, die: str, count: int, faces: FaceSet)
     sides: Sequence[Any] = (
         range(1, NUMERIC_DICE[die] + 1) if die in NUMERIC_DICE else getattr(faces, die)
     )
+    import hashlib  # only digital dice hash (#15: a recording call's start-up)
+
     out = []
     for i in range(count):
         digest = hashlib.sha256(f"{seed}:{position}:{die}:{i}".encode()).digest()
@@ -139,4 +140,6 @@ def digital_roll(seed: str, position: int, die: str, count: int, faces: FaceSet)
 
 def seed_commitment(seed: str) -> str:
     """What the log holds of the seed until it is revealed."""
+    import hashlib  # see digital_roll
+
     return hashlib.sha256(seed.encode()).hexdigest()

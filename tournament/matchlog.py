@@ -12,7 +12,6 @@ verifies on its own. docs/format.md gives the exact recipe.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from engine.events import Event, event_to_json, parse_event
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
+from tournament.digests import sha256  # not hashlib's: it loads OpenSSL (#15)
 
 HEADER_ORDER = ("format", "game", "players", "outside")
 
@@ -58,14 +58,14 @@ def genesis(header_line: str, binding: Binding | None = None) -> str:
     ``match + "\\n" + id + "\\n" + at + "\\n" + header`` for a bound chain."""
     if binding is not None:
         header_line = f"{binding.match}\n{binding.id}\n{binding.at}\n{header_line}"
-    return hashlib.sha256(header_line.encode()).hexdigest()
+    return sha256(header_line.encode()).hexdigest()
 
 
 def link(previous: str, line: str, at: str | None = None) -> str:
     """One link of the chain: sha256 of the previous hash followed by the event's canonical JSON
     (bound: ``previous + "\\n" + at + "\\n" + line``)."""
     text = previous + line if at is None else f"{previous}\n{at}\n{line}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256(text.encode()).hexdigest()
 
 
 def chain(header_line: str, lines: Iterable[str], binding: Binding | None = None) -> list[str]:

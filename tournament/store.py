@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
@@ -38,6 +38,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
+from tournament.digests import sha1
 from tournament.errors import NewerVersionError, StoreError
 from tournament.matchlog import Binding, chain, genesis, link, write_log
 from tournament.persistence import Location, SqliteFile, locate
@@ -46,7 +47,7 @@ __all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
-_NAMESPACE = uuid5(NAMESPACE_URL, "tournament/match")
+_NAMESPACE = UUID("8e2a2243-3e24-59bc-95ba-5e938cb16e11")  # uuid5(NAMESPACE_URL, "tournament/match")
 
 
 class Conflict(StoreError):
@@ -141,7 +142,10 @@ class Match(Aggregate, SealedLog):
 
 
 def match_uuid(number: str) -> UUID:
-    return uuid5(_NAMESPACE, number)
+    """The aggregate id of a match number: ``uuid5(_NAMESPACE, number)``, computed as the uuid
+    module does but with :mod:`tournament.digests`'s SHA-1 (uuid5's loads OpenSSL, #15)."""
+    digest = sha1(_NAMESPACE.bytes + number.encode()).digest()
+    return UUID(bytes=digest[:16], version=5)
 
 
 def normalise_number(text: str) -> str:

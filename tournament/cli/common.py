@@ -254,7 +254,10 @@ def store(create: bool = False) -> Any:
     from tournament.store import Store
 
     where = locate(settings().db)
-    if not create and not where.exists():
+    # A file is looked at once, by the store as it opens (tournament.sqlitefile.Factory): here
+    # only whether it is there at all (#15: a recording call opens the file once, not twice).
+    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
+    if not create and not present:
         fail(f"there is no database at {where} (import or create a match first, or pass --db)")
     if isinstance(where, SqliteFile) and where.path.is_dir():
         fail(f"{where} is a folder, not a database file")
