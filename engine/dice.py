@@ -8,10 +8,10 @@ where the rules let the player choose (EQ-3).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MalformedEvent, RuleViolation
+from engine.record import Record
 
 # RULES EQ-2 (Ruling): faces by Italian letter frequency.
 DEFAULT_VOWEL_FACES = tuple("AAAAAEEEEEIIIIOOOO") + ("U/A", "U/O")
@@ -22,8 +22,7 @@ LETTER_DICE = ("consonant", "vowel")
 DICE = (*NUMERIC_DICE, *LETTER_DICE)
 
 
-@dataclass(frozen=True)
-class FaceSet:
+class FaceSet(Record):  # a Record: no code generated at start-up (#15, engine.games.base)
     """The faces of the two letter dice in use (EQ-2); a tournament may load its own."""
 
     name: str

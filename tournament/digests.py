@@ -14,6 +14,7 @@ try:
 except ImportError:  # pragma: no cover - Python 3.12 renamed _sha256; other Pythons: hashlib
     try:
         from _sha1 import sha1  # type: ignore[import-not-found, no-redef, unused-ignore]
+
         from _sha2 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
     except ImportError:
         from hashlib import sha1, sha256  # type: ignore[assignment, unused-ignore]

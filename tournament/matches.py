@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,8 +47,7 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     return lexicon
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """A stored match and its replay (the aggregate when it is to be written to)."""
 
     match: Match | StoredMatch

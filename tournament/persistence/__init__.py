@@ -16,10 +16,11 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from engine.record import Record
 
 SCHEMES = ("postgresql://", "postgres://")
 INSTALL = "pip install 'tournament[postgres]'"
@@ -40,8 +41,7 @@ def is_url(text: str | Path) -> bool:
     return isinstance(text, str) and text.lower().startswith(SCHEMES)
 
 
-@dataclass(frozen=True)
-class SqliteFile:
+class SqliteFile(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """One SQLite file (the default): the event store and the read models side by side."""
 
     path: Path
@@ -70,15 +70,14 @@ class SqliteFile:
         return self.path.resolve().parent / "exports-out"
 
 
-@dataclass(frozen=True)
-class PostgresServer:
+class PostgresServer(Record):
     """A database on a PostgreSQL server (one schema of it)."""
 
     host: str
     port: str
     dbname: str
     user: str
-    password: str = field(repr=False)
+    password: str  # never shown: see __repr__
     schema: str = "public"
     is_server = True
 
@@ -86,6 +85,11 @@ class PostgresServer:
         """The URL without its password: what every message shows."""
         schema = f"?schema={self.schema}" if self.schema != "public" else ""
         return f"postgresql://{self.user}@{self.host}:{self.port}/{self.dbname}{schema}"
+
+    def __repr__(self) -> str:
+        """Every field but the password (a traceback or a log line may show it)."""
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields if n != "password")
+        return f"PostgresServer({shown})"
 
     def env(self) -> dict[str, str]:
         """eventsourcing's PostgreSQL settings (its own POSTGRES_* variables tune the rest)."""
