@@ -123,9 +123,11 @@ def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> Mat
 def stored_as(store: Store, log: MatchLog) -> str | None:
     """The number of a stored match with the same header and events as ``log``, if any: the
     same file imported twice (#11)."""
-    for match in store.matches():
-        if match.header == log.header_line and tuple(match.lines) == log.lines:
-            return str(match.number)
+    from tournament.reading import with_header  # not imported by a recording call (#15)
+
+    for match in with_header(store, log.header_line):  # (issue 15: not every match rebuilt)
+        if tuple(match.lines) == log.lines:
+            return match.number
     return None
 
 

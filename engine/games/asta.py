@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.dice import face_letters
 from engine.errors import RuleViolation
@@ -18,6 +18,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    replace,
     roll_turn,
     take_roll,
 )
