@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -70,14 +71,15 @@ class SqliteFile(Record):  # a Record, not a dataclass: no code generated at sta
         return self.path.resolve().parent / "exports-out"
 
 
-class PostgresServer(Record):
+@dataclass(frozen=True)  # a dataclass: callers copy it with dataclasses.replace
+class PostgresServer:
     """A database on a PostgreSQL server (one schema of it)."""
 
     host: str
     port: str
     dbname: str
     user: str
-    password: str  # never shown: see __repr__
+    password: str = field(repr=False)
     schema: str = "public"
     is_server = True
 
@@ -85,11 +87,6 @@ class PostgresServer(Record):
         """The URL without its password: what every message shows."""
         schema = f"?schema={self.schema}" if self.schema != "public" else ""
         return f"postgresql://{self.user}@{self.host}:{self.port}/{self.dbname}{schema}"
-
-    def __repr__(self) -> str:
-        """Every field but the password (a traceback or a log line may show it)."""
-        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields if n != "password")
-        return f"PostgresServer({shown})"
 
     def env(self) -> dict[str, str]:
         """eventsourcing's PostgreSQL settings (its own POSTGRES_* variables tune the rest)."""
