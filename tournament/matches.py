@@ -36,7 +36,7 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     A header that names a word list (every stored match does) must match it exactly, so that
     a replay judges words against the same lexicon as the table did.
     """
-    lexicon = Lexicon.open(path)
+    lexicon = _opened(path)
     wanted = header.lexicon
     if wanted and (wanted.get("sha256") != lexicon.sha256):
         raise LexiconError(
@@ -45,6 +45,25 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
             "pass that list with --lexicon"
         )
     return lexicon
+
+
+_OPENED: dict[tuple[str, int, int], Lexicon] = {}
+
+
+def _opened(path: str | Path | None) -> Lexicon:
+    """An organizer's word list read and hashed once per call, not once per match (a verify
+    of 1,441 matches read it 1,441 times): kept by path, size and modification time, so a list
+    changed on disk is read again."""
+    if not path:
+        return Lexicon.open(None)
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return Lexicon.open(path)  # its refusal, in one sentence
+    key = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _OPENED:
+        _OPENED[key] = Lexicon.open(path)
+    return _OPENED[key]
 
 
 class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)

@@ -9,22 +9,20 @@ last move with a reason. Quit at any point: the log is the state, ``play`` again
 Digital dice (``--digital``): the console seals a fresh secret seed in the log before the first
 roll, derives each roll from the seed and the roll's position, and reveals the seed when the match
 ends, so that ``tournament verify`` can recompute every roll. Until then nobody can predict a
-roll from the log; the seed waits in the database's ``dice_seeds`` table, outside the log.
+roll from the log; the seed waits outside the log, in the store (:mod:`tournament.dice`).
 """
 
 from __future__ import annotations
 
-import secrets
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 from engine.dice import seed_commitment
 from engine.errors import RuleViolation
 from engine.events import REFEREE, DiceCommit, DiceReveal, End, Out, Ruling, Timeout, Void, actor
 from engine.notation import format as format_move
+from tournament import dice
 from tournament.matches import (
     Loaded,
     Refused,
@@ -225,25 +223,14 @@ class Console:
                 return
         self.say("error: there is nothing to undo")
 
-    def seeds(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(Path(str(self.store.env.get("SQLITE_DBNAME"))))
-        conn.execute("create table if not exists dice_seeds (match text primary key, seed text)")
-        return conn
-
     def seal_dice(self, loaded: Loaded) -> None:
-        seed = secrets.token_hex(16)
-        with self.seeds() as conn:
-            conn.execute("insert or replace into dice_seeds values (?, ?)", [self.number, seed])
+        seed = dice.keep(self.store, self.number)
         self.try_record(
             format_move(DiceCommit(REFEREE, seed_commitment(seed))), "digital dice sealed"
         )
 
     def seed(self) -> str | None:
-        with self.seeds() as conn:
-            row = conn.execute(
-                "select seed from dice_seeds where match = ?", [self.number]
-            ).fetchone()
-        return row[0] if row else None
+        return dice.seed(self.store, self.number)
 
     def reveal_dice(self, loaded: Loaded) -> None:
         replay = loaded.replay

@@ -139,11 +139,16 @@ Location = SqliteFile | PostgresServer
 
 def close(store: Any) -> None:
     """Give back a store's connections (its read models' too): a server counts them."""
-    db = getattr(store, "_read_db", None)
-    if db is not None:
-        db.close()
-        store._read_db = None
+    close_reads(store)
     store.close()
+
+
+def close_reads(store: Any) -> None:
+    """Give back the connections of a store's read models on a server (one a thread that read
+    them); the store itself stays open."""
+    dbs = getattr(store, "_read_dbs", None)
+    if dbs is not None:
+        dbs.close()
 
 
 def require_driver() -> None:
