@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -22,8 +20,10 @@ from engine.notation import format as format_move
 from engine.record import Record
 from tournament.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.names import registered
-from tournament.reading import StoredMatch, read_match, with_header
 from tournament.store import Match, Store, StoreError
+
+if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
+    from tournament.reading import StoredMatch
 
 
 class Refused(Exception):
@@ -66,8 +66,7 @@ def _opened(path: str | Path | None) -> Lexicon:
     return _OPENED[key]
 
 
-@dataclass(frozen=True)
-class Loaded:
+class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """A stored match and its replay (the aggregate when it is to be written to)."""
 
     match: Match | StoredMatch
@@ -79,7 +78,12 @@ def load(
 ) -> Loaded:
     """Read a stored match and replay it: read in one query (:mod:`tournament.reading`), or,
     to ``write`` to it, as its aggregate."""
-    match = store.get_match(number) if write else read_match(store, number)
+    if write:
+        match: Match | StoredMatch = store.get_match(number)
+    else:
+        from tournament.reading import read_match  # not imported by a recording call (#15)
+
+        match = read_match(store, number)
     header = parse_header(orjson.loads(match.header))
     position = 0
 
@@ -143,6 +147,8 @@ def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> Mat
 def stored_as(store: Store, log: MatchLog) -> str | None:
     """The number of a stored match with the same header and events as ``log``, if any: the
     same file imported twice (#11)."""
+    from tournament.reading import with_header  # not imported by a recording call (#15)
+
     for match in with_header(store, log.header_line):  # (issue 15: not every match rebuilt)
         if tuple(match.lines) == log.lines:
             return match.number
@@ -231,6 +237,8 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
 
 def sealed_word(word: str) -> tuple[str, str]:
     """PN-3: the commitment of a word typed unseen, and the fresh salt the player keeps."""
+    import secrets  # only La parola nascosta pays for it (#15)
+
     from engine.games.parola_nascosta import seal  # only La parola nascosta pays for it
 
     salt = secrets.token_hex(8)
