@@ -1,7 +1,7 @@
 """The words of the web pages: the exports' words, and the few the pages add, in one place.
 
-Italian by default, English by the switch. (Kept together so that they move into the message
-catalogues with the exports' words.)
+Italian by default, English by the switch. Every word is a message id of the one catalogue
+(exports/locale/, English ids), marked with ``N_`` here and said in the page's language.
 """
 
 from __future__ import annotations
@@ -11,117 +11,72 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.message import Msg
-from exports.i18n import say, words
+from exports.i18n import N_, say, translator, words
 
 LANGS = ("it", "en")
 
-PAGE_WORDS: dict[str, dict[str, str]] = {
-    "it": {
-        "now": "Adesso", "rounds": "Turni", "in_play": "in gioco", "decided": "deciso",
-        "closed": "chiuso", "no_tournament": "Nessun torneo in questo database.",
-        "no_round": "Nessun turno ancora abbinato.", "matches": "Partite", "waits": "Attende",
-        "verifies": "verificato: la catena degli hash e la rigiocata tornano",
-        "fails": "NON verificato", "finished": "finita", "in_progress": "in corso",
-        "live": "in diretta", "latest": "Ultimi risultati", "organizer": "Organizzatore",
-        "passphrase": "Parola d'ordine", "enter": "Entra", "leave": "Esci",
-        "register": "Iscrivi", "pair": "Abbina il turno successivo",
-        "close": "Chiudi il turno", "start": "Avvia", "cards": "Cartellini dei tavoli",
-        "correct": "Correzioni", "preview": "Anteprima", "record": "Registra",
-        "exports": "Esportazioni",
-        "acts": "Tocca a", "log": "Registro", "undo": "Annulla una mossa",
-        "reason": "Motivo", "position_n": "posizione", "scan": "Inquadra per arbitrare",
-        "valid_until": "Valido fino alla chiusura del turno {n}", "keep_salt":
-        "Tieni segreto questo sale per rivelare la parola: ", "no_bracket":
-        "Il tabellone si disegna per un torneo a eliminazione diretta.", "games": "Giochi",
-        "choose": "Scegli la partita", "nobody": "nessuno", "english": "English",
-        "italian": "Italiano", "results": "Risultati", "table_n": "Tavolo {n}",
-        "effect": "Effetto", "before": "prima", "after": "dopo", "what_if": "E se…",
-        "accept": "accetta", "reject": "respingi", "void_kind": "annulla una posizione",
-        "ruling_kind": "decisione su una posizione", "withdraw": "Ritira",
-        "tokens_shown_once": "I link si vedono solo ora: stampa i cartellini.",
-        "notation": "Una mossa per iscritto",
-        "digital": "Dadi digitali",
-        "roll_digital": "Tira",
-        "season": "Stagione",
-        "wrong_passphrase": "parola d'ordine sbagliata", "paired_n": "turno {n} abbinato",
-        "closed_n": "turno {n} chiuso", "started_m": "{m} avviata", "recorded_m": "{m}: registrato",
-        "out": "fuori", "salt": "sale", "to_table": "al tavolo", "state_now": "Stato",
-    },
-    "en": {
-        "now": "Now", "rounds": "Rounds", "in_play": "in play", "decided": "decided",
-        "closed": "closed", "no_tournament": "There is no tournament in this database.",
-        "no_round": "No round has been paired yet.", "matches": "Matches", "waits": "Waits for",
-        "verifies": "verified: the hash chain and the replay agree",
-        "fails": "NOT verified", "finished": "finished", "in_progress": "in progress",
-        "live": "live", "latest": "Latest results", "organizer": "Organizer",
-        "passphrase": "Passphrase", "enter": "Enter", "leave": "Leave",
-        "register": "Register", "pair": "Pair the next round",
-        "close": "Close the round", "start": "Start", "cards": "Table cards",
-        "correct": "Corrections", "preview": "Preview", "record": "Record",
-        "exports": "Exports",
-        "acts": "To act", "log": "Log", "undo": "Undo (void)",
-        "reason": "Reason", "position_n": "position", "scan": "Scan to referee",
-        "valid_until": "Valid until round {n} closes", "keep_salt":
-        "Keep this salt secret, to reveal the word later: ", "no_bracket":
-        "A bracket is drawn for a single-elimination tournament.", "games": "Games",
-        "choose": "Choose the partita", "nobody": "nobody", "english": "English",
-        "italian": "Italiano", "results": "Results", "table_n": "Table {n}",
-        "effect": "Effect", "before": "before", "after": "after", "what_if": "What if…",
-        "accept": "accept", "reject": "reject", "void_kind": "void a position",
-        "ruling_kind": "ruling on a position", "withdraw": "Withdraw",
-        "tokens_shown_once": "The links are shown only now: print the cards.",
-        "notation": "A move in writing",
-        "digital": "Digital dice",
-        "roll_digital": "Roll",
-        "season": "Season",
-        "wrong_passphrase": "wrong passphrase", "paired_n": "round {n} paired",
-        "closed_n": "round {n} closed", "started_m": "{m} started", "recorded_m": "{m}: recorded",
-        "out": "out", "salt": "salt", "to_table": "to the table", "state_now": "State",
-    },
+PAGE_WORDS: dict[str, str] = {
+    "now": N_("Now"), "rounds": N_("Rounds"), "in_play": N_("in play"), "decided": N_("decided"),
+    "closed": N_("closed"), "no_tournament": N_("There is no tournament in this database."),
+    "no_round": N_("No round has been paired yet."), "matches": N_("Matches"),
+    "waits": N_("Waits for"), "verifies": N_("verified: the hash chain and the replay agree"),
+    "fails": N_("NOT verified"), "finished": N_("finished"), "in_progress": N_("in progress"),
+    "live": N_("live"), "latest": N_("Latest results"), "organizer": N_("Organizer"),
+    "passphrase": N_("Passphrase"), "enter": N_("Enter"), "leave": N_("Leave"),
+    "register": N_("Register"), "pair": N_("Pair the next round"), "close": N_("Close the round"),
+    "start": N_("Start"), "cards": N_("Table cards"), "correct": N_("Corrections"),
+    "preview": N_("Preview"), "record": N_("Record"), "exports": N_("Exports"),
+    "acts": N_("To act"), "log": N_("Log"), "undo": N_("Undo (void)"), "reason": N_("Reason"),
+    "position_n": N_("position"), "scan": N_("Scan to referee"),
+    "valid_until": N_("Valid until round {n} closes"),
+    "keep_salt": N_("Keep this salt secret, to reveal the word later: "),
+    "no_bracket": N_("A bracket is drawn for a single-elimination tournament."),
+    "games": N_("Games"), "choose": N_("Choose the partita"), "nobody": N_("nobody"),
+    "english": N_("English"), "italian": N_("Italiano"), "results": N_("Results"),
+    "table_n": N_("Table {n}"), "effect": N_("Effect"), "before": N_("before"),
+    "after": N_("after"), "what_if": N_("What if…"), "accept": N_("accept"),
+    "reject": N_("reject"), "void_kind": N_("void a position"),
+    "ruling_kind": N_("ruling on a position"), "withdraw": N_("Withdraw"),
+    "tokens_shown_once": N_("The links are shown only now: print the cards."),
+    "notation": N_("A move in writing"), "digital": N_("Digital dice"),
+    "roll_digital": N_("Roll"), "season": N_("Season"),
+    "wrong_passphrase": N_("wrong passphrase"), "paired_n": N_("round {n} paired"),
+    "closed_n": N_("round {n} closed"), "started_m": N_("{m} started"),
+    "recorded_m": N_("{m}: recorded"), "out": N_("out"), "salt": N_("salt"),
+    "to_table": N_("to the table"), "state_now": N_("State"),
 }  # fmt: skip
 
 
 def page_words(lang: str) -> dict[str, str]:
     """The exports' words and the pages' own, in one language (``it`` or ``en``)."""
-    return {**words(lang), **PAGE_WORDS[lang]}
+    t = translator(lang)
+    return {**words(lang), **{key: t.gettext(text) for key, text in PAGE_WORDS.items()}}
 
 
 # What a referee records, by the event's kind (the buttons and the turns' descriptions).
-KINDS: dict[str, dict[str, str]] = {
-    "it": {
-        "roll": "tira", "choose": "scegli", "bet": "punta", "word": "parola", "chain": "catena",
-        "expression": "espressione", "reroll": "ritira", "card": "carta", "seal": "sigilla",
-        "start": "inizia", "guess": "indovina", "answer": "risposta", "reveal": "rivela",
-        "hint": "indizio", "doubt": "dubita", "pass": "passa", "timeout": "tempo scaduto",
-        "stand": "si ferma", "void": "annullamento", "ruling": "decisione",
-        "right": "indovinata", "wrong": "sbagliata",
-        "up": "su", "down": "giù", "active": "in gara", "withdrawn": "ritirato",
-        "dropped": "ritirato durante il torneo",
-    },
-    "en": {
-        "roll": "roll", "choose": "choose", "bet": "bet", "word": "word", "chain": "chain",
-        "expression": "expression", "reroll": "reroll", "card": "card", "seal": "seal",
-        "start": "start", "guess": "guess", "answer": "answer", "reveal": "reveal",
-        "hint": "hint", "doubt": "doubt", "pass": "pass", "timeout": "time out",
-        "stand": "stand", "void": "void", "ruling": "ruling", "right": "right", "wrong": "wrong",
-        "up": "up", "down": "down", "active": "active", "withdrawn": "withdrawn",
-        "dropped": "dropped out",
-    },
+KINDS: dict[str, str] = {
+    "roll": N_("roll"), "choose": N_("choose"), "bet": N_("bet"), "word": N_("word"),
+    "chain": N_("chain"), "expression": N_("expression"), "reroll": N_("reroll"),
+    "card": N_("card"), "seal": N_("seal"), "start": N_("start"), "guess": N_("guess"),
+    "answer": N_("answer"), "reveal": N_("reveal"), "hint": N_("hint"), "doubt": N_("doubt"),
+    "pass": N_("pass"), "timeout": N_("time out"), "stand": N_("stand"),
+    "void": N_("void (undo)"), "ruling": N_("ruling"), "right": N_("right"), "wrong": N_("wrong"),
+    "up": N_("up"), "down": N_("down"), "active": N_("active"), "withdrawn": N_("withdrawn"),
+    "dropped": N_("dropped out"),
 }  # fmt: skip
-DICE = {
-    "it": {"consonant": "dado delle consonanti", "vowel": "dado delle vocali"},
-    "en": {"consonant": "consonant die", "vowel": "vowel die"},
-}
+DICE = {"consonant": N_("consonant die"), "vowel": N_("vowel die")}
 _DUE = re.compile(r"\b(consonant|vowel|d\d+) x(\d+)")
 
 
 def kind(name: Any, lang: str) -> str:
     """A kind of event, or a choice offered (``up``), in ``lang`` (as it is when unknown)."""
-    return KINDS[lang].get(str(name), str(name))
+    text = KINDS.get(str(name))
+    return translator(lang).gettext(text) if text else str(name)
 
 
 def die(name: str, lang: str) -> str:
-    return DICE[lang].get(name, name)
+    text = DICE.get(name)
+    return translator(lang).gettext(text) if text else name
 
 
 def turn_words(turn: Mapping[str, Any], lang: str) -> str:
