@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MalformedEvent, RuleViolation
+from engine.message import msg
 
 # RULES EQ-2 (Ruling): faces by Italian letter frequency.
 DEFAULT_VOWEL_FACES = tuple("AAAAAEEEEEIIIIOOOO") + ("U/A", "U/O")
@@ -84,7 +85,15 @@ def check_roll(die: str, values: Sequence[object], faces: FaceSet) -> tuple[obje
         top = NUMERIC_DICE[die]
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= top:
-                raise RuleViolation(f"{v!r} is not a face of a {die} (faces 1 to {top})", "EQ-1")
+                raise RuleViolation(
+                    msg(
+                        "%(value)r is not a face of a %(die)s (faces 1 to %(top)s)",
+                        value=v,
+                        die=die,
+                        top=top,
+                    ),
+                    "EQ-1",
+                )
         return tuple(values)
     if die in LETTER_DICE:
         allowed = getattr(faces, die)
@@ -94,7 +103,13 @@ def check_roll(die: str, values: Sequence[object], faces: FaceSet) -> tuple[obje
             if face not in allowed:
                 shown = " ".join(sorted(set(allowed)))
                 raise RuleViolation(
-                    f"{v!r} is not a face of the {die} die (faces: {shown})", "EQ-2"
+                    msg(
+                        "%(value)r is not a face of the %(die)s die (faces: %(faces)s)",
+                        value=v,
+                        die=die,
+                        faces=shown,
+                    ),
+                    "EQ-2",
                 )
             out.append(face)
         return tuple(out)

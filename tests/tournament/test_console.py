@@ -139,8 +139,9 @@ def test_undo_voids_the_last_move_and_errors_store_nothing(tmp_path: Path) -> No
         ]
     )
     Console(Store(db), "M1", script.read, said.append, timers=False).run()
-    assert any("it is not blu's turn" in s and "nothing stored" in s for s in said)
-    assert any("unknown move 'fly'" in s for s in said)
+    # The console speaks Italian by default; the move typed stays in the notation.
+    assert any("non tocca a blu" in s and "non è stato registrato nulla" in s for s in said)
+    assert any("mossa sconosciuta 'fly'" in s for s in said)
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["voided"] == [1] and info["events"] == 3
 
@@ -215,7 +216,7 @@ def test_the_real_console_in_tmux(tmp_path: Path) -> None:
             subprocess.run(["tmux", "send-keys", "-t", session, "-l", line], check=True)
             subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
             time.sleep(0.3)
-        _wait_for(session, "finished: winners verde")
+        _wait_for(session, "partita finita: vince verde")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
     exported = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1:]]
@@ -303,7 +304,7 @@ def test_alphatianas_six_seconds_are_a_hint_not_a_timeout(tmp_path: Path) -> Non
     said: list[str] = []
     Console(Store(db), "M1", read, said.append).run()
     assert seen[:4] == [None, None, 6, None]  # the clock shows six seconds, then waits
-    assert any("six seconds are up" in s for s in said)
+    assert any("sei secondi passati" in s for s in said)
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["next"][0]["expects"].startswith("defend the 5s")  # no timeout was recorded
 
@@ -355,5 +356,5 @@ def test_a_move_typed_while_another_terminal_wrote_is_refused(tmp_path: Path) ->
 
     said: list[str] = []
     Console(Store(db), "M1", read, said.append, timers=False).run()
-    assert any(s.startswith("error: the match changed since you looked") for s in said), said
+    assert any(s.startswith("errore: la partita è cambiata") for s in said), said
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 1
