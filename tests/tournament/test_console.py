@@ -358,3 +358,21 @@ def test_a_move_typed_while_another_terminal_wrote_is_refused(tmp_path: Path) ->
     Console(Store(db), "M1", read, said.append, timers=False).run()
     assert any(s.startswith("errore: la partita è cambiata") for s in said), said
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 1
+
+
+def test_il_ventunos_running_total_is_shown_after_each_move(tmp_path: Path) -> None:
+    """#11: the shared total after every choice, in the table's language (VEN-1)."""
+    db = tmp_path / "v.db"
+    ok(db, "match", "new", "ventuno", "giallo", "blu")
+    moves = ["roll giallo d6 4 5", "choose 5", "roll blu d6 6 6", "choose 12", "roll giallo d6 1 3"]
+    for lang, state in (("it", "situazione: totale"), ("en", "state: total")):
+        said: list[str] = []
+        script = Script([*moves, "quit"] if lang == "it" else ["quit"])
+        Console(Store(db), "M1", script.read, said.append, timers=False, lang=lang).run()
+        totals = [s for s in said if s.startswith(f"{state} ")]
+        if lang == "it":
+            assert [t.split(";")[0] for t in totals] == [
+                f"{state} {n}" for n in (0, 0, 5, 5, 17, 17)
+            ]
+        else:
+            assert totals == [f"{state} 17; rolled 1-3"]  # resumed: the same total, in English
