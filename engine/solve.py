@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, combinations_with_replacement, permutations, product
 from string import ascii_lowercase
 
 from engine.arithmetic import BinOp, Node, Num, to_text
@@ -89,55 +89,71 @@ def best_shot(numbers: Sequence[int], target: int) -> Shot | None:
 
 
 class WordGraph:
-    """The 4-letter admitted words and their one-letter neighbours (CAT-2)."""
+    """The 4-letter admitted words and their one-letter neighbours (CAT-2), each word's
+    neighbours in alphabetical order (so that nothing depends on the order of a set)."""
 
     def __init__(self, words: Iterable[str]) -> None:
         self.words = frozenset(words)
         buckets: dict[str, list[str]] = {}
-        for w in self.words:
+        for w in sorted(self.words):
             for i in range(len(w)):
                 buckets.setdefault(w[:i] + "_" + w[i + 1 :], []).append(w)
-        self.neighbours: dict[str, list[str]] = {w: [] for w in self.words}
+        found: dict[str, set[str]] = {w: set() for w in self.words}
         for group in buckets.values():
             for w in group:
-                self.neighbours[w].extend(x for x in group if x != w)
+                found[w].update(x for x in group if x != w)
+        self.neighbours: dict[str, list[str]] = {w: sorted(n) for w, n in found.items()}
 
     @classmethod
     def from_lexicon(cls, lexicon: Lexicon, length: int = 4) -> WordGraph:
         return cls(lexicon.words_of_length(length))
 
     def path(self, start: str, goal: str) -> list[str] | None:
-        """A shortest chain from ``start`` to ``goal`` (breadth first), both included."""
+        """The alphabetically first of the shortest chains from ``start`` to ``goal``, both
+        included (compared word by word): the same chain whatever the order of the words.
+
+        Breadth first from ``goal`` until ``start`` is reached (every word nearer the goal then
+        has its distance), then from ``start`` always to the alphabetically first neighbour
+        one step nearer.
+        """
         if start not in self.words or goal not in self.words:
             return None
-        before: dict[str, str | None] = {start: None}
-        queue = deque([start])
+        distance = {goal: 0}
+        queue = deque([goal])
         while queue:
             w = queue.popleft()
-            if w == goal:
-                out = [w]
-                while before[out[-1]] is not None:
-                    out.append(before[out[-1]])  # type: ignore[arg-type]
-                return out[::-1]
+            if w == start:
+                break
             for x in self.neighbours[w]:
-                if x not in before:
-                    before[x] = w
+                if x not in distance:
+                    distance[x] = distance[w] + 1
                     queue.append(x)
-        return None
+        else:
+            return None
+        out = [start]
+        while out[-1] != goal:
+            nearer = distance[out[-1]] - 1
+            out.append(next(x for x in self.neighbours[out[-1]] if distance.get(x) == nearer))
+        return out
 
 
 def shortest_chain(graph: WordGraph, anchors: Sequence[str]) -> list[str] | None:
-    """CAT-2, CAT-3: the shortest chain through the three anchor words, in any order.
+    """CAT-2, CAT-3: the shortest chain through the three anchor words, in any order; among
+    chains of that length, the alphabetically first (compared word by word), so the answer
+    never depends on the order in which words or anchors come.
 
     Any chain through three words passes them in some order; the best in that order joins a
-    shortest path from the first to the middle one with one from the middle to the last.
+    shortest path from the first to the middle one with one from the middle to the last (the
+    alphabetically first of each gives the alphabetically first of the chains in that order).
     """
     a, b, c = (fold(w) for w in anchors)
     best: list[str] | None = None
-    for first, middle, last in ((a, b, c), (b, a, c), (a, c, b)):
+    for first, middle, last in permutations((a, b, c)):  # both directions of each order
         left, right = graph.path(first, middle), graph.path(middle, last)
-        if left and right and (best is None or len(left) + len(right) - 1 < len(best)):
-            best = left + right[1:]
+        if left and right:
+            chain = left + right[1:]
+            if best is None or (len(chain), chain) < (len(best), best):
+                best = chain
     return best
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tournament.day import OutcomeOf, current_standings, pairings_for
+from tournament.day import PARTITA, PARTITA_GAMES, OutcomeOf, current_standings, pairings_for
 from tournament.matches import Refused
 from tournament.names import registered
 from tournament.tournaments import Tournament
@@ -34,11 +34,25 @@ def amend_result(
     points = {registered(p, table["players"]) or p: v for p, v in points.items()}  # #11
     if set(points) != set(table["players"]):
         raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
-    if any(not isinstance(v, int) or v < 0 for v in points.values()):
-        raise Refused("challenge points are whole numbers from 0")
+    most = most_points(t)
+    if any(type(v) is not int or not 0 <= v <= most for v in points.values()):
+        raise Refused(
+            f"challenge points at a table are whole numbers from 0 to {most}: "
+            + (
+                f"a point for each of the partita's {PARTITA_GAMES} challenges won (CH-2, CH-3)"
+                if t.settings["plays"] == PARTITA
+                else "a point for its one challenge won (CH-2)"
+            )
+        )
     if not reason.strip():
         raise Refused("an amended result needs a reason")
     t.amend_result(round=round_number, table=table_number, points=points, reason=reason, by=by)
+
+
+def most_points(t: Tournament) -> int:
+    """The most challenge points a player can score at one table: a point for each challenge
+    won (CH-2), and a table plays a partita's four challenges (CH-3) or the tournament's one."""
+    return PARTITA_GAMES if t.settings["plays"] == PARTITA else 1
 
 
 def effect(

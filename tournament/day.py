@@ -1,12 +1,12 @@
 """The organizer's day: create, register, pair, play, close, rank. Thin services over the store.
 
 Results come from the match logs: a table is decided when every challenge it plays has ended,
-and its players' challenge points are the points of those challenges (CH-2, CH-3).
+and its players' challenge points are the points of those challenges (CH-2, CH-3). A round's
+tables at play (the partita chosen, the matches opened) are :mod:`tournament.tables`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.games.base import Outcome
-from tournament.matches import Refused, check_header, load
+from tournament.matches import Refused, load
 from tournament.names import registered
 from tournament.pairing import (
     History,
@@ -138,10 +138,12 @@ def save(store: Store, t: Tournament, *matches: Match) -> None:
         raise Conflict(
             "another terminal changed the tournament at the same moment; nothing was stored: repeat"
         ) from None
-    _snapshot(store, t, before)
+    snapshot(store, t, before)
 
 
-def _snapshot(store: Store, t: Tournament, before: int) -> None:
+def snapshot(store: Store, t: Tournament, before: int) -> None:
+    """Snapshot the tournament saved at ``t.version`` if it passed another hundred events since
+    version ``before``."""
     if t.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
         store.take_snapshot(TOURNAMENT_ID, version=t.version)
 
@@ -387,146 +389,6 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
-
-
-def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
-    if not 1 <= round_number <= len(t.rounds):
-        raise Refused(f"there is no round {round_number}")
-    tables = t.rounds[round_number - 1]["tables"]
-    if not 1 <= table_number <= len(tables):
-        raise Refused(f"round {round_number} has no table {table_number}")
-    if t.rounds[round_number - 1]["closed"]:
-        raise Refused(f"round {round_number} is closed")
-    table = tables[table_number - 1]
-    if table["bye"]:
-        raise Refused(f"table {table_number} is a bye")
-    return table
-
-
-def choose_partita(
-    store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
-) -> Tournament:
-    """CH-3: the four games a table's partita plays, chosen at its start."""
-    t = get_tournament(store)
-    decide_partita(t, round_number, table_number, games, by)
-    save(store, t)
-    return t
-
-
-def decide_partita(
-    t: Tournament, round_number: int, table_number: int, games: Sequence[str], by: str
-) -> None:
-    """Check a partita's choice and record it on ``t`` (the caller saves)."""
-    if t.settings["plays"] != PARTITA:
-        raise Refused(f"this tournament plays {t.settings['plays']}, not partite")
-    table = _open_table(t, round_number, table_number)
-    if table.get("games"):
-        raise Refused(
-            f"the partita of table {table_number} already plays {', '.join(table['games'])}"
-        )
-    allowed = t.settings["games"]
-    if len(games) != PARTITA_GAMES or len(set(games)) != PARTITA_GAMES:
-        raise Refused("a partita is four different games (CH-3)")
-    bad = [g for g in games if g not in allowed]
-    if bad:
-        raise Refused(f"{bad[0]} is not among this tournament's games ({', '.join(allowed)})")
-    t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
-
-
-def start_match(
-    store: Store,
-    round_number: int,
-    table_number: int,
-    game_name: str,
-    outside: Sequence[str] = (),
-    by: str = "organizer",
-    lexicon_path: str | None = None,
-) -> Match:
-    """Create the match of one challenge of a table, with the table's players, and attach it:
-    one transaction, repeated from the start when another terminal changed the tournament."""
-    for _ in range(ATTEMPTS):
-        t = get_tournament(store)
-        try:
-            return open_match(
-                store, t, round_number, table_number, game_name, outside, by, lexicon_path
-            )
-        except Conflict:
-            continue
-    raise Refused("the tournament kept changing at the same moment; nothing was stored: repeat")
-
-
-def open_match(
-    store: Store,
-    t: Tournament,
-    round_number: int,
-    table_number: int,
-    game_name: str,
-    outside: Sequence[str] = (),
-    by: str = "organizer",
-    lexicon_path: str | None = None,
-    *,
-    save: bool = True,
-) -> Match:
-    """Store a table's new match and attach it to ``t``, in one transaction with every change
-    pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
-    first). Without ``save`` both are left for the caller to save together (a simulation saves
-    a whole round in one transaction)."""
-    table = _open_table(t, round_number, table_number)
-    games = table_games(t, table)
-    if game_name not in games:
-        planned = ", ".join(games) or "nothing yet (choose the partita first)"
-        raise Refused(f"table {table_number} plays {planned}, not {game_name}")
-    if game_name in table.get("matches", {}):
-        raise Refused(
-            f"{game_name} of table {table_number} is already {table['matches'][game_name]}"
-        )
-    players = list(table["players"])
-    turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
-    players = players[turn:] + players[:turn]
-    header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
-    if outside:
-        header["outside"] = [_registered(t, name) for name in outside]
-    log = check_header(header, lexicon_path or store.lexicon)
-    _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
-    match = store.new_match(log.header_line)
-    t.attach_match(
-        round=round_number, table=table_number, game=game_name, match=match.number, by=by
-    )
-    if save:
-        before = t.version - len(t.pending_events)
-        store.save_new(match, t)
-        _snapshot(store, t, before)
-    return match
-
-
-def _registered(t: Tournament, name: str) -> str:
-    """A registered player's name as registered (#11), or one sentence."""
-    found = registered(name, t.players)
-    if found is None:
-        raise Refused(f"{name!r} is not a registered player of this tournament")
-    return found
-
-
-def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
-    """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
-    all (the read models, verify); a match with another list than the last one is refused.
-    Matches opened in this call but not yet saved (``simulate`` saves a round at once) were
-    opened with this same list, so the last stored one decides."""
-    for r in reversed(t.rounds):
-        for tb in r["tables"]:
-            for number in tb.get("matches", {}).values():
-                try:
-                    stored = store.get_match(number)
-                except StoreError:
-                    continue  # opened in this call, not saved yet
-                other = json.loads(stored.header).get("lexicon") or {}
-                if other.get("sha256") != lexicon["sha256"]:
-                    raise Refused(
-                        f"this tournament's matches are recorded with the word list "
-                        f"{other.get('name')!r}, not {lexicon['name']!r}: pass that list with "
-                        "--lexicon"
-                    )
-                return
 
 
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from engine.events import event_to_json
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
-from tournament import day
+from tournament import day, tables
 from tournament.bots import random_game
 from tournament.matchlog import canonical
 from tournament.store import Match, Store
@@ -92,14 +92,14 @@ def play_table(
         if len(table["players"]) == 2 and len(t.ranked_players) < 3 and "catena" in allowed:
             allowed.remove("catena")
         games = rng.sample(allowed, day.PARTITA_GAMES)
-        day.decide_partita(t, round_number, number, games, by=BY)
+        tables.decide_partita(t, round_number, number, games, by=BY)
     else:
         games = [t.settings["plays"]]
     for g in games:
         outside: Sequence[str] = ()
         if g == "catena" and len(table["players"]) == 2:
             outside = outside_for(t, table, rng)
-        match = day.open_match(
+        match = tables.open_match(
             store, t, round_number, number, g, outside, by=BY, save=pending is None
         )
         if pending is None:

@@ -208,26 +208,93 @@ def remove(path: Path) -> None:
         Path(name).unlink(missing_ok=True)
 
 
+MADE: set[Path] = set()
+"""The database files this process made (:func:`discard` removes no other)."""
+
+
+@contextmanager
+def _folder_locked(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path``'s folder: the processes of this program that make or
+    discard a database file there take turns, so that one never removes what another has just
+    made (its -wal file above all). Without ``flock`` (not Unix) nothing is held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not Unix
+        yield
+        return
+    folder = path.resolve().parent
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except (FileNotFoundError, NotADirectoryError):
+        raise StoreError(f"the database cannot be used: there is no folder {folder}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
+        yield
+    finally:
+        os.close(fd)
+
+
 def make(path: Path) -> None:
     """A new tournament database at ``path``, marked with this format, made whole or not at all:
     written beside it and then linked into place, so that a process stopped at any moment leaves
-    no empty file behind (which would be refused), and never replaces a file made meanwhile."""
-    new = path.with_name(f".{path.name}.{os.getpid()}.new")
-    conn = sqlite3.connect(new)
-    conn.execute("pragma journal_mode = wal")
-    conn.execute(f"pragma user_version = {FORMAT}")
-    conn.close()
-    for stale in (f"{path}-wal", f"{path}-shm"):  # of a file deleted without them
-        Path(stale).unlink(missing_ok=True)
-    try:
-        os.link(new, path)
-    except FileExistsError:
-        pass  # another process made it first: use theirs
-    except OSError:  # a file system without hard links
-        if not path.exists():
+    no empty file behind (which would be refused), and never replaces a file made meanwhile.
+
+    Processes making the same new file at once take turns (:func:`_folder_locked`): the first
+    makes it, the others find it made and use it."""
+    with _folder_locked(path):
+        if path.exists():
+            return  # another process made it while this one waited: use theirs
+        new = path.with_name(f".{path.name}.{os.getpid()}.new")
+        conn = sqlite3.connect(new)
+        conn.execute("pragma journal_mode = wal")
+        conn.execute(f"pragma user_version = {FORMAT}")
+        conn.close()
+        for stale in (f"{path}-wal", f"{path}-shm"):  # of a file deleted without them
+            Path(stale).unlink(missing_ok=True)
+        try:
+            os.link(new, path)
+        except FileExistsError:
+            return  # made by something that is not this program: inspect() judges it
+        except OSError:  # a file system without hard links
+            if path.exists():
+                return
             os.replace(new, path)
-    finally:
-        new.unlink(missing_ok=True)
+        finally:
+            new.unlink(missing_ok=True)
+        MADE.add(path.resolve())
+
+
+def discard(path: Path) -> bool:
+    """Remove the database file at ``path`` (with its companions) if this process made it and
+    nobody has stored an event in it: a command refused after making its database leaves
+    nothing behind (#11), while a file another process made, or saved a tournament into, at the
+    same moment stays as it is. Whether it was removed."""
+    if path.resolve() not in MADE:
+        return False
+    with _folder_locked(path):
+        if not path.exists():
+            return False
+        conn = connect(path, readonly=False, timeout=2)
+        try:
+            conn.isolation_level = None
+            conn.execute("begin exclusive")  # no one stores an event while it is looked at
+            try:
+                if _holds_events(conn):
+                    return False
+                remove(path)
+            finally:
+                conn.execute("rollback")
+        except sqlite3.Error:
+            return False  # another process is writing in it: it is theirs now
+        finally:
+            conn.close()
+        MADE.discard(path.resolve())
+        return True
+
+
+def _holds_events(conn: sqlite3.Connection) -> bool:
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    return EVENTS in tables and bool(conn.execute(f"select 1 from {EVENTS} limit 1").fetchone())
 
 
 class Factory(SQLiteFactory):

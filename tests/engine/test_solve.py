@@ -38,6 +38,46 @@ def test_catena_seed_shortest_chain_is_eight_words(lexicon) -> None:
     assert len(graph.path("casa", "rete")) == 5 and len(graph.path("rete", "geme")) == 4
 
 
+TIED = ["casa", "case", "cosa", "cose", "rose"]  # casa-case-cose and casa-cosa-cose tie
+
+
+def test_catena_ties_go_to_the_alphabetically_first_chain() -> None:
+    """Equal-length chains: the alphabetically first (word by word) is the one given, in
+    whatever order the words and the anchors come (CAT-3: both have four anelli)."""
+    from itertools import permutations
+
+    for words in permutations(TIED):
+        graph = WordGraph(words)
+        assert graph.path("casa", "cose") == ["casa", "case", "cose"]
+        assert graph.path("cose", "casa") == ["cose", "case", "casa"]
+        for anchors in permutations(["rose", "casa", "cose"]):
+            assert shortest_chain(graph, list(anchors)) == ["casa", "case", "cose", "rose"]
+
+
+def test_catena_ties_do_not_depend_on_string_hashing() -> None:
+    """Sets of words iterate in an order set by Python's string hashing, which changes from
+    one process to the next: a few processes with different hash seeds give one chain."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "from engine.solve import WordGraph, shortest_chain\n"
+        f"print(shortest_chain(WordGraph({TIED!r}), ['rose', 'casa', 'cose']))"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in range(6)
+    }
+    assert seen == {"['casa', 'case', 'cose', 'rose']\n"}
+
+
 def test_catena_unreachable_or_unknown() -> None:
     graph = WordGraph(["casa", "cose", "rete"])
     assert graph.path("casa", "rete") is None

@@ -11,8 +11,9 @@ import pytest
 
 from tests.tournament.conftest import raw_rows
 from tournament import day, readmodels, simulate
+from tournament import tables as round_tables
 from tournament.matches import Refused, record
-from tournament.store import Store
+from tournament.store import Store, StoreError
 
 
 def run(store: Store, **knobs) -> day.Tournament:
@@ -126,12 +127,12 @@ def test_settings_and_day_errors(store: Store) -> None:
         day.add_players(store, ["a"])
     day.pair_next_round(store, day.replayed_outcome(store))
     with pytest.raises(Refused, match="four different games"):
-        day.choose_partita(store, 1, 1, ["tiro", "tiro", "asta", "texas"])
+        round_tables.choose_partita(store, 1, 1, ["tiro", "tiro", "asta", "texas"])
     with pytest.raises(Refused, match="choose the partita first"):
-        day.start_match(store, 1, 1, "tiro")
-    day.choose_partita(store, 1, 1, ["tiro", "asta", "texas", "updown"])
+        round_tables.start_match(store, 1, 1, "tiro")
+    round_tables.choose_partita(store, 1, 1, ["tiro", "asta", "texas", "updown"])
     with pytest.raises(Refused, match="not tiro|not catena"):
-        day.start_match(store, 1, 1, "catena")
+        round_tables.start_match(store, 1, 1, "catena")
     with pytest.raises(Refused, match="not decided"):
         day.close_round(store, day.replayed_outcome(store))
     with pytest.raises(Refused, match="not closed"):
@@ -157,7 +158,7 @@ def test_a_correction_after_its_round_closed_changes_standings_not_pairings(stor
     outcome_of = day.replayed_outcome(store)
     r1 = day.pair_next_round(store, outcome_of)
     first, second = r1["tables"][0]["players"]
-    match = day.start_match(store, 1, 1, "tiro")
+    match = round_tables.start_match(store, 1, 1, "tiro")
     tiro_match(store, match.number, first, second, first_hits=True)
     day.close_round(store, outcome_of)
     r2 = day.pair_next_round(store, outcome_of)
@@ -274,7 +275,7 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     outcome_of = day.replayed_outcome(store)
     r1 = day.pair_next_round(store, outcome_of)
     for tb in r1["tables"]:
-        match = day.start_match(store, 1, tb["table"], "tiro")
+        match = round_tables.start_match(store, 1, tb["table"], "tiro")
         tiro_match(store, match.number, *tb["players"], first_hits=True)
     day.close_round(store, outcome_of)
     r2 = day.pair_next_round(store, outcome_of)
@@ -290,3 +291,88 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     would = {frozenset(p) for p in found["later_pairings"][0]["would_be"]}
     assert frozenset({loser, r1["tables"][1]["players"][0]}) in would  # the new winners meet
     assert day.get_tournament(store).rounds[1]["tables"] == r2["tables"]  # nothing stored
+
+
+@pytest.mark.parametrize(
+    ("plays", "most", "rules"), [("tiro", 1, "(CH-2)"), (day.PARTITA, 4, "(CH-2, CH-3)")]
+)
+def test_an_amendment_gives_each_player_at_most_a_point_a_challenge(
+    store: Store, plays: str, most: int, rules: str
+) -> None:
+    """CH-2: a point for each challenge won; a table plays one challenge, or a partita's four
+    (CH-3). An amendment beyond that, or below 0, is refused and nothing is recorded."""
+    from tournament import corrections
+
+    day.create(store, "Sera", plays=plays)
+    day.add_players(store, ["a", "b"])
+    day.pair_next_round(store, day.replayed_outcome(store))
+    t = day.get_tournament(store)
+    for bad in (most + 1, -1, True, 1.0):
+        with pytest.raises(Refused) as refused:
+            corrections.amend_result(t, 1, 1, {"a": bad, "b": 0}, "sheet misread")
+        assert str(refused.value) == (
+            f"challenge points at a table are whole numbers from 0 to {most}: "
+            + (
+                "a point for each of the partita's 4 challenges won (CH-2, CH-3)"
+                if plays == day.PARTITA
+                else "a point for its one challenge won (CH-2)"
+            )
+        )
+        assert str(refused.value).endswith(rules)
+        assert not t.pending_events and not t.rounds[0]["tables"][0].get("amendments")
+    corrections.amend_result(t, 1, 1, {"a": most, "b": most}, "both won every challenge")
+    assert t.rounds[0]["tables"][0]["amendments"][-1]["points"] == {"a": most, "b": most}
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            "update",
+            "M1 cannot be read: its stored events were changed outside the program "
+            "(tournament verify shows where)",
+        ),
+        ("delete", "there is no match M1 in this database"),
+    ],
+)
+def test_a_table_start_says_when_the_word_list_cannot_be_checked(
+    tmp_path, change: str, said: str
+) -> None:
+    """EQ-4 reads the last stored match's word list: a match changed or removed outside the
+    program is said so in one sentence (it was passed over), and nothing is stored."""
+    import sqlite3
+
+    from tournament.store import match_uuid
+
+    db = tmp_path / "club.db"
+    store = Store(db)
+    day.create(store, "Sera", plays="tiro")
+    day.add_players(store, ["a", "b", "c", "d"])
+    day.pair_next_round(store, day.replayed_outcome(store))
+    first = round_tables.start_match(store, 1, 1, "tiro")
+    sha = json.loads(first.header)["lexicon"]["sha256"].encode()
+    conn = sqlite3.connect(db)
+    with conn:
+        rows = "from stored_events where originator_id = ?"
+        if change == "update":  # the header's word list, as an SQLite tool would edit it
+            (state,) = conn.execute(
+                f"select state {rows} and originator_version = 1", [match_uuid("M1").hex]
+            ).fetchone()
+            assert sha in state
+            conn.execute(
+                "update stored_events set state = ? where originator_id = ? "
+                "and originator_version = 1",
+                [state.replace(sha, b"0" * len(sha)), match_uuid("M1").hex],
+            )
+        else:
+            conn.execute(f"delete {rows}", [match_uuid("M1").hex])
+    conn.close()
+    store = Store(db)
+    before = day.get_tournament(store).version
+    with pytest.raises(Refused) as refused:
+        round_tables.start_match(store, 1, 2, "tiro")
+    assert str(refused.value) == f"this tournament's word list cannot be checked (EQ-4): {said}"
+    assert day.get_tournament(store).version == before
+    assert "matches" not in day.get_tournament(store).rounds[0]["tables"][1]
+    with pytest.raises(StoreError, match="there is no match M2 in this database"):
+        store.get_match("M2")

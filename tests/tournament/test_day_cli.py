@@ -144,3 +144,10 @@ def test_an_amended_result_shows_its_effect_before_it_is_recorded(tmp_path: Path
     assert status_round1["amendments"][0]["by"] == "organizer"
     assert "player=number" in refused(db, "amend", "1", "1", "a=x", "--reason", "r")
     assert "each once" in refused(db, "amend", "1", "1", "zz=1", "--reason", "r", "--yes")
+    # A tiro table plays one challenge: a point at most each (CH-2); nothing stored.
+    said = refused(db, "amend", "1", "1", f"{winner}=2", f"{loser}=0", "--reason", "r", "--yes")
+    assert said == (
+        "error: challenge points at a table are whole numbers from 0 to 1: "
+        "a point for its one challenge won (CH-2)\n"
+    )
+    assert json.loads(ok(db, "round", "show", "1", "--json"))["tables"][0] == status_round1

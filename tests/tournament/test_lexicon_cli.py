@@ -121,7 +121,7 @@ def test_a_whole_round_with_the_list(moved: tuple[Path, str, list[str]], tmp_pat
     # Corrections of a closed round reckon the standings from the read models.
     out = ok(db, "match", "void", match, "4", "--reason", "written after time")
     assert "already closed" in out and "nothing stored" in out
-    out = ok(db, "amend", "1", "1", f"{first}=0", f"{second}=3", "--reason", "swapped")
+    out = ok(db, "amend", "1", "1", f"{first}=0", f"{second}=1", "--reason", "swapped")
     assert "nothing stored" in out
     what_if = json.loads(ok(db, "audit", match, "--what-if", "void:4", "--json"))
     assert what_if["possible"] and "standings" in what_if

@@ -294,7 +294,7 @@ def test_seeding_a_new_tournament_from_the_season(club: Path, tmp_path: Path) ->
 
 
 def test_a_tournament_with_its_own_word_list_is_read_with_lexicon(tmp_path: Path) -> None:
-    from tournament import day
+    from tournament import day, tables
     from tournament.matches import record
 
     words = tmp_path / "parole.txt"
@@ -304,7 +304,7 @@ def test_a_tournament_with_its_own_word_list_is_read_with_lexicon(tmp_path: Path
     day.add_players(store, ["Giallo", "Blu"])
     table = day.pair_next_round(store, day.replayed_outcome(store))["tables"][0]
     first, second = table["players"]
-    match = day.start_match(store, 1, 1, "tiro", lexicon_path=str(words)).number
+    match = tables.start_match(store, 1, 1, "tiro", lexicon_path=str(words)).number
     for event in (
         {"type": "roll", "by": first, "die": "d6", "values": [6, 6, 5, 1]},
         {"type": "roll", "by": second, "die": "d6", "values": [1, 1, 1, 1]},

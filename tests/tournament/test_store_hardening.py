@@ -205,3 +205,28 @@ def test_reading_commands_work_in_a_read_only_folder(played: Path, tmp_path: Pat
         assert "Traceback" not in result.stderr
     finally:
         folder.chmod(0o755)
+
+
+def test_a_refused_command_removes_only_its_own_file_with_no_event(tmp_path: Path) -> None:
+    """The file a process made and nobody stored in goes (#11); a file another process made,
+    or one an event was stored in meanwhile, stays as it is."""
+    from tournament import day, sqlitefile
+
+    mine = tmp_path / "mine.db"
+    Store(mine)  # makes it, with its tables
+    assert mine.exists() and sqlitefile.discard(mine)
+    assert not any(tmp_path.iterdir())
+
+    stored = tmp_path / "stored.db"
+    day.create(Store(stored), "Sera")  # made by this process, then a tournament saved in it
+    assert not sqlitefile.discard(stored)
+    assert day.get_tournament(Store(stored)).settings["name"] == "Sera"
+
+    theirs = tmp_path / "theirs.db"
+    subprocess.run(
+        [sys.executable, "-c", f"from tournament.store import Store; Store({str(theirs)!r})"],
+        check=True,
+    )
+    before = digest(tmp_path)
+    assert not sqlitefile.discard(theirs)  # made by another process, even with no event
+    assert digest(tmp_path) == before

@@ -5,12 +5,14 @@ all succeed, and readers and read-model updaters run beside the writers without 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.tournament.test_match_cli import ok
 from tests.tournament.test_verify_tamper import words
@@ -174,3 +176,45 @@ def test_tournament_changes_at_the_same_moment_win_or_say_so(tmp_path: Path) -> 
     assert all(e.count("\n") == 1 for e in refusals)
     players = json.loads(ok(db, "players", "list", "--json"))
     assert sorted(p["name"] for p in players) == sorted(added)
+
+
+def create_at_the_barrier(db: str, name: str, barrier: Any, results: Any) -> None:
+    """A child process: ``tournament create NAME`` on a database nobody has made yet, started
+    together with another one at the barrier."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import app, register_all
+
+    register_all()
+    barrier.wait(timeout=60)
+    result = CliRunner().invoke(app, ["--db", db, "create", name])
+    results.put((name, result.exit_code, result.stderr))
+
+
+def test_two_processes_create_the_same_new_database(tmp_path: Path) -> None:
+    """Two terminals create the same brand-new file at once: one tournament is stored, the
+    other is told why in one true sentence, and the refused one removes nothing of the
+    other's (it removed the file it believed its own, with the winner's tournament in it)."""
+    context = multiprocessing.get_context("fork")
+    for k in range(8):  # bounded; the barrier starts both at once, so no timing is assumed
+        db = str(tmp_path / f"new{k}.db")
+        barrier, results = context.Barrier(2), context.Queue()
+        children = [
+            context.Process(target=create_at_the_barrier, args=(db, name, barrier, results))
+            for name in ("Sera A", "Sera B")
+        ]
+        for child in children:
+            child.start()
+        told = [results.get(timeout=120) for _ in children]
+        for child in children:
+            child.join(timeout=60)
+            assert child.exitcode == 0
+        created = [name for name, code, _ in told if code == 0]
+        refused = [err for _, code, err in told if code != 0]
+        assert len(created) == 1 and len(refused) == 1, told
+        assert refused[0] in (
+            "error: this database already holds a tournament: use another --db\n",
+            "error: another terminal changed the tournament at the same moment; nothing was "
+            "stored: repeat\n",
+        ), told
+        assert json.loads(ok(Path(db), "status", "--json"))["name"] == created[0]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tournament import day
+from tournament import day, tables
 from tournament.store import Store
 from tournament.web.security import token_hash
 from tournament.web.views import outcome_of
@@ -137,8 +137,8 @@ def test_digital_dice_seeds_never_reach_the_public(tmp_path: Path) -> None:
 
     store = build(tmp_path / "t.db")
     paired(store)
-    day.choose_partita(store, 1, 1, GAMES)
-    number = day.start_match(store, 1, 1, "tiro").number
+    tables.choose_partita(store, 1, 1, GAMES)
+    number = tables.start_match(store, 1, 1, "tiro").number
     seed = "f00dfeedcafe4242f00dfeedcafe4242"
     with sqlite3.connect(tmp_path / "t.db") as conn:  # where the console keeps it
         conn.execute("create table dice_seeds (match text primary key, seed text)")
@@ -168,8 +168,8 @@ def test_the_live_task_sees_every_event_whichever_process_wrote_it(
     other = Store(Path(store.env.get("SQLITE_DBNAME")))  # as another process would
     start = hub.last
     day.pair_next_round(other, outcome_of(other))
-    day.choose_partita(other, 1, 1, GAMES)
-    number = day.start_match(other, 1, 1, "tiro").number
+    tables.choose_partita(other, 1, 1, GAMES)
+    number = tables.start_match(other, 1, 1, "tiro").number
     from tournament.matches import record as record_event
 
     record_event(
@@ -198,8 +198,8 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
 
     url = server.url  # type: ignore[attr-defined]
     paired(store)
-    day.choose_partita(store, 1, 1, GAMES)
-    number = day.start_match(store, 1, 1, "tiro").number
+    tables.choose_partita(store, 1, 1, GAMES)
+    number = tables.start_match(store, 1, 1, "tiro").number
     got: list[dict] = []
     with httpx.Client(timeout=5) as http, http.stream("GET", f"{url}/api/live") as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")

@@ -163,7 +163,8 @@ def solve_catena(
     anchors: Annotated[list[str], typer.Argument(help="The three anchor words.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon."""
+    """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon; of
+    equal ones, the alphabetically first."""
     from engine.lexicon import Lexicon
     from engine.solve import WordGraph, shortest_chain
 

@@ -234,9 +234,12 @@ def _refused_leaves_nothing(
         failed = not isinstance(e, typer.Exit | SystemExit | KeyboardInterrupt) or bool(
             getattr(e, "exit_code", getattr(e, "code", 0))
         )
-        if made is not None and failed:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{made}{suffix}").unlink(missing_ok=True)
+        if made is not None and failed and made.exists():
+            from tournament import sqlitefile
+
+            # Only the file this process made, if nobody stored in it: another process making
+            # the same database at the same moment may have saved its tournament there.
+            sqlitefile.discard(made)
         raise
 
 

@@ -278,10 +278,10 @@ def partita(
     as_json: JSON = False,
 ) -> None:
     """Record the four games a table's partita plays."""
-    from tournament import day
+    from tournament import tables
 
     s = store()
-    day.choose_partita(s, round_number, table, games, by=by)
+    tables.choose_partita(s, round_number, table, games, by=by)
     _refresh(s)
     if as_json:
         print_json({"round": round_number, "table": table, "games": games})
@@ -308,10 +308,10 @@ def table_start(
     by: BY = "organizer",
 ) -> None:
     """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament import day
+    from tournament import tables
 
     s = store()
-    match = day.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
+    match = tables.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
     _refresh(s)
     typer.echo(match.number)
 

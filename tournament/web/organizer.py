@@ -21,7 +21,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
-from tournament import corrections, day, readmodels
+from tournament import corrections, day, readmodels, tables
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record
 from tournament.web import tokens, views
@@ -148,7 +148,7 @@ async def partita(request: Request, form: FormData) -> Response:
     games = [g for g in form.getlist("games") if isinstance(g, str)]
     ok, said = await run(
         request,
-        lambda: day.choose_partita(store, number(form, "round"), number(form, "table"), games),
+        lambda: tables.choose_partita(store, number(form, "round"), number(form, "table"), games),
     )
     return back(request, HOME, ", ".join(games) if ok else said, ok)
 
@@ -159,7 +159,7 @@ async def start(request: Request, form: FormData) -> Response:
     outside = [p.strip() for p in field(form, "outside").split(",") if p.strip()]
 
     def go() -> str:
-        match = day.start_match(
+        match = tables.start_match(
             store,
             number(form, "round"),
             number(form, "table"),

@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
-from tournament import day, matches
+from tournament import day, matches, tables
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 from tournament.web import views
@@ -269,7 +269,7 @@ async def start_challenge(request: Request) -> Response:
     ok, said = await run(
         request,
         lambda: (
-            day.start_match(
+            tables.start_match(
                 store, found[0], found[1], field(form, "game"), outside, "referee", lexicon
             ).number
         ),
@@ -286,7 +286,7 @@ async def choose_partita(request: Request) -> Response:
     store = request.app.state.store
     games = [g for g in form.getlist("games") if isinstance(g, str)]
     ok, said = await run(
-        request, lambda: day.choose_partita(store, found[0], found[1], games, "referee")
+        request, lambda: tables.choose_partita(store, found[0], found[1], games, "referee")
     )
     return back(request, _here(request), ", ".join(games) if ok else said, ok)
 

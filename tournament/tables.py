@@ -1,0 +1,172 @@
+"""A round's tables at play: the partita a table chooses (CH-3) and the matches it opens, each
+created and attached to the tournament in one transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from tournament.day import (
+    ATTEMPTS,
+    PARTITA,
+    PARTITA_GAMES,
+    get_tournament,
+    save,
+    snapshot,
+    table_games,
+)
+from tournament.matches import Refused, check_header
+from tournament.names import registered
+from tournament.reading import read_match
+from tournament.store import Conflict, Match, Store, StoreError
+from tournament.tournaments import Tournament
+
+ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
+
+
+def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    if not 1 <= round_number <= len(t.rounds):
+        raise Refused(f"there is no round {round_number}")
+    tables = t.rounds[round_number - 1]["tables"]
+    if not 1 <= table_number <= len(tables):
+        raise Refused(f"round {round_number} has no table {table_number}")
+    if t.rounds[round_number - 1]["closed"]:
+        raise Refused(f"round {round_number} is closed")
+    table = tables[table_number - 1]
+    if table["bye"]:
+        raise Refused(f"table {table_number} is a bye")
+    return table
+
+
+def choose_partita(
+    store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
+) -> Tournament:
+    """CH-3: the four games a table's partita plays, chosen at its start."""
+    t = get_tournament(store)
+    decide_partita(t, round_number, table_number, games, by)
+    save(store, t)
+    return t
+
+
+def decide_partita(
+    t: Tournament, round_number: int, table_number: int, games: Sequence[str], by: str
+) -> None:
+    """Check a partita's choice and record it on ``t`` (the caller saves)."""
+    if t.settings["plays"] != PARTITA:
+        raise Refused(f"this tournament plays {t.settings['plays']}, not partite")
+    table = _open_table(t, round_number, table_number)
+    if table.get("games"):
+        raise Refused(
+            f"the partita of table {table_number} already plays {', '.join(table['games'])}"
+        )
+    allowed = t.settings["games"]
+    if len(games) != PARTITA_GAMES or len(set(games)) != PARTITA_GAMES:
+        raise Refused("a partita is four different games (CH-3)")
+    bad = [g for g in games if g not in allowed]
+    if bad:
+        raise Refused(f"{bad[0]} is not among this tournament's games ({', '.join(allowed)})")
+    t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
+
+
+def start_match(
+    store: Store,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+) -> Match:
+    """Create the match of one challenge of a table, with the table's players, and attach it:
+    one transaction, repeated from the start when another terminal changed the tournament."""
+    for _ in range(ATTEMPTS):
+        t = get_tournament(store)
+        try:
+            return open_match(
+                store, t, round_number, table_number, game_name, outside, by, lexicon_path
+            )
+        except Conflict:
+            continue
+    raise Refused("the tournament kept changing at the same moment; nothing was stored: repeat")
+
+
+def open_match(
+    store: Store,
+    t: Tournament,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+    *,
+    save: bool = True,
+) -> Match:
+    """Store a table's new match and attach it to ``t``, in one transaction with every change
+    pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
+    first). Without ``save`` both are left for the caller to save together (a simulation saves
+    a whole round in one transaction)."""
+    table = _open_table(t, round_number, table_number)
+    games = table_games(t, table)
+    if game_name not in games:
+        planned = ", ".join(games) or "nothing yet (choose the partita first)"
+        raise Refused(f"table {table_number} plays {planned}, not {game_name}")
+    if game_name in table.get("matches", {}):
+        raise Refused(
+            f"{game_name} of table {table_number} is already {table['matches'][game_name]}"
+        )
+    players = list(table["players"])
+    turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
+    players = players[turn:] + players[:turn]
+    header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
+    if outside:
+        header["outside"] = [_registered(t, name) for name in outside]
+    log = check_header(header, lexicon_path or store.lexicon)
+    _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
+    match = store.new_match(log.header_line)
+    t.attach_match(
+        round=round_number, table=table_number, game=game_name, match=match.number, by=by
+    )
+    if save:
+        before = t.version - len(t.pending_events)
+        store.save_new(match, t)
+        snapshot(store, t, before)
+    return match
+
+
+def _registered(t: Tournament, name: str) -> str:
+    """A registered player's name as registered (#11), or one sentence."""
+    found = registered(name, t.players)
+    if found is None:
+        raise Refused(f"{name!r} is not a registered player of this tournament")
+    return found
+
+
+def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
+    """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
+    all (the read models, verify); a match with another list than the last one is refused.
+    Matches attached in this call but not yet saved (``simulate`` saves a round at once) were
+    opened with this same list, so the last stored one decides. It is read without its
+    aggregate (:func:`tournament.reading.read_match`); a stored match that is missing or cannot
+    be read is said so, never passed over for an older one."""
+    unsaved = {e.match for e in t.pending_events if isinstance(e, ATTACHED)}
+    for r in reversed(t.rounds):
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                if number in unsaved:
+                    continue
+                try:
+                    stored = read_match(store, number)
+                except StoreError as e:
+                    raise Refused(
+                        f"this tournament's word list cannot be checked (EQ-4): {e}"
+                    ) from None
+                other = json.loads(stored.header).get("lexicon") or {}
+                if other.get("sha256") != lexicon["sha256"]:
+                    raise Refused(
+                        f"this tournament's matches are recorded with the word list "
+                        f"{other.get('name')!r}, not {lexicon['name']!r}: pass that list with "
+                        "--lexicon"
+                    )
+                return
