@@ -113,7 +113,7 @@ def check_roll(die: str, values: Sequence[object], faces: FaceSet) -> tuple[obje
                 )
             out.append(face)
         return tuple(out)
-    raise MalformedEvent(f"unknown die {die!r}: use one of {', '.join(DICE)}")
+    raise MalformedEvent(msg("unknown die %(die)r: use one of %(dice)s", die=die, dice=DICE))
 
 
 def face_letters(face: str) -> tuple[str, ...]:

@@ -217,7 +217,9 @@ def take_roll(
 ) -> tuple[dict[str, Due], tuple[Any, ...]]:
     """Check a roll against what its player owes; return what is still owed and the faces."""
     if event.die not in DICE:
-        raise MalformedEvent(f"unknown die {event.die!r}: use one of {', '.join(DICE)}")
+        raise MalformedEvent(
+            msg("unknown die %(die)r: use one of %(dice)s", die=event.die, dice=DICE)
+        )
     due = owed.get(event.by, ())
     for i, (die, count) in enumerate(due):
         if die == event.die:
