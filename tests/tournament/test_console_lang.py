@@ -1,11 +1,11 @@
 """The table console speaks the table's language (#11): Italian by default, English with
 ``tournament play --lang en``; the moves typed stay in the notation either way.
 
-A whole match of every game is played through ``tournament play`` (with a help, a pause, a typo
+Every game is played through ``tournament play`` to its end (with a help, a pause, a typo
 and a move out of turn among the moves, and a match of digital dice), and what the console
 wrote is searched for the words of the other language: the English words of the messages the
 console shows (its own, the engine's turns, notes, refusals, the recorded moves), or their
-Italian translations.
+Italian translations. A tournament's partita (the four games of a table) is played the same way.
 """
 
 from __future__ import annotations
@@ -207,3 +207,35 @@ def test_the_console_language_is_it_or_en(tmp_path: Path) -> None:
     log = [json.loads(x) for x in ok(db, "match", "export", "M1").splitlines()[1:]]
     assert [e["type"] for e in log] == ["roll", "void"]
     assert log[1]["reason"] == "annullata al tavolo"  # the table's words, stored as said
+
+
+def test_a_partita_at_a_table_is_played_in_italian(tmp_path: Path) -> None:
+    """A tournament's partita (CH-3): the four games of one table, each started as its turn
+    comes and played through ``tournament play`` (Italian, the default) to its end."""
+    db = tmp_path / "p.db"
+    ok(db, "create", "Sera", "--plays", "partita")
+    ok(db, "players", "add", "Giallo", "Blu", "Verde", "Rosso")
+    ok(db, "round", "pair")
+    games = ["tiro", "battaglia", "catena", "texas"]
+    ok(db, "partita", "1", "1", *games)
+    out = []
+    for name in games:
+        number = ok(db, "table", "start", "1", "1", name, "--outside", "Verde").strip()
+        first, second = json.loads(ok(db, "match", "show", number, "--json"))["players"]
+        assert "Verde" not in (first, second)  # the pairing is seeded: Verde sits at table 2
+        # The example's moves, with its players in the seats of this table.
+        seats = {"giallo": first, "blu": second, "verde": "Verde"}
+        _, *events = (EXAMPLES / f"{name}-seed.jsonl").read_text().splitlines()
+        lines = [
+            re.sub(r"\b(giallo|blu|verde)\b", lambda m, seats=seats: seats[m[1]], line)
+            for e in events
+            if (line := line_for(json.loads(e)))
+        ]
+        result = runner.invoke(app, ["--db", str(db), "play", number], input="\n".join(lines))
+        assert result.exit_code == 0, result.output
+        assert "partita finita: vince" in result.stdout
+        out.append(result.stdout)
+    found = spoken("\n".join(out), typed(db), names_in(db))
+    assert sorted(found & foreign("it")) == []
+    table = json.loads(ok(db, "status", "--json"))["tables"][0]
+    assert len(table["matches"]) == 4
