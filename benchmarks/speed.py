@@ -40,14 +40,18 @@ LONG = 300  # events of the stored match that (3) loads
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def best(fn: Callable[[], object], repeat: int) -> float:
-    """The median of ``repeat`` timings of ``fn`` (the machine is shared: the median is steady)."""
-    runs = []
+def paired(
+    raw: Callable[[], object], subject: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """The medians of ``repeat`` timings of each, taken in turn (raw, subject, raw, ...), so that
+    both see the same load on a shared machine: their ratio is steadier than timings taken apart."""
+    raws, subjects = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
+        for fn, runs in ((raw, raws), (subject, subjects)):
+            start = time.perf_counter()
+            fn()
+            runs.append(time.perf_counter() - start)
+    return statistics.median(raws), statistics.median(subjects)
 
 
 def raw_scan(db: Path, aggregate: str | None = None) -> int:
@@ -115,12 +119,11 @@ def measure(db: Path, runs: int) -> None:
         f"{r / b:.2f}x (goal <= 1.3x)"
     )
 
-    # (2) verify, in this process after start-up, against the raw scan in the same run.
-    raw = best(lambda: raw_scan(db), 5)
+    # (2) verify, in this process after start-up, against the raw scan timed in turn with it.
     report = verify_store(db, lambda _: lexicon)
     assert report.ok, report.failures[:3]
     checked = report.events + report.tournament_events + report.matches
-    seconds = best(lambda: verify_store(db, lambda _: lexicon), 3)
+    raw, seconds = paired(lambda: raw_scan(db), lambda: verify_store(db, lambda _: lexicon), 5)
     print(
         f"(2) verify of {checked:,} stored events: {checked / seconds:,.0f} events/s, raw scan "
         f"{stored / raw:,.0f} events/s: {checked / seconds / (stored / raw):.2f} (goal >= 0.25)"
@@ -128,8 +131,7 @@ def measure(db: Path, runs: int) -> None:
 
     # (3) one 300-event match, loaded and replayed, against the raw scan of its rows.
     aggregate = match_uuid(long_number).hex
-    raw_one = best(lambda: raw_scan(db, aggregate), 50)
-    loading = best(lambda: load(store, long_number), 20)
+    raw_one, loading = paired(lambda: raw_scan(db, aggregate), lambda: load(store, long_number), 30)
     print(
         f"(3) load of {long_number} ({LONG} events): {loading * 1000:.1f} ms, raw scan of its "
         f"rows {raw_one * 1000:.2f} ms: {raw_one / loading:.3f} (goal >= 0.25)"
@@ -137,7 +139,7 @@ def measure(db: Path, runs: int) -> None:
 
     # (4) the read models rebuilt from the first event.
     rebuilt = readmodels.rebuild(store).events
-    seconds = best(lambda: readmodels.rebuild(store), 3)
+    raw, seconds = paired(lambda: raw_scan(db), lambda: readmodels.rebuild(store), 5)
     print(
         f"(4) rebuild of the read models: {rebuilt / seconds:,.0f} events/s, raw scan "
         f"{stored / raw:,.0f} events/s: {rebuilt / seconds / (stored / raw):.2f} (goal >= 0.5)"

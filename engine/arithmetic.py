@@ -12,10 +12,12 @@ Fraction(11, 1)
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from engine.message import Msg, msg
 
@@ -63,7 +65,22 @@ class BinOp:
 Node = Num | BinOp
 
 
+# Each sign the table may write, as its token; a digit is its own token.
+_TOKEN = {**{d: d for d in DIGITS}, **OPERATORS, "(": "(", "[": "(", ")": ")", "]": ")"}
+_JOINED = re.compile("[0-9][0-9]")
+
+
 def _tokens(text: str) -> list[str]:
+    """The tokens of an expression; raises :class:`ExpressionError` for what is not one."""
+    # The common case at once: known signs, no digits joined, not empty, not too long. Anything
+    # else is read sign by sign below, which says what is wrong where.
+    tokens = [_TOKEN.get(c, "") for c in text if not c.isspace()]
+    if "" not in tokens and 0 < len(tokens) <= MAX_TOKENS and not _JOINED.search(text):
+        return tokens
+    return _read_tokens(text)
+
+
+def _read_tokens(text: str) -> list[str]:
     tokens: list[str] = []
     i = 0
     while i < len(text):
@@ -154,7 +171,11 @@ def parse(text: str) -> Node:
     ...
     engine.arithmetic.ExpressionError: a minus sign must stand between two numbers (no unary minus)
     """
-    parser = _Parser(_tokens(text))
+    return _parsed(_tokens(text))
+
+
+def _parsed(tokens: list[str]) -> Node:
+    parser = _Parser(tokens)
     node = parser.expr()
     if parser.peek() is not None:
         raise ExpressionError(
@@ -163,11 +184,15 @@ def parse(text: str) -> Node:
     return node
 
 
-def evaluate(node: Node) -> Fraction:
-    """The exact value; division by zero raises :class:`ExpressionError` (TIR-2)."""
+def evaluate(node: Node, number: Callable[[int], Any] = Fraction) -> Any:
+    """The exact value; division by zero raises :class:`ExpressionError` (TIR-2).
+
+    ``number`` makes each die's number: an expression without a division may be computed with
+    plain ``int`` (exact, and several times faster than fractions).
+    """
     if isinstance(node, Num):
-        return Fraction(node.value)
-    left, right = evaluate(node.left), evaluate(node.right)
+        return number(node.value)
+    left, right = evaluate(node.left, number), evaluate(node.right, number)
     if node.op == "+":
         return left + right
     if node.op == "-":
@@ -238,14 +263,17 @@ def judge(text: str, dice: Sequence[int]) -> Judgement:
     'it uses 5 5 but the dice show 4 5'
     """
     try:
-        node = parse(text)
-        value = evaluate(node)
+        tokens = _tokens(text)
+        node = _parsed(tokens)
+        # Every operator token is one operation of the tree and every digit one number (the
+        # parser refuses anything else): counted on the tokens rather than walked in the tree.
+        divisions = tokens.count("/")
+        value = evaluate(node) if divisions else Fraction(evaluate(node, int))
     except ExpressionError as e:
         why = e.args[0]  # the Msg itself: str(e) would lose its message id
         return Judgement(None, (0, 0, 0), why if isinstance(why, Msg) else msg(str(why)))
-    ops = operations(node)
-    key = (ops["/"], ops["*"], ops["-"])
-    used = sorted(numbers(node))
+    key = (divisions, tokens.count("*"), tokens.count("-"))
+    used = sorted([int(t) for t in tokens if t in DIGITS])
     if used != sorted(dice):
         shown = " ".join(map(str, sorted(dice)))
         uses = " ".join(map(str, used))

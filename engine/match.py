@@ -10,7 +10,7 @@ start, so that a struck event or a reversed judgement changes everything after i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
@@ -34,7 +34,16 @@ from engine.events import (
     type_name,
 )
 from engine.games import game
-from engine.games.base import Context, Note, Outcome, OutRecord, RuledKey, Turn, ruled_keys
+from engine.games.base import (
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    RuledKey,
+    Turn,
+    replace,
+    ruled_keys,
+)
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
@@ -134,6 +143,12 @@ class Replay:
         # until the next correction.
         carried: dict[RuledKey, bool] | None = None
         for event in events:
+            if isinstance(event, (Out, End)):
+                # A logged outcome changes no game state: checked against the state now.
+                replay = replace(replay, **replay._logged(event, history[-1]))
+                history.append(history[-1])
+                done.append(event)
+                continue
             if isinstance(event, _NOT_PLAYED):
                 replay = replace(replay, history=tuple(history), events=tuple(done)).apply(event)
                 history, done, carried = list(replay.history), list(replay.events), None
@@ -196,10 +211,11 @@ class Replay:
             return self._void(event, position)
         if isinstance(event, Ruling):
             return self._ruling(event, position)
-        if isinstance(event, Out):
-            return self._logged_out(event)
-        if isinstance(event, End):
-            return self._logged_end(event)
+        if isinstance(event, (Out, End)):
+            changes = self._logged(event, self.state)
+            return replace(
+                self, history=(*self.history, self.state), events=(*self.events, event), **changes
+            )
         if isinstance(event, DiceCommit):
             return self._dice_commit(event, position)
         if isinstance(event, DiceReveal):
@@ -270,20 +286,31 @@ class Replay:
             )
         return self.rules.apply(state, event, ctx)
 
-    def _refold(self, events: tuple[Event, ...], voided: frozenset[int], start: int) -> tuple:
-        """The history again from position ``start``, with every void and ruling that stands.
+    def _refold(
+        self,
+        events: tuple[Event, ...],
+        voided: frozenset[int],
+        rulings: dict[int, bool],
+        start: int,
+    ) -> tuple:
+        """The history again from position ``start``, with every void and ruling that stands
+        (``rulings``: the standing ones).
 
         A correction on position ``start`` changes nothing before it, so the states up to
         ``start - 1`` are kept and only the rest of the log is replayed.
         """
-        rulings = standing_rulings(events, voided)
         history = list(self.history[:start])
         state = history[-1]
+        skipped = (*REFEREE_EVENTS, *DERIVED)
+        carried = carried_rulings(events, rulings, start)
         for i in range(start, len(events) + 1):
+            if i > start and i - 1 in rulings:  # what earlier rulings carry changes past one
+                carried = carried_rulings(events, rulings, i)
             e = events[i - 1]
-            if not (i in voided or isinstance(e, (*REFEREE_EVENTS, *DERIVED))):
+            if not (i in voided or isinstance(e, skipped)):
+                ctx = Context(self.lexicon, i, rulings.get(i), carried)
                 try:
-                    state = self._step(state, e, i, self._context(events, rulings, i))
+                    state = self._step(state, e, i, ctx)
                 except RuleViolation as v:
                     raise type(v)(
                         msg(
@@ -301,7 +328,16 @@ class Replay:
         target = events[event.on - 1]
         # Voiding a ruling changes the judgement of the event that ruling was on.
         start = target.on if isinstance(target, Ruling) else event.on
-        history = self._refold(events, voided, start)
+        if isinstance(event, Ruling):
+            # A new ruling, the last on a standing event, only adds to those standing (the last
+            # wins): ``self.rulings`` is always ``standing_rulings(self.events, self.voided)``.
+            rulings = {**self.rulings, event.on: event.accept}
+        elif not isinstance(target, Ruling):
+            # A void of anything but a ruling only strikes the rulings on the voided event.
+            rulings = {on: accept for on, accept in self.rulings.items() if on != event.on}
+        else:  # a ruling voided: an earlier one on the same event may stand again
+            rulings = standing_rulings(events, voided)
+        history = self._refold(events, voided, rulings, start)
         state = history[-1]
         out_now = {o.player for o in state.out}
         return replace(
@@ -309,7 +345,7 @@ class Replay:
             history=history,
             events=events,
             voided=voided,
-            rulings=standing_rulings(events, voided),
+            rulings=rulings,
             logged_outs=tuple(p for p in self.logged_outs if p in out_now),
             logged_end=self.logged_end if self.rules.outcome(state) == self.logged_end else None,
         )
@@ -415,23 +451,25 @@ class Replay:
             dice_reveal_at=position,
         )
 
-    def _logged_out(self, event: Out) -> Replay:
-        out = [o.player for o in self.out]
+    def _logged(self, event: Out | End, state: Any) -> dict[str, Any]:
+        """What a logged ``out`` or ``end`` changes in the replay, the game being at ``state``
+        (it changes no game state); raises when the replay does not derive it."""
+        if isinstance(event, Out):
+            return {"logged_outs": self._logged_out(event, state)}
+        return {"logged_end": self._logged_end(event, state)}
+
+    def _logged_out(self, event: Out, state: Any) -> tuple[str, ...]:
+        out = [o.player for o in state.out]
         if event.player in self.logged_outs:
             raise RuleViolation(f"the log already says {event.player} is out", "FORMAT")
         if event.player not in out:
             raise RuleViolation(
                 f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
             )
-        return replace(
-            self,
-            history=(*self.history, self.state),
-            events=(*self.events, event),
-            logged_outs=(*self.logged_outs, event.player),
-        )
+        return (*self.logged_outs, event.player)
 
-    def _logged_end(self, event: End) -> Replay:
-        outcome = self.outcome
+    def _logged_end(self, event: End, state: Any) -> Outcome:
+        outcome = self.rules.outcome(state)
         if outcome is None:
             raise RuleViolation(
                 "the log says the challenge ended, but the replay has it in play", "CH-2"
@@ -444,12 +482,7 @@ class Replay:
                 f"but the replay gives {_result(outcome.winners, outcome.points)}",
                 "CH-2",
             )
-        return replace(
-            self,
-            history=(*self.history, self.state),
-            events=(*self.events, event),
-            logged_end=outcome,
-        )
+        return outcome
 
 
 def _result(winners: Iterable[str], points: Mapping[str, int]) -> str:

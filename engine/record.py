@@ -47,6 +47,16 @@ class Record:
             raise TypeError(f"{type(self).__name__}() is missing the field {missing!r}")
         self.__dict__.update(values)  # frozen from here on: __setattr__ refuses
 
+    @classmethod
+    def _make(cls, values: dict[str, Any]) -> Any:
+        """A record of ``values``, already known to name only its fields and every field without
+        a default (the parser of events checks that): built without :meth:`__init__`'s checks."""
+        self = object.__new__(cls)
+        fields = self.__dict__
+        fields.update(cls._defaults)
+        fields.update(values)
+        return self
+
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
 

@@ -23,7 +23,7 @@ from engine.notation import format as format_move
 from engine.record import Record
 from tournament.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.names import registered
-from tournament.reading import StoredMatch, read_match
+from tournament.reading import StoredMatch, read_match, with_header
 from tournament.store import Match, Store, StoreError
 
 
@@ -120,9 +120,9 @@ def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> Mat
 def stored_as(store: Store, log: MatchLog) -> str | None:
     """The number of a stored match with the same header and events as ``log``, if any: the
     same file imported twice (#11)."""
-    for match in store.matches():
-        if match.header == log.header_line and tuple(match.lines) == log.lines:
-            return str(match.number)
+    for match in with_header(store, log.header_line):  # (issue 15: not every match rebuilt)
+        if tuple(match.lines) == log.lines:
+            return match.number
     return None
 
 

@@ -10,7 +10,7 @@ number, the id and the times). A write still gets the aggregate (:meth:`Store.ge
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -22,6 +22,7 @@ from tournament.store import (
     SealedLog,
     Store,
     StoreError,
+    _number_in,
     match_uuid,
     normalise_number,
     unreadable,
@@ -87,3 +88,28 @@ def _text(value: Any) -> str:
     if not isinstance(value, str):
         raise TypeError
     return value
+
+
+def with_header(store: Store, header_line: str) -> Iterator[StoredMatch]:
+    """Every stored match whose header is ``header_line``, in the order they were created: the
+    matches' starts are read in pages, and only those that name this header are read whole (a
+    start that is not plainly a match's says which match cannot be read, as the aggregates did)."""
+    for notification in store._started():
+        try:
+            started = orjson.loads(notification.state)
+            number, header = started["number"], started["header"]
+        except (ValueError, KeyError, TypeError):
+            number = header = None
+        if (
+            not isinstance(number, str)
+            or not isinstance(header, str)
+            or str(notification.originator_id).replace("-", "") != match_uuid(number).hex
+        ):
+            raise unreadable(
+                number
+                if isinstance(number, str)
+                else _number_in(notification.state)
+                or f"the match stored as {notification.originator_id}"
+            )
+        if header == header_line:
+            yield read_match(store, number)

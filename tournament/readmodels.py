@@ -239,12 +239,14 @@ def _flat_rows(
             progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
             state.pop("timestamp")
             state.pop("originator_topic", None)
-            payload = json.dumps(state, ensure_ascii=False)
+            payload = _PAYLOAD(state)
         append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
     return rows
 
 
 _KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
+# json.dumps(state, ensure_ascii=False), without building the encoder again for every event.
+_PAYLOAD = json.JSONEncoder(ensure_ascii=False).encode
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
@@ -273,7 +275,8 @@ def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> 
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
         if "new" in s:
             aggregate, header_line = s.pop("new")
-            header = json.loads(header_line)
+            # (orjson reads as json does every header the program stores: strict I-JSON.)
+            header = orjson.loads(header_line)
             row.update(
                 id=number,
                 uuid=aggregate,
@@ -285,7 +288,7 @@ def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> 
         row.update(s)
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
-            end = json.loads(row["last_end"])
+            end = orjson.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             outcome = load(store, number).replay.outcome
@@ -313,7 +316,7 @@ def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
         "select id, status, winners, points from matches"
     ):
         out[number] = (
-            Outcome(tuple(json.loads(winners)), json.loads(points))
+            Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
             if status == "finished"
             else None
         )

@@ -21,18 +21,15 @@ who recomputes every hash after a change (the printed head hash again).
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import Mapper
 
 from engine.errors import RuleViolation
 from engine.events import parse_event
@@ -40,14 +37,21 @@ from engine.header import parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
 from tournament import sqlitefile
-from tournament.errors import NEWER, NewerVersionError, StoreError
+from tournament.errors import StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
-from tournament.persistence import Location, SqliteFile, locate, scan
-from tournament.store import NUMBER, Match, match_uuid, new_mapper, normalise_number
+from tournament.persistence import Location, SqliteFile, locate
+from tournament.store import NUMBER, match_uuid, new_mapper, normalise_number
+from tournament.storedrows import (
+    Row,
+    Start,
+    Unreadable,
+    decode,
+    match_start,
+    recorded,
+    streams,
+)
 from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 
-MATCH_TOPIC = get_topic(Match)
-RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
 TOURNAMENT = "tournament"
 
 
@@ -86,93 +90,6 @@ class Report:
         }
 
 
-Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, state
-
-
-TEXTS = ("number", "header", "line", "hash")  # a match's fields
-
-
-class Unreadable(Exception):
-    """A stored row that does not decode, or does not encode back to the same bytes."""
-
-
-def _decode(mapper: Mapper[UUID], row: Row) -> Any:
-    """The stored event of a row, if the row is exactly what the program writes for it."""
-    aggregate, version, topic, state = row
-    try:
-        stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
-        event: Any = mapper.to_domain_event(stored)
-        again = mapper.to_stored_event(event)
-    except NewerVersionError:
-        raise Unreadable(
-            f"an event type this version does not know ({topic}): {NEWER}, or changed"
-        ) from None
-    except Exception:
-        raise Unreadable("the stored event is not readable") from None
-    if (
-        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
-        or not isinstance(event.timestamp, datetime)
-        or isinstance(event, Match.Event)
-        and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
-        or again.state != stored.state
-        or again.topic != topic
-        or again.originator_version != version
-        or event.originator_id.hex != aggregate
-    ):
-        raise Unreadable("the stored bytes are not what the program writes: changed afterwards")
-    return event
-
-
-_RECORDED_KEYS = ["timestamp", "line", "hash"]
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode  # as eventsourcing's
-
-
-def _recorded(mapper: Mapper[UUID], row: Row) -> tuple[str, str, str]:
-    """A recorded line's row: its line, hash and time, if the row is exactly what the program
-    writes for them.
-
-    The common case is decided here, as :func:`_decode` would decide it, at a fraction of the
-    cost (orjson, and the stored bytes compared with what eventsourcing's JSON encoder writes
-    for the values read); a row that is not plainly right goes to :func:`_decode` for the verdict.
-    """
-    aggregate, version, topic, state = row
-    try:
-        values = orjson.loads(state)
-        stamp = values["timestamp"]
-        at = stamp["_data_"]
-        if (
-            topic == RECORDED
-            and list(values) == _RECORDED_KEYS
-            and list(stamp) == ["_type_", "_data_"]
-            and stamp["_type_"] == "datetime_iso"
-            and isinstance(at, str)
-            and isinstance(values["line"], str)
-            and isinstance(values["hash"], str)
-            and _ENCODE(values).encode() == bytes(state)
-            and datetime.fromisoformat(at).isoformat() == at
-        ):
-            return values["line"], values["hash"], at
-    except (ValueError, TypeError, KeyError):
-        pass
-    recorded = _decode(mapper, row)
-    if not isinstance(recorded, Match.Recorded):  # type: ignore[attr-defined]
-        raise Unreadable("the stored event is not a recorded line")
-    return recorded.line, recorded.hash, recorded.timestamp.isoformat()
-
-
-def _streams(where: Location, what: str) -> Iterator[tuple[str, list[Row]]]:
-    """Each aggregate's rows, in version order: one scan (of a file or a server)."""
-    current, rows = "", []  # type: tuple[str, list[Row]]
-    for row in scan(where, what):
-        if row[0] != current and rows:
-            yield current, rows
-            rows = []
-        current = row[0]
-        rows.append(row)
-    if rows:
-        yield current, rows
-
-
 def verify_store(
     db: str | Path | Location, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
 ) -> Report:
@@ -189,60 +106,54 @@ def verify_store(
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
     heads: dict[str, list[str]] = {}
-    tournament: list[Any] | None = None
-    for aggregate, rows in _streams(place, "events"):
+    tournament: tuple[list[Any], Any, _Snapshots] | None = None
+    # Read first (a second scan, not one inside the other): compared as the tournament replays.
+    snapshots = _read_snapshots(place, mapper) if not number else []
+    for aggregate, rows in streams(place, "events"):
         if wanted and aggregate != wanted:
             continue
         where = f"the events stored as {aggregate}"
         try:
-            first = _decode(mapper, rows[0])
+            first = match_start(mapper, rows[0])
         except Unreadable as e:
             report.failures.append(Failure(where, 0, str(e)))
             continue
-        if isinstance(first, Match.Event):
+        if isinstance(first, Start):
             report.matches += 1
             report.events += len(rows) - 1
-            name, hashes = _verify_match(aggregate, rows, mapper, lexicon_for, report)
+            name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, report)
             heads[name] = hashes
         elif isinstance(first, Tournament.Event):
-            tournament = _verify_tournament(aggregate, rows, mapper, report)
+            tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
         else:
             # Another kind of aggregate (a newer feature's): its rows must at least be intact.
             for row in rows[1:]:
                 try:
-                    _decode(mapper, row)
+                    decode(mapper, row)
                 except Unreadable as e:
                     report.failures.append(Failure(where, row[1], str(e)))
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
     if tournament is not None and not number:
-        _cross_check(tournament, heads, report)
-        _verify_snapshots(place, mapper, tournament, report)
+        _cross_check(tournament[1], heads, report)
+        _snapshot_failures(tournament[2], report)
     return report
 
 
 def _verify_match(
     aggregate: str,
+    started: Start,
     rows: list[Row],
     mapper: Mapper[UUID],
     lexicon_for: Callable[[Any], Lexicon],
     report: Report,
 ) -> tuple[str, list[str]]:
-    """Check one match; return its number and its chain's hashes (as far as they hold)."""
+    """Check one match (its first row read as ``started``); return its number and its chain's
+    hashes (as far as they hold)."""
     where = f"the match stored as {aggregate}"
     hashes: list[str] = []
-    try:
-        started = _decode(mapper, rows[0])
-    except Unreadable as e:
-        report.failures.append(Failure(where, 0, str(e)))
-        return where, hashes
-    name = started.number if isinstance(getattr(started, "number", None), str) else where
-    if (
-        not isinstance(started, Match.Started)  # type: ignore[attr-defined]
-        or started.originator_version != 1
-        or started.originator_topic != MATCH_TOPIC
-        or not NUMBER.match(name)
-    ):
+    name = started.number if started.number is not None else where
+    if not started.readable or not NUMBER.match(name):
         report.failures.append(Failure(name, 0, "the first event is not a readable match start"))
         return name, hashes
     if aggregate != match_uuid(name).hex:
@@ -256,7 +167,7 @@ def _verify_match(
         )
         return name, hashes
     header_line = started.header
-    binding = Binding(name, aggregate, started.timestamp.isoformat())
+    binding = Binding(name, aggregate, started.at)
     if started.hash != genesis(header_line, binding):
         report.failures.append(
             Failure(
@@ -283,7 +194,7 @@ def _verify_match(
             broken = Failure(name, position, "an event is missing here, or the order was changed")
             break
         try:
-            line, digest, at = _recorded(mapper, row)
+            line, digest, at = recorded(mapper, row)
         except Unreadable as e:
             broken = Failure(name, position, str(e))
             break
@@ -319,13 +230,49 @@ def _verify_match(
     return name, hashes
 
 
+@dataclass
+class _Snapshots:
+    """The tournament's stored snapshots, read before its events are replayed, so that each is
+    compared with the replay as it passes their version (the tournament replayed once)."""
+
+    failures: list[Failure] = field(default_factory=list)  # unreadable, or of no event
+    waiting: dict[int, list[Any]] = field(default_factory=dict)  # version -> snapshots there
+    differ: list[int] = field(default_factory=list)  # versions of snapshots the events deny
+
+
+def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any]]:
+    """Every stored snapshot in the order stored: its aggregate, version, and the snapshot or
+    why it is unreadable (an :class:`Unreadable`)."""
+    read: list[tuple[str, int, Any]] = []
+    for aggregate, rows in streams(place, "snapshots"):
+        for row in rows:
+            try:
+                read.append((aggregate, row[1], decode(mapper, row)))
+            except Unreadable as e:
+                read.append((aggregate, row[1], e))
+    return read
+
+
 def _verify_tournament(
-    aggregate: str, rows: list[Row], mapper: Mapper[UUID], report: Report
-) -> list[Any] | None:
-    """Check the tournament's chain and that its events apply; return them (None: broken)."""
+    aggregate: str,
+    rows: list[Row],
+    mapper: Mapper[UUID],
+    report: Report,
+    snapshots: list[tuple[str, int, Any]],
+) -> tuple[list[Any], Any, _Snapshots] | None:
+    """Check the tournament's chain and that its events apply, and compare its snapshots on the
+    way; return its events, the tournament they give and what the snapshots showed (None:
+    broken)."""
     if aggregate != TOURNAMENT_ID.hex:
         report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
         return None
+    seen = _Snapshots()
+    for owner, version, snapshot in snapshots:
+        if isinstance(snapshot, Unreadable):
+            continue
+        if owner == TOURNAMENT_ID.hex and version >= 1:
+            seen.waiting.setdefault(version, []).append(snapshot)
+    transcoder = mapper.transcoder
     previous, t, events = TOURNAMENT_ID.hex, None, []
     for version, row in enumerate(rows, 1):
         report.tournament_events += 1
@@ -335,7 +282,7 @@ def _verify_tournament(
             )
             return None
         try:
-            e = _decode(mapper, row)
+            e = decode(mapper, row)
             if not isinstance(e, Tournament.Event):
                 raise Unreadable("the stored event is not the tournament's")
         except Unreadable as err:
@@ -361,19 +308,27 @@ def _verify_tournament(
             return None
         previous = e.hash
         events.append(e)
-    return events
+        # Each snapshot taken here is compared now (the state is encoded there and then: later
+        # events change it in place).
+        for snapshot in seen.waiting.get(version, ()):
+            taken = type(snapshot).take(t)
+            if snapshot.topic != taken.topic or transcoder.encode(
+                snapshot.state
+            ) != transcoder.encode(taken.state):
+                seen.differ.append(version)
+    for owner, version, snapshot in snapshots:
+        where = f"the snapshot at version {version}"
+        if isinstance(snapshot, Unreadable):
+            seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))
+        elif owner != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
+            seen.failures.append(
+                Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
+            )
+    return events, t, seen
 
 
-def _replayed(events: list[Any], upto: int | None = None) -> Any:
-    t = None
-    for e in events[:upto]:
-        t = e.mutate(t)
-    return t
-
-
-def _cross_check(events: list[Any], heads: dict[str, list[str]], report: Report) -> None:
+def _cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
     """The tournament's matches are stored, and still carry the head hashes it recorded."""
-    t = _replayed(events)
     for r in t.rounds:
         for tb in r["tables"]:
             for number in tb.get("matches", {}).values():
@@ -401,44 +356,17 @@ def _cross_check(events: list[Any], heads: dict[str, list[str]], report: Report)
             )
 
 
-def _verify_snapshots(
-    place: Location, mapper: Mapper[UUID], events: list[Any], report: Report
-) -> None:
+def _snapshot_failures(seen: _Snapshots, report: Report) -> None:
     """Each snapshot is the tournament as its events give it at that version."""
-    transcoder = mapper.transcoder
-    waiting: dict[int, list[Any]] = {}  # version -> the snapshots taken there
-    for aggregate, rows in _streams(place, "snapshots"):
-        for row in rows:
-            version = row[1]
-            where = f"the snapshot at version {version}"
-            try:
-                snapshot = _decode(mapper, row)
-            except Unreadable as e:
-                report.failures.append(Failure(TOURNAMENT, version, f"{where}: {e}"))
-                continue
-            if aggregate != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
-                report.failures.append(
-                    Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
-                )
-                continue
-            waiting.setdefault(version, []).append(snapshot)
-    # The events replayed once, each snapshot compared on the way (the state is encoded there
-    # and then: later events change it in place).
-    t = None
-    for version, event in enumerate(events[: max(waiting, default=0)], 1):
-        t = event.mutate(t)
-        for snapshot in waiting.get(version, ()):
-            expected = type(snapshot).take(t)
-            if snapshot.topic != expected.topic or transcoder.encode(
-                snapshot.state
-            ) != transcoder.encode(expected.state):
-                report.failures.append(
-                    Failure(
-                        TOURNAMENT,
-                        version,
-                        f"the snapshot at version {version} is not what the events give",
-                    )
-                )
+    report.failures.extend(seen.failures)
+    for version in seen.differ:
+        report.failures.append(
+            Failure(
+                TOURNAMENT,
+                version,
+                f"the snapshot at version {version} is not what the events give",
+            )
+        )
 
 
 def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:

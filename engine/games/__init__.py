@@ -25,6 +25,12 @@ def game(name: str) -> ModuleType:
     >>> game("tiro").title
     'Tiro di precisione'
     """
-    if name not in GAMES:
-        raise BadHeader(f"unknown game {name!r} (known: {', '.join(GAMES)})")
-    return import_module(f"engine.games.{name}")
+    module = _LOADED.get(name)
+    if module is None:
+        if name not in GAMES:
+            raise BadHeader(f"unknown game {name!r} (known: {', '.join(GAMES)})")
+        module = _LOADED[name] = import_module(f"engine.games.{name}")
+    return module
+
+
+_LOADED: dict[str, ModuleType] = {}  # (import_module costs microseconds even when imported)

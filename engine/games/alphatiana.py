@@ -4,12 +4,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.dice import check_roll
 from engine.errors import BadHeader, MalformedEvent, RuleViolation
 from engine.events import Choose, Event, Reroll, Roll, Stand
-from engine.games.base import Context, Note, Outcome, OutRecord, Turn, last_standing, roll_turn
+from engine.games.base import (
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    last_standing,
+    replace,
+    roll_turn,
+)
 from engine.header import Header
 from engine.message import Msg, msg
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.dice import face_letters
 from engine.events import Choose, Event, Pass, Roll, Timeout, Word
@@ -18,6 +18,7 @@ from engine.games.base import (
     last_standing,
     next_player,
     not_a_letter,
+    replace,
     roll_turn,
     take_roll,
 )

@@ -9,8 +9,9 @@ frozen state values. Every state carries ``out`` (who went out, in order, and wh
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass, field, fields
+from functools import lru_cache
+from typing import Any, Protocol, TypeVar
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
@@ -22,6 +23,29 @@ from engine.text import fold
 
 # What one player still has to roll: (die, how many dice thrown together), in any order.
 Due = tuple[tuple[str, int], ...]
+
+
+_Value = TypeVar("_Value")
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def replace(value: _Value, /, **changes: Any) -> _Value:
+    """``dataclasses.replace`` for the engine's frozen values (the games' states, the replay):
+    the copy takes the value's fields as they are and then the changes, without running the
+    generated ``__init__`` again field by field (the replay makes one or two per event).
+
+    These dataclasses have no ``__post_init__`` and no field that ``__init__`` leaves out, so
+    the copy is the one ``dataclasses.replace`` makes; an unknown field is refused as there.
+    """
+    cls = type(value)
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+    if not names.issuperset(changes):
+        raise TypeError(f"{cls.__name__} has no field {min(set(changes) - names)!r}")
+    copy = object.__new__(cls)
+    copy.__dict__.update(value.__dict__, **changes)
+    return copy
 
 
 @dataclass(frozen=True)
@@ -79,6 +103,8 @@ def last_standing(
     if winner is not None:
         return outcome_for(players, [winner])
     gone = {o.player for o in out}
+    if len(gone) < len(players) - 1:
+        return None  # two or more are still in (the common case: said without counting them)
     left = [p for p in players if p not in gone]
     return outcome_for(players, left) if len(left) == 1 else None
 
@@ -187,6 +213,7 @@ def dice_due(due: Due) -> Msg:
     )
 
 
+@lru_cache(maxsize=256)  # the same few dues come back at every turn
 def describe_due(due: Due) -> Msg:
     """``describe_due((("consonant", 1), ("vowel", 1)))`` -> 'roll consonant x1, vowel x1'."""
     return msg("roll %(dice)s", dice=dice_due(due))

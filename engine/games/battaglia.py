@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import arithmetic
@@ -18,6 +18,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    replace,
     roll_turn,
     roll_turns,
     still_in,

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.decks import BEATS, TIEBREAK_WORDS, WORD_KINDS, Card, deck_from_header
 from engine.errors import BadHeader, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
-from engine.games.base import Context, Note, Outcome, OutRecord, Turn, outcome_for
+from engine.games.base import Context, Note, Outcome, OutRecord, Turn, outcome_for, replace
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.text import fold

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.dice import face_letters
 from engine.events import Doubt, Event, Pass, Roll, Timeout, Word
@@ -15,6 +15,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    replace,
     roll_turn,
     still_in,
     take_roll,

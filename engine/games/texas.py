@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.dice import face_letters
 from engine.events import Event, Pass, Roll, Timeout, Word
@@ -18,6 +18,7 @@ from engine.games.base import (
     Turn,
     describe_due,
     outcome_for,
+    replace,
     roll_turn,
     roll_turns,
     take_roll,

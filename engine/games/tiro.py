@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine import arithmetic
 from engine.errors import RuleViolation
@@ -16,6 +16,7 @@ from engine.games.base import (
     OutRecord,
     Turn,
     outcome_for,
+    replace,
     roll_turn,
     roll_turns,
     take_roll,

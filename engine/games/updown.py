@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.errors import MalformedEvent
 from engine.events import Bet, Event, Roll, Timeout
@@ -15,6 +15,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    replace,
     roll_turn,
     take_roll,
 )

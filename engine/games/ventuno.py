@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.errors import RuleViolation
 from engine.events import Choose, Event, Roll, Timeout
@@ -14,6 +14,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    replace,
     roll_turn,
     take_roll,
 )

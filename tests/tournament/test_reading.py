@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.events import parse_event
+from engine.events import Ruling, Void, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay
+from engine.match import Replay, standing_rulings
 from tournament import simulate
 from tournament.bots import random_game
-from tournament.matches import load
+from tournament.matches import check_log, load, stored_as
 from tournament.reading import read_match
 from tournament.store import Store, StoreError, match_uuid
 
@@ -84,3 +84,51 @@ def vars_of(event: object) -> dict:
     from engine.events import event_to_json
 
     return event_to_json(event)  # type: ignore[arg-type]
+
+
+def test_a_log_stored_before_is_found_by_its_header(played: Path, tmp_path: Path) -> None:
+    """``match import`` looks for the same log among the matches with its header only (it
+    rebuilt every match of the database to compare them); a start that is not plainly a match's
+    still says which match cannot be read."""
+    db = tmp_path / "found.db"
+    db.write_bytes(played.read_bytes())
+    store = Store(db)
+    log = check_log(read_match(store, "M2").export())
+    assert stored_as(store, log) == "M2"
+    assert read_match(store, "M1").header != log.header_line
+    change(db, "M1", 2, b"by", b"bx")  # a line of another match: not read, not in the way
+    assert stored_as(Store(db), log) == "M2"
+    change(db, "M1", 1, b'"M1"', b'"M9"')  # another match's start names another number: said
+    with pytest.raises(StoreError, match="M9 cannot be read"):
+        stored_as(Store(db), log)
+
+
+def change(db: Path, number: str, version: int, old: bytes, new: bytes) -> None:
+    """Replace bytes in one stored row, behind the program's back."""
+    conn = sqlite3.connect(db)
+    key = [match_uuid(number).hex, version]
+    where = "where originator_id = ? and originator_version = ?"
+    (state,) = conn.execute(f"select state from stored_events {where}", key).fetchone()
+    assert old in state
+    with conn:
+        conn.execute(f"update stored_events set state = ? {where}", [state.replace(old, new), *key])
+    conn.close()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_standing_rulings_are_those_of_the_log(seed: int) -> None:
+    """A ruling adds to the standing ones without reading the log again (issue 15): after every
+    event they are still what the whole log gives."""
+    lexicon = default_lexicon()
+    game = ["battaglia", "asta", "catena", "texas"][seed % 4]
+    head = {"format": "tournament-match/1", "game": game, "players": ["giallo", "blu", "verde"]}
+    start = Replay.start(parse_header(head), lexicon)
+    played = random_game(start, random.Random(101 + seed))
+    replay, corrections = start, 0
+    for event in played.events:
+        replay = replay.apply(event)
+        corrections += isinstance(event, Ruling | Void)
+        assert replay.rulings == standing_rulings(replay.events, replay.voided)
+    assert replay == played
+    if seed == 0:
+        assert corrections  # the bots do correct now and then
