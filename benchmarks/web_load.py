@@ -5,9 +5,11 @@ table pages at table pace, and a few workers load ``/standings`` as fast as the 
 for ``--seconds`` (60 by default). Prints the p50 and p99 latency of the page loads and of the
 referees' posts, the errors (goal 0), and the delay from a recorded move to its message on every
 open stream (goal p99 <= 1 s). The server is a real ``tournament serve`` process, stopped at
-the end.
+the end, over a new SQLite file or, with ``--server``, a new schema of a PostgreSQL server
+(dropped at the end).
 
-    python benchmarks/web_load.py                      # 60 s
+    python benchmarks/web_load.py                      # 60 s, SQLite
+    python benchmarks/web_load.py --server postgresql://user:password@127.0.0.1/name
     python benchmarks/web_load.py --seconds 15 --listeners 50
 """
 
@@ -61,8 +63,32 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def build(db: Path, tables: int) -> None:
+def fresh_store(tmp: str, server: str | None) -> tuple[str, Any]:
+    """A new store's --db (a file, or a new schema of the server) and how to take it away."""
+    if server is None:
+        return str(Path(tmp) / "load.db"), lambda: None
+    import uuid
+    from dataclasses import replace
+
+    from tournament.persistence import locate
+    from tournament.persistence.postgres import connect
+
+    where = replace(locate(server), schema=f"bench_web_{uuid.uuid4().hex[:6]}")  # type: ignore[type-var]
+    url = (
+        f"postgresql://{where.user}:{where.password}@{where.host}:{where.port}/"
+        f"{where.dbname}?schema={where.schema}"
+    )
+
+    def drop() -> None:
+        with connect(where) as conn:
+            conn.execute(f"drop schema if exists {where.schema} cascade")
+
+    return url, drop
+
+
+def build(db: str, tables: int) -> None:
     from tournament import day, readmodels
+    from tournament.persistence import close
     from tournament.store import Store
 
     store = Store(db)
@@ -71,6 +97,7 @@ def build(db: Path, tables: int) -> None:
     readmodels.update(store)
     day.pair_next_round(store, readmodels.outcomes(readmodels.database(store)).get)
     readmodels.update(store)
+    close(store)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -137,8 +164,9 @@ class Load:
                     self.error(f"record {type(e).__name__}")
                     return page
                 self.post_ms.append((time.monotonic() - start) * 1000)
-                if r.status_code != 200 or 'class="flash bad"' in r.text:
-                    self.error(f"record {r.status_code}")
+                bad = re.search(r'class="flash bad"[^>]*>([^<]{0,70})', r.text)
+                if r.status_code != 200 or bad:
+                    self.error(f"record {r.status_code}" + (f": {bad.group(1)}" if bad else ""))
                 return r.text
 
             page = await post("/partita", {"games": GAMES})
@@ -178,10 +206,12 @@ class Load:
         work = [self.pages() for _ in range(loaders)] + [self.referee(k, pace) for k in links]
         await asyncio.gather(*work)
         await asyncio.sleep(2)  # the last messages
-        server.terminate()  # before the streams close, so that it is not left writing to them
-        for t in streams:
+        self.stop = time.monotonic()  # a stream closed from now on is not an error
+        for t in streams:  # the clients hang up first: the server ends each stream cleanly
             t.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
+        await asyncio.sleep(0.5)
+        server.terminate()
 
 
 def main() -> None:
@@ -191,9 +221,14 @@ def main() -> None:
     parser.add_argument("--referees", type=int, default=20)
     parser.add_argument("--loaders", type=int, default=4, help="workers loading /standings")
     parser.add_argument("--pace", type=float, default=1.5, help="seconds between a table's moves")
+    parser.add_argument(
+        "--server",
+        help="a PostgreSQL server (postgresql://user:password@host/name): the "
+        "tournament in a new schema of it, dropped at the end; default a new SQLite file",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "load.db"
+        db, drop = fresh_store(tmp, args.server)
         build(db, args.referees)
         port = free_port()
         url = f"http://127.0.0.1:{port}"
@@ -221,10 +256,13 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
+            drop()
     seconds = args.seconds
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
+    backend = "PostgreSQL" if args.server else "SQLite"
     print(
-        f"web load on 127.0.0.1, {seconds:g} s: {args.listeners} streams, {len(links)} referees, "
+        f"web load on 127.0.0.1 ({backend}), {seconds:g} s: {args.listeners} streams, "
+        f"{len(links)} referees, "
         f"{args.loaders} /standings loaders ({elapsed:.0f} s in all)"
     )
     pages, posts, delays = load.page_ms, load.post_ms, [d * 1000 for d in load.delays]

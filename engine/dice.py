@@ -7,13 +7,12 @@ where the rules let the player choose (EQ-3).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import MalformedEvent, RuleViolation
 from engine.message import msg
+from engine.record import Record
 
 # RULES EQ-2 (Ruling): faces by Italian letter frequency.
 DEFAULT_VOWEL_FACES = tuple("AAAAAEEEEEIIIIOOOO") + ("U/A", "U/O")
@@ -24,8 +23,7 @@ LETTER_DICE = ("consonant", "vowel")
 DICE = (*NUMERIC_DICE, *LETTER_DICE)
 
 
-@dataclass(frozen=True)
-class FaceSet:
+class FaceSet(Record):  # a Record: no code generated at start-up (#15, engine.games.base)
     """The faces of the two letter dice in use (EQ-2); a tournament may load its own."""
 
     name: str
@@ -145,6 +143,8 @@ def digital_roll(seed: str, position: int, die: str, count: int, faces: FaceSet)
     sides: Sequence[Any] = (
         range(1, NUMERIC_DICE[die] + 1) if die in NUMERIC_DICE else getattr(faces, die)
     )
+    import hashlib  # only digital dice hash (#15: a recording call's start-up)
+
     out = []
     for i in range(count):
         digest = hashlib.sha256(f"{seed}:{position}:{die}:{i}".encode()).digest()
@@ -154,4 +154,6 @@ def digital_roll(seed: str, position: int, die: str, count: int, faces: FaceSet)
 
 def seed_commitment(seed: str) -> str:
     """What the log holds of the seed until it is revealed."""
+    import hashlib  # see digital_roll
+
     return hashlib.sha256(seed.encode()).hexdigest()

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -30,7 +29,6 @@ MAX_INT = 2**53 - 1
 # A log nests a header's deck or dice lists two or three levels deep; the bound leaves room for
 # organizers' extra fields and stays far below Python's recursion limit.
 MAX_DEPTH = 32
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonError(MalformedEvent):
@@ -124,8 +122,11 @@ def lone_surrogate(text: str) -> str | None:
     """
     if text.isascii():
         return None
-    bad = _SURROGATE.search(text)
-    return bad.group() if bad else None
+    try:  # UTF-8 encodes every code point but the surrogates (no pattern to compile, #15)
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        return text[e.start]
+    return None
 
 
 def _text(text: str) -> None:

@@ -10,7 +10,6 @@ Loading a lexicon is the one piece of I/O the engine owns; rules receive a :clas
 
 from __future__ import annotations
 
-import hashlib
 from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
@@ -122,6 +121,8 @@ class Lexicon:
             data = path.read_bytes()
         except OSError as e:
             raise LexiconError(f"cannot read the word list {path}: {e.strerror}") from None
+        import hashlib  # only an organizer's word list is hashed here (#15: a call's start-up)
+
         digest = hashlib.sha256(data).hexdigest()
         if path.suffix == ".marisa":
             return cls(path.stem, digest, _mmap_trie(path))

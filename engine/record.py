@@ -24,28 +24,35 @@ class Record:
 
     _fields: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
+    _names: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._fields = tuple(cls.__dict__.get("__annotations__", {}))
         cls._defaults = {n: cls.__dict__[n] for n in cls._fields if n in cls.__dict__}
+        cls._names = frozenset(cls._fields)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         fields = self._fields
+        if not kwargs and len(args) == len(fields):  # every field given in order: no copies
+            self.__dict__.update(zip(fields, args, strict=True))
+            return
         if len(args) > len(fields):
             raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields")
-        values = dict(self._defaults)
+        values = self.__dict__  # filled in place: a refused value is never seen
+        values.update(self._defaults)
         values.update(zip(fields, args, strict=False))
         if kwargs:
-            given = set(fields[: len(args)])
-            wrong = [k for k in kwargs if k not in self._defaults and k not in fields or k in given]
-            if wrong:
-                raise TypeError(f"{type(self).__name__}() got an unexpected field {wrong[0]!r}")
+            given = fields[: len(args)]
+            # Two set operations in C where all is well (a replay builds many turns, #15).
+            if not (kwargs.keys() <= self._names and kwargs.keys().isdisjoint(given)):
+                wrong = next(k for k in kwargs if k not in self._names or k in given)
+                raise TypeError(f"{type(self).__name__}() got an unexpected field {wrong!r}")
             values.update(kwargs)
         if len(values) != len(fields):
             missing = next(f for f in fields if f not in values)
             raise TypeError(f"{type(self).__name__}() is missing the field {missing!r}")
-        self.__dict__.update(values)  # frozen from here on: __setattr__ refuses
+        # frozen from here on: __setattr__ refuses
 
     @classmethod
     def _make(cls, values: dict[str, Any]) -> Any:

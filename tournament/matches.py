@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,8 +21,10 @@ from engine.notation import format as format_move
 from engine.record import Record
 from tournament.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.names import registered
-from tournament.reading import StoredMatch, read_match, with_header
 from tournament.store import Match, Store, StoreError
+
+if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
+    from tournament.reading import StoredMatch
 
 
 class Refused(Exception):
@@ -37,7 +37,7 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     A header that names a word list (every stored match does) must match it exactly, so that
     a replay judges words against the same lexicon as the table did.
     """
-    lexicon = Lexicon.open(path)
+    lexicon = _opened(path)
     wanted = header.lexicon
     if wanted and (wanted.get("sha256") != lexicon.sha256):
         raise LexiconError(
@@ -48,8 +48,26 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     return lexicon
 
 
-@dataclass(frozen=True)
-class Loaded:
+_OPENED: dict[tuple[str, int, int], Lexicon] = {}
+
+
+def _opened(path: str | Path | None) -> Lexicon:
+    """An organizer's word list read and hashed once per call, not once per match (a verify
+    of 1,441 matches read it 1,441 times): kept by path, size and modification time, so a list
+    changed on disk is read again."""
+    if not path:
+        return Lexicon.open(None)
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return Lexicon.open(path)  # its refusal, in one sentence
+    key = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _OPENED:
+        _OPENED[key] = Lexicon.open(path)
+    return _OPENED[key]
+
+
+class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """A stored match and its replay (the aggregate when it is to be written to)."""
 
     match: Match | StoredMatch
@@ -61,7 +79,12 @@ def load(
 ) -> Loaded:
     """Read a stored match and replay it: read in one query (:mod:`tournament.reading`), or,
     to ``write`` to it, as its aggregate."""
-    match = store.get_match(number) if write else read_match(store, number)
+    if write:
+        match: Match | StoredMatch = store.get_match(number)
+    else:
+        from tournament.reading import read_match  # not imported by a recording call (#15)
+
+        match = read_match(store, number)
     header = parse_header(orjson.loads(match.header))
     position = 0
 
@@ -120,6 +143,8 @@ def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> Mat
 def stored_as(store: Store, log: MatchLog) -> str | None:
     """The number of a stored match with the same header and events as ``log``, if any: the
     same file imported twice (#11)."""
+    from tournament.reading import with_header  # not imported by a recording call (#15)
+
     for match in with_header(store, log.header_line):  # (issue 15: not every match rebuilt)
         if tuple(match.lines) == log.lines:
             return match.number
@@ -223,6 +248,8 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
 
 def sealed_word(word: str) -> tuple[str, str]:
     """PN-3: the commitment of a word typed unseen, and the fresh salt the player keeps."""
+    import secrets  # only La parola nascosta pays for it (#15)
+
     from engine.games.parola_nascosta import seal  # only La parola nascosta pays for it
 
     salt = secrets.token_hex(8)

@@ -12,10 +12,8 @@ verifies on its own. docs/format.md gives the exact recipe.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine import jsontext
@@ -24,6 +22,8 @@ from engine.events import Event, event_to_json, parse_event
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
+from engine.record import Record
+from tournament.digests import sha256  # not hashlib's: it loads OpenSSL (#15)
 
 HEADER_ORDER = ("format", "game", "players", "outside")
 
@@ -42,8 +42,7 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-@dataclass(frozen=True)
-class Binding:
+class Binding(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """What ties a stored match's chain to its place: the match's number and id, when it was
     started, and when each event was stored (ISO 8601 texts, as the store keeps them)."""
 
@@ -58,14 +57,14 @@ def genesis(header_line: str, binding: Binding | None = None) -> str:
     ``match + "\\n" + id + "\\n" + at + "\\n" + header`` for a bound chain."""
     if binding is not None:
         header_line = f"{binding.match}\n{binding.id}\n{binding.at}\n{header_line}"
-    return hashlib.sha256(header_line.encode()).hexdigest()
+    return sha256(header_line.encode()).hexdigest()
 
 
 def link(previous: str, line: str, at: str | None = None) -> str:
     """One link of the chain: sha256 of the previous hash followed by the event's canonical JSON
     (bound: ``previous + "\\n" + at + "\\n" + line``)."""
     text = previous + line if at is None else f"{previous}\n{at}\n{line}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    return sha256(text.encode()).hexdigest()
 
 
 def chain(header_line: str, lines: Iterable[str], binding: Binding | None = None) -> list[str]:
@@ -79,8 +78,7 @@ def chain(header_line: str, lines: Iterable[str], binding: Binding | None = None
     return hashes
 
 
-@dataclass(frozen=True)
-class MatchLog:
+class MatchLog(Record):
     """A checked match log: the header and events as canonical JSON lines, and their replay
     (with the binding of the stored match it was exported from, if the file carries one)."""
 

@@ -90,8 +90,14 @@ def inspect(path: Path, topics: bool = True) -> bool:
     :class:`NewerVersionError` for a database a newer version wrote (``topics``: also when an
     event names a type this version does not know; verify reports those itself).
     """
+    return tables(path, topics) is not None
+
+
+def tables(path: Path, topics: bool = True) -> set[str] | None:
+    """The tables of the tournament database at ``path`` (None: there is no file yet), looked
+    at as :func:`inspect` does: one look serves both (#15: a call opens the file once)."""
     if not path.exists():
-        return False
+        return None
     if path.is_dir():
         raise StoreError(f"{path} is a folder, not a database file")
     if path.stat().st_size == 0:
@@ -102,7 +108,7 @@ def inspect(path: Path, topics: bool = True) -> bool:
         conn = connect(path)
         try:
             version = conn.execute("pragma user_version").fetchone()[0]
-            tables = {r[0] for r in conn.execute("select name from sqlite_master")}
+            names = {r[0] for r in conn.execute("select name from sqlite_master")}
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
@@ -111,11 +117,11 @@ def inspect(path: Path, topics: bool = True) -> bool:
         raise StoreError(f"{path} cannot be read: {e}") from None
     if version > FORMAT:
         raise NewerVersionError(str(path))
-    if EVENTS not in tables and not (version == FORMAT and not tables):  # (made, no tables yet)
+    if EVENTS not in names and not (version == FORMAT and not names):  # (made, no tables yet)
         raise StoreError(f"{path} is not a tournament database; it was left as it is")
-    if topics and EVENTS in tables:
-        _check_topics(path, "_projections" in tables)
-    return True
+    if topics and EVENTS in names:
+        _check_topics(path, "_projections" in names)
+    return names
 
 
 def _check_topics(path: Path, has_read_models: bool) -> None:
@@ -304,10 +310,11 @@ class Factory(SQLiteFactory):
         InfrastructureFactory.__init__(self, env)
         path = Path(self.env.get(self.SQLITE_DBNAME) or "")
         timeout = (self.env.get(self.SQLITE_LOCK_TIMEOUT) or "").strip()
-        if not inspect(path):
+        names = tables(path)
+        if names is None:
             make(path)
         # A new file, or an old one without the snapshots table: its tables are made now.
-        self.exists = _has_table(path, EVENTS) and _has_table(path, SNAPSHOTS)
+        self.exists = names is not None and {EVENTS, SNAPSHOTS} <= names
         self.datastore = _Datastore(path, self.exists, int(timeout) if timeout else None)
 
     def env_create_table(self) -> bool:
@@ -319,11 +326,3 @@ class Factory(SQLiteFactory):
         datastore = self.datastore
         assert isinstance(datastore, _Datastore)
         return datastore.writer is not None
-
-
-def _has_table(path: Path, name: str) -> bool:
-    conn = connect(path)
-    try:
-        return bool(conn.execute("select 1 from sqlite_master where name = ?", [name]).fetchone())
-    finally:
-        conn.close()

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate, event
@@ -38,6 +38,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
+from tournament.digests import sha1
 from tournament.errors import NewerVersionError, StoreError
 from tournament.matchlog import Binding, chain, genesis, link, write_log
 from tournament.persistence import Location, SqliteFile, locate
@@ -46,7 +47,8 @@ __all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
 
 DEFAULT_DB = "tournament.db"
 NUMBER = re.compile(r"^[Mm](\d+)$")
-_NAMESPACE = uuid5(NAMESPACE_URL, "tournament/match")
+# uuid5(NAMESPACE_URL, "tournament/match"), written out: uuid5 would load OpenSSL (#15)
+_NAMESPACE = UUID("8e2a2243-3e24-59bc-95ba-5e938cb16e11")
 
 
 class Conflict(StoreError):
@@ -140,8 +142,19 @@ class Match(Aggregate, SealedLog):
         self.trigger_event(self.Recorded, line=line, hash=digest, timestamp=at)  # type: ignore[attr-defined]
 
 
+def _project(aggregate: Any, events: Iterable[Any]) -> Any:
+    """eventsourcing's projector without its per-event check that each event can mutate (a
+    runtime protocol check, the larger part of rebuilding a match, #15): ours all can."""
+    for each in events:
+        aggregate = each.mutate(aggregate)
+    return aggregate
+
+
 def match_uuid(number: str) -> UUID:
-    return uuid5(_NAMESPACE, number)
+    """The aggregate id of a match number: ``uuid5(_NAMESPACE, number)``, computed as the uuid
+    module does but with :mod:`tournament.digests`'s SHA-1 (uuid5's loads OpenSSL, #15)."""
+    digest = sha1(_NAMESPACE.bytes + number.encode()).digest()
+    return UUID(bytes=digest[:16], version=5)
 
 
 def normalise_number(text: str) -> str:
@@ -222,7 +235,7 @@ class Store(Application):
         Raises :class:`AggregateNotFoundError` when nothing is stored under the id.
         """
         try:
-            return self.repository.get(aggregate_id)
+            return self.repository.get(aggregate_id, projector_func=_project)
         except (AggregateNotFoundError, StoreError, PersistenceError):
             raise  # not found, a newer version's, or the database itself (locked, unreadable)
         except Exception:  # anything a changed byte can make of a stored event

@@ -82,3 +82,58 @@ def test_a_recording_call_imports_only_its_module_and_help_lists_everything(
     assert "roll" in run("match", "--help").stdout
     typo = run("--db", db, "match", "rol", "M1")
     assert typo.returncode == 2 and "Did you mean 'roll'" in typo.stderr
+
+
+# What a recording call must not import (#15): each costs start-up and none is used to record a
+# move. The read path, the exports and their templates, the day's tournament, pairing, the word
+# list's trie, OpenSSL (hashlib), rich's console and the other command modules.
+NOT_FOR_A_ROLL = (
+    "jinja2",
+    "sqlite_utils",
+    "exports",
+    "babel",
+    "marisa_trie",
+    "networkx",
+    "rustworkx",
+    "hashlib",
+    "secrets",
+    "rich.console",
+    "tournament.reading",
+    "tournament.readmodels",
+    "tournament.verify",
+    "tournament.day",
+    "tournament.pairing",
+    "tournament.render",
+    "tournament.cli.day",
+    "tournament.cli.audit",
+    "tournament.cli.export",
+)
+
+
+def test_a_recording_call_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    code = (
+        "import sys; from tournament.cli import main\n"
+        "try: main()\n"
+        "except SystemExit: pass\n"
+        "print(' '.join(sys.modules), file=sys.stderr)"
+    )
+
+    def call(*args: str) -> tuple[str, set[str]]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "--db", db, "match", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout, set(done.stderr.split())
+
+    call("new", "ventuno", "giallo", "blu")
+    out, imported = call("roll", "M1", "giallo", "d6", "4", "5")
+    assert out.startswith("M1 #1 roll giallo d6 4 5")  # recorded
+    heavy = {
+        m for m in imported for name in NOT_FOR_A_ROLL if m == name or m.startswith(f"{name}.")
+    }
+    assert not heavy, f"a recording call imported {sorted(heavy)}"
+    # A sanity check of the check: the names are the modules' real ones.
+    assert {"tournament.store", "tournament.matches", "engine.match"} <= imported

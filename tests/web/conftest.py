@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from tests.tournament.conftest import postgres_server, url_of  # noqa: F401  (a fixture)
 from tournament import day, readmodels
 from tournament.store import Store
 from tournament.web.app import Settings, create_app
@@ -22,7 +23,7 @@ PASSPHRASE = "correct horse battery"
 GAMES = ["tiro", "texas", "ventuno", "updown"]
 
 
-def build(db: Path, players: tuple[str, ...] = ("giallo", "blu"), **settings: Any) -> Store:
+def build(db: Path | str, players: tuple[str, ...] = ("giallo", "blu"), **settings: Any) -> Store:
     store = Store(db)
     day.create(store, "Torneo di prova", **{"games": GAMES, "rounds": 2, **settings})
     day.add_players(store, list(players))
@@ -35,8 +36,20 @@ def store(tmp_path: Path) -> Store:
     return build(tmp_path / "t.db")
 
 
+@pytest.fixture(params=("sqlite", "postgresql"))
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new store's --db on either backend (a file, or a schema of the test server)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "t.db")
+    import uuid
+    from dataclasses import replace
+
+    server = request.getfixturevalue("postgres_server")
+    return url_of(replace(server, schema=f"w{uuid.uuid4().hex[:12]}"))
+
+
 def make_client(store: Store, **settings: Any) -> TestClient:
-    db = Path(store.env.get("SQLITE_DBNAME"))
+    db = store.location  # a file, or a PostgreSQL server
     app = create_app(Settings(db=db, passphrase=PASSPHRASE, interval=0.05, **settings), store)
     return TestClient(app, base_url="http://127.0.0.1")
 
@@ -73,7 +86,7 @@ class Server:
     def __init__(self, store: Store) -> None:
         import uvicorn
 
-        db = Path(store.env.get("SQLITE_DBNAME"))
+        db = store.location
         app = create_app(Settings(db=db, passphrase=PASSPHRASE), Store(db))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

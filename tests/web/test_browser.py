@@ -132,12 +132,12 @@ def test_a_referee_records_tiro_and_texas_while_the_standings_follow(
             for by, kind, fields in TIRO:
                 act(referee, by, kind, fields)
             expect(watcher.locator(".latest")).to_contain_text("giallo", timeout=5000)
-            expect(watcher.locator(".latest")).to_contain_text("tiro")
+            expect(watcher.locator(".latest")).to_contain_text("Tiro di precisione")
             with referee.expect_navigation():
                 referee.click("#start")
             for by, kind, fields in TEXAS:
                 act(referee, by, kind, fields)
-            expect(watcher.locator(".latest")).to_contain_text("texas", timeout=5000)
+            expect(watcher.locator(".latest")).to_contain_text("Texas Word", timeout=5000)
             assert watcher.evaluate("window.notReloaded") is True
             referee.screenshot(path=shots / "phone-table-after.png", full_page=True)
             assert '"type":"end","winners":["giallo"]' in store.get_match("M1").lines[-1]

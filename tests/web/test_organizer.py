@@ -84,7 +84,7 @@ def test_wrong_passphrases_are_rate_limited(client: TestClient, store: Store) ->
     token = csrf(client.get("/organizer/").text)
     for _ in range(5):
         r = client.post("/organizer/login", data={"csrf": token, "passphrase": "guess"})
-        assert "wrong passphrase" in r.text
+        assert "parola d&#39;ordine sbagliata" in r.text
     r = client.post("/organizer/login", data={"csrf": token, "passphrase": PASSPHRASE})
     assert r.status_code == 429
     assert client.post("/organizer/round/pair", data={"csrf": token}).status_code == 401
@@ -127,7 +127,7 @@ def test_a_correction_is_previewed_then_recorded(client: TestClient, store: Stor
     assert r.status_code == 200 and "giallo 1" in r.text
     assert store.get_match("M1").lines[-1].find('"end"') > 0  # nothing stored by a preview
     r = client.post("/organizer/correct", data={**form, "do": "record"})
-    assert "void recorded" in r.text
+    assert "registrato (annullamento)" in r.text
     assert '"void"' in store.get_match("M1").lines[-1]
 
 
@@ -145,5 +145,20 @@ def test_the_organizer_registers_withdraws_chooses_and_starts(
     assert "a partita is four different games (CH-3)" in r.text
     client.post("/organizer/partita", data={**data, "games": GAMES})
     r = client.post("/organizer/table/start", data={**data, "game": "tiro"})
-    assert "M1 started" in r.text
+    assert "M1 avviata" in r.text
     assert day.get_tournament(store).table(1, 1)["matches"] == {"tiro": "M1"}
+
+
+def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, store: Store) -> None:
+    from tournament import dice
+    from tournament.matches import load
+
+    token = log_in(client)
+    client.post("/organizer/round/pair", data={"csrf": token})
+    data = {"csrf": token, "round": "1", "table": "1"}
+    client.post("/organizer/partita", data={**data, "games": GAMES})
+    r = client.post("/organizer/table/start", data={**data, "game": "tiro", "digital": "1"})
+    assert "M1 avviata" in r.text
+    loaded = load(store, "M1")
+    assert dice.sealed(loaded) and dice.seed(store, "M1") is not None
+    assert dice.seed(store, "M1") not in r.text

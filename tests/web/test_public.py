@@ -97,3 +97,43 @@ def test_a_bracket_in_both_languages(tmp_path: Path) -> None:
         assert "Turno 1" in client.get("/bracket").text
         client.get("/lang/en")
         assert "Round 1" in client.get("/bracket").text
+
+
+def test_a_players_page_shows_their_season_chart_and_its_points(tmp_path: Path) -> None:
+    from tournament import tables
+    from tournament.matches import record as record_event
+    from tournament.web.app import Settings, create_app
+
+    from .conftest import GAMES, PASSPHRASE, TIRO
+
+    evil = "<script>alert(1)</script>"
+    store = build(tmp_path / "t.db", players=("giallo", evil))
+    paired(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    match = tables.start_match(store, 1, 1, "tiro")
+    number = match.number
+    seats = dict(zip(("giallo", "blu"), json.loads(match.header)["players"], strict=True))
+    for by, kind, fields in TIRO:
+        event = {"type": kind, "by": seats[by], **fields}
+        if kind == "roll":
+            event["values"] = [int(v) for v in fields["values"].split()]
+        record_event(store, number, event)
+    season = tmp_path / "season.toml"
+    season.write_text('name = "Stagione di prova"\ntournaments = ["t.db"]\n', encoding="utf-8")
+    app = create_app(Settings(db=store.location, passphrase=PASSPHRASE, season=season), store)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        client.app.state.live.refresh()  # type: ignore[attr-defined]
+        data = client.get("/api/players/giallo").json()
+        assert data["season"]["season"] == "Stagione di prova" and "_chart" not in data
+        [step] = data["season"]["history"]
+        won = seats["giallo"] == "giallo"  # the first seat wins this Tiro
+        assert step["tournament"] == 1
+        assert (step["mu"] > data["season"]["prior"]["mu"]) is won
+        html = client.get("/players/giallo").text
+        assert "<svg" in html and "Stagione di prova" in html
+        html = client.get("/players/" + evil.replace("/", "%2F")).text
+        assert "<svg" in html and evil not in html  # the name in the chart is escaped too
+        # Without --season, no chart.
+    with make_client(store) as client:
+        assert "season" not in client.get("/api/players/giallo").json()
+        assert "<svg" not in client.get("/players/giallo").text

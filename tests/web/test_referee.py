@@ -9,7 +9,10 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tournament import day, tables
+from engine.dice import DEFAULT_FACES
+from tests.tournament.conftest import raw_rows
+from tournament import day, dice, readmodels, tables
+from tournament.matches import load
 from tournament.store import Store
 from tournament.web.security import token_hash
 from tournament.web.views import outcome_of
@@ -17,6 +20,7 @@ from tournament.web.views import outcome_of
 from .conftest import (
     GAMES,
     TIRO,
+    Server,
     build,
     csrf,
     issue,
@@ -30,16 +34,14 @@ from .conftest import (
 # --- the referees --------------------------------------------------------------------------------
 
 
-def test_tokens_are_stored_as_hashes_and_unknown_ones_are_refused(
-    client: TestClient, store: Store, tmp_path: Path
-) -> None:
-    paired(store, client)
-    table = issue(client, log_in(client))
+def test_tokens_are_stored_as_hashes_and_unknown_ones_are_refused(any_db: str) -> None:
+    store = build(any_db)  # the links live where the store is: the file, or the server
+    with make_client(store) as client:
+        paired(store, client)
+        table = issue(client, log_in(client))
     token = table.rsplit("/", 1)[1]
     assert len(token) >= 22  # 128 bits, URL-safe base 64
-    with sqlite3.connect(tmp_path / "t.db") as conn:
-        stored = [row[0] for row in conn.execute("select hash from web_tables")]
-    assert stored == [token_hash(token)]
+    assert raw_rows(store, "select hash from web_tables") == [(token_hash(token),)]
     other = make_client(store)
     with other:
         assert other.get(table).status_code == 200
@@ -96,7 +98,7 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
         html = record(client, table, by, kind, **fields)
     # The last move is typed in the notation, as at the console.
     html = record(client, table, "", "text", text="expr blu (5+4+2):1")
-    assert "end winners giallo" in html
+    assert "fine: vince giallo" in html  # what was stored, in the page's language
     assert client.get("/api/matches/M1").json()["winners"] == ["giallo"]
     # A match of another table is not this token's to write.
     r = client.post(
@@ -131,28 +133,44 @@ def test_sealed_words_stay_on_the_referees_page(tmp_path: Path) -> None:
             assert "segretissima" not in text and salt.group(1) not in text
 
 
-def test_digital_dice_seeds_never_reach_the_public(tmp_path: Path) -> None:
-    from engine.dice import seed_commitment
-    from tournament.matches import record as record_event
+def test_digital_dice_roll_on_the_referees_page_and_the_seed_stays_there(any_db: str) -> None:
+    from engine.dice import digital_roll
 
-    store = build(tmp_path / "t.db")
+    store = build(any_db)
     paired(store)
-    tables.choose_partita(store, 1, 1, GAMES)
-    number = tables.start_match(store, 1, 1, "tiro").number
-    seed = "f00dfeedcafe4242f00dfeedcafe4242"
-    with sqlite3.connect(tmp_path / "t.db") as conn:  # where the console keeps it
-        conn.execute("create table dice_seeds (match text primary key, seed text)")
-        conn.execute("insert into dice_seeds values (?, ?)", [number, seed])
-    record_event(store, number, {"type": "dice-commit", "by": "referee",
-                                 "commitment": seed_commitment(seed)})  # fmt: skip
     with make_client(store) as client:
+        table = issue(client, log_in(client))
+        page = client.get(table).text
+        client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+        client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro", "digital": "1"})
+        seed = dice.seed(store, "M1")
+        assert seed and len(seed) == 32
+        page = client.get(table).text
+        assert 'name="values"' not in page  # the program rolls: no faces to type
+        record(client, table, "giallo", "roll", die="d6", digital="1")
+        html = record(client, table, "blu", "roll", die="d6", digital="1")
+        rolled = load(store, "M1").replay.events[-1]
+        assert rolled.digital and rolled.values == digital_roll(seed, 3, "d6", 4, DEFAULT_FACES)
+        assert f"roll blu d6 {' '.join(map(str, rolled.values))} digital" in html
         hub = client.app.state.live  # type: ignore[attr-defined]
         hub.refresh()
-        for text in [
-            client.get(p).text
-            for p in ("/", "/api", f"/matches/{number}", f"/api/matches/{number}")
-        ] + [str(hub.since(0))]:
-            assert seed not in text
+
+        def everything_shown() -> list[str]:
+            pages = ("/", "/api", "/matches/M1", "/api/matches/M1", "/standings",
+                     "/api/standings", "/players/giallo", "/api/players/giallo", "/rounds/1",
+                     "/api/rounds/1", table)  # fmt: skip
+            rows = readmodels.database(store).rows("select * from events")
+            return [client.get(p).text for p in pages] + [str(hub.since(0)), str(rows)]
+
+        assert not [text for text in everything_shown() if seed in text]
+        # The match ends (both expressions time out): the seed is revealed and proves the rolls.
+        record(client, table, "giallo", "roll", die="d20", digital="1")
+        record(client, table, "giallo", "timeout")
+        record(client, table, "blu", "timeout")
+        assert load(store, "M1").replay.dice_reveal_at is not None
+        hub.refresh()
+        shown = client.get("/api/matches/M1").json()
+        assert shown["verified"] and any(seed in str(row) for row in shown["timeline"])
 
 
 def first_roll(message: dict) -> tuple[str, int, str]:
@@ -213,4 +231,40 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
                     break
         delay = time.monotonic() - written
     assert first_roll(got[-1]) == (number, 1, "roll")
+    assert delay < 1.0
+
+
+def test_a_write_by_another_process_reaches_the_stream_within_a_second(any_db: str) -> None:
+    """A real server on 127.0.0.1, on either backend; the CLI writes in a process of its own."""
+    import json as json_
+    import subprocess
+    import sys
+    from datetime import datetime
+
+    import httpx
+
+    with Server(build(any_db)) as server, httpx.Client(timeout=10) as http:
+        with http.stream("GET", f"{server.url}/api/live") as stream:
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "tournament",
+                    "--db",
+                    any_db,
+                    "match",
+                    "new",
+                    "tiro",
+                    "giallo",
+                    "blu",
+                ],  # fmt: skip
+                check=True,
+                capture_output=True,
+            )
+            for line in stream.iter_lines():
+                if line.startswith("data:"):
+                    message = json_.loads(line[5:])
+                    break
+            delay = time.time() - datetime.fromisoformat(message["at"]).timestamp()
+    assert first_roll(message) == ("M1", 0, "Match.Started")
     assert delay < 1.0

@@ -69,3 +69,37 @@ def test_the_stream_resumes_after_the_last_event_id(server: Any, store: Store) -
                 if line.startswith("data:"):
                     assert json.loads(line[5:])["id"] == 3
                     break
+
+
+def test_serve_takes_a_tournament_on_a_postgresql_server(
+    postgres_server: Any, served: list
+) -> None:
+    from dataclasses import replace
+
+    from .conftest import url_of
+
+    url = url_of(replace(postgres_server, schema="served"))
+    build(url)
+    r = CliRunner().invoke(
+        full_app(), ["--db", url, "serve", "--organizer-passphrase", "a long secret"]
+    )
+    assert r.exit_code == 0, r.output
+    assert f"serving postgresql://{postgres_server.user}@" in r.output
+    assert f":{postgres_server.password}@" not in r.output
+    assert str(served[0]["app"].state.settings.db) == str(replace(postgres_server, schema="served"))
+    absent = url_of(replace(postgres_server, schema="nothing_here"))
+    r = CliRunner().invoke(full_app(), ["--db", absent, "serve"])
+    assert r.exit_code == 1 and "there is no database at" in r.output
+
+
+def test_serve_takes_the_season_naming_the_tournament_only(tmp_path: Path, served: list) -> None:
+    build(tmp_path / "t.db")
+    build(tmp_path / "other.db")
+    (tmp_path / "s.toml").write_text('name = "S"\ntournaments = ["t.db"]\n', encoding="utf-8")
+    r = serve(tmp_path / "t.db", "--season", str(tmp_path / "s.toml"))
+    assert r.exit_code == 0, r.output
+    assert served[0]["app"].state.settings.season == (tmp_path / "s.toml").resolve()
+    r = serve(tmp_path / "other.db", "--season", str(tmp_path / "s.toml"))
+    assert r.exit_code == 1 and "does not name the tournament at" in r.output
+    r = serve(tmp_path / "t.db", "--season", str(tmp_path / "none.toml"))
+    assert r.exit_code == 1 and "there is no season file at" in r.output and len(served) == 1

@@ -10,7 +10,6 @@ import re
 import sqlite3
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, TypeVar
 
@@ -19,6 +18,7 @@ from typer._click.globals import get_current_context  # typer 0.28 vendors click
 from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
+from engine.record import Record
 
 # A value echoed back in a usage error is cut short: a 4,000-digit number is not repeated whole.
 _LONG_WORD = re.compile(r"[^\s']{41,}")
@@ -119,8 +119,7 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     db: str  # a file path or a postgresql:// URL (tournament.persistence.locate)
     lexicon: str | None
 
@@ -257,7 +256,10 @@ def store(create: bool = False) -> Any:
     from tournament.store import Store
 
     where = locate(settings().db)
-    if not create and not where.exists():
+    # A file is looked at once, by the store as it opens (tournament.sqlitefile.Factory): here
+    # only whether it is there at all (#15: a recording call opens the file once, not twice).
+    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
+    if not create and not present:
         fail(f"there is no database at {where} (import or create a match first, or pass --db)")
     if isinstance(where, SqliteFile) and where.path.is_dir():
         fail(f"{where} is a folder, not a database file")

@@ -11,17 +11,14 @@ last move with a reason. Quit at any point: the log is the state, ``play`` again
 Digital dice (``--digital``): the console seals a fresh secret seed in the log before the first
 roll, derives each roll from the seed and the roll's position, and reveals the seed when the match
 ends, so that ``tournament verify`` can recompute every roll. Until then nobody can predict a
-roll from the log; the seed waits in the database's ``dice_seeds`` table, outside the log.
+roll from the log; the seed waits outside the log, in the store (:mod:`tournament.dice`).
 """
 
 from __future__ import annotations
 
-import secrets
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from engine.dice import seed_commitment
@@ -32,6 +29,7 @@ from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
+from tournament import dice
 from tournament.matches import (
     Loaded,
     Refused,
@@ -261,25 +259,14 @@ class Console:
                 return
         self.tell(msg("error: there is nothing to undo"))
 
-    def seeds(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(Path(str(self.store.env.get("SQLITE_DBNAME"))))
-        conn.execute("create table if not exists dice_seeds (match text primary key, seed text)")
-        return conn
-
     def seal_dice(self, loaded: Loaded) -> None:
-        seed = secrets.token_hex(16)
-        with self.seeds() as conn:
-            conn.execute("insert or replace into dice_seeds values (?, ?)", [self.number, seed])
+        seed = dice.keep(self.store, self.number)
         self.try_record(
             format_move(DiceCommit(REFEREE, seed_commitment(seed))), msg("digital dice sealed")
         )
 
     def seed(self) -> str | None:
-        with self.seeds() as conn:
-            row = conn.execute(
-                "select seed from dice_seeds where match = ?", [self.number]
-            ).fetchone()
-        return row[0] if row else None
+        return dice.seed(self.store, self.number)
 
     def reveal_dice(self, loaded: Loaded) -> None:
         replay = loaded.replay

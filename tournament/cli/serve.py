@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
 
@@ -26,23 +27,32 @@ def serve(
             help="The organizer's passphrase (default: a new one, printed once).",
         ),
     ] = None,
+    season: Annotated[
+        Path | None,
+        typer.Option(
+            help="The season file (TOML) naming this tournament: each player's page shows "
+            "their season chart."
+        ),
+    ] = None,
 ) -> None:
     """Serve the tournament on the web: live public pages, the referees' table pages (private
     links on QR cards) and the organizer's pages behind a passphrase."""
+    import os
     import secrets
 
-    from tournament.persistence import SqliteFile, locate
+    from tournament.persistence import SqliteFile, is_url, locate
 
+    if is_url(str(settings().db)):
+        # A server's threads each take a connection of the store's pool (a command needs one).
+        os.environ.setdefault("POSTGRES_POOL_SIZE", "4")
+        os.environ.setdefault("POSTGRES_MAX_OVERFLOW", "16")
     path = locate(settings().db)
+    if isinstance(path, SqliteFile) and path.path.is_dir():
+        fail(f"{path} is a folder, not a database file")
     if not path.exists():
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
-    if not isinstance(path, SqliteFile):
-        fail(
-            "serving a tournament on a PostgreSQL server is not supported yet: copy it to a file "
-            "with `tournament db copy` and serve that"
-        )
-    if path.path.is_dir():
-        fail(f"{path} is a folder, not a database file")
+    if season is not None:
+        season = season_of(season, path)
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
@@ -52,7 +62,9 @@ def serve(
 
     from tournament.web.app import Settings, create_app
 
-    web = create_app(Settings(db=path.path, passphrase=passphrase, lexicon=settings().lexicon))
+    web = create_app(
+        Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season)
+    )
     if host not in LOCAL:
         typer.echo(
             f"warning: listening on {host}: anyone on that network can open the public pages; "
@@ -63,3 +75,14 @@ def serve(
     if organizer_passphrase is None:
         typer.echo(f"organizer's passphrase (shown once): {passphrase}", err=True)
     uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+
+
+def season_of(file: Path, where: Any) -> Path:
+    """The season file, once it is known to name the served tournament (one sentence if not)."""
+    from tournament.persistence import SqliteFile
+    from tournament.season.config import load_season
+
+    found = load_season(file)  # a mistake in it: its own sentence
+    if not isinstance(where, SqliteFile) or where.path.resolve() not in found.sources:
+        fail(f"the season {file} does not name the tournament at {where}")
+    return file.resolve()

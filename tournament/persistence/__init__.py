@@ -21,6 +21,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from engine.record import Record
+
 SCHEMES = ("postgresql://", "postgres://")
 INSTALL = "pip install 'tournament[postgres]'"
 
@@ -40,8 +42,7 @@ def is_url(text: str | Path) -> bool:
     return isinstance(text, str) and text.lower().startswith(SCHEMES)
 
 
-@dataclass(frozen=True)
-class SqliteFile:
+class SqliteFile(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
     """One SQLite file (the default): the event store and the read models side by side."""
 
     path: Path
@@ -70,7 +71,7 @@ class SqliteFile:
         return self.path.resolve().parent / "exports-out"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True)  # a dataclass: callers copy it with dataclasses.replace
 class PostgresServer:
     """A database on a PostgreSQL server (one schema of it)."""
 
@@ -138,11 +139,16 @@ Location = SqliteFile | PostgresServer
 
 def close(store: Any) -> None:
     """Give back a store's connections (its read models' too): a server counts them."""
-    db = getattr(store, "_read_db", None)
-    if db is not None:
-        db.close()
-        store._read_db = None
+    close_reads(store)
     store.close()
+
+
+def close_reads(store: Any) -> None:
+    """Give back the connections of a store's read models on a server (one a thread that read
+    them); the store itself stays open."""
+    dbs = getattr(store, "_read_dbs", None)
+    if dbs is not None:
+        dbs.close()
 
 
 def require_driver() -> None:

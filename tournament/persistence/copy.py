@@ -2,10 +2,11 @@
 
 Every stored event (the matches', the tournament's, each with its hash chain, its time and its
 id) and the tournament's snapshots are copied as eventsourcing stored them, byte for byte and in
-the order they were stored, between any two stores (an SQLite file, a PostgreSQL server). The
-target must hold nothing. Before it says done, the copy is read back and compared row by row
-with the source, and verified on its own (hash chains, replays: ``tournament verify``); a copy
-that fails half-way or does not verify is taken away, leaving the target empty again.
+the order they were stored, between any two stores (an SQLite file, a PostgreSQL server), with
+the seeds of digital dice not revealed yet (:mod:`tournament.dice`). The target must hold
+nothing. Before it says done, the copy is read back and compared row by row with the source,
+and verified on its own (hash chains, replays: ``tournament verify``); a copy that fails
+half-way or does not verify is taken away, leaving the target empty again.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def copy(
     Raises :class:`StoreError` (nothing written) when the source is not a store or the target
     holds anything; a copy that does not verify is reported in :attr:`Copied.failures`.
     """
-    from tournament import readmodels
+    from tournament import dice, readmodels
     from tournament.store import Store
     from tournament.tournaments import TOURNAMENT_ID
     from tournament.verify import verify_store
@@ -102,6 +103,7 @@ def copy(
         events = [e for page in _stored(reader) for e in page]
         assert reader.snapshots is not None
         snapshots = list(reader.snapshots.recorder.select_events(TOURNAMENT_ID))
+        seeds = dice.every_seed(reader)  # kept outside the log until their reveal
     finally:
         close(reader)
     say(f"read {len(events)} events and {len(snapshots)} snapshots from {source}")
@@ -115,9 +117,12 @@ def copy(
         if snapshots:
             assert writer.snapshots is not None
             writer.snapshots.recorder.insert_events(snapshots)
+        dice.keep_seeds(writer, seeds)
         result.events, result.snapshots = len(events), len(snapshots)
         say(f"wrote them to {target}; comparing and verifying")
         _compare(source, target, result)
+        if dice.every_seed(writer) != seeds:
+            result.failures.append("the copy's digital dice seeds differ from the source's")
         report = verify_store(target, lexicon_for)
         result.matches = report.matches
         result.failures += [f"the copy: {f}" for f in report.failures]

@@ -34,6 +34,7 @@ MARK = "tournament_format"
 EVENTS = "tournament_events"  # eventsourcing names its tables after the application
 SNAPSHOTS = "tournament_snapshots"
 TRACKING = "tournament_tracking"
+OWN = ("dice_seeds", "web_tables")  # the store's own tables (tournament.dice, tournament.web)
 
 
 @contextmanager
@@ -174,7 +175,7 @@ def wipe(server: PostgresServer) -> None:
     from tournament.readmodels import TABLES
 
     with connect(server) as conn, conn.transaction():
-        for name in (*TABLES, "_projections", EVENTS, SNAPSHOTS, TRACKING, MARK):
+        for name in (*TABLES, "_projections", *OWN, EVENTS, SNAPSHOTS, TRACKING, MARK):
             conn.execute(sql.SQL("drop table if exists {} cascade").format(sql.Identifier(name)))
 
 

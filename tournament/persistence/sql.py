@@ -7,11 +7,15 @@ stored events are read from, and where the projection's position is kept: a row 
 on SQLite, eventsourcing's tracking table on PostgreSQL, written in the same transaction as the
 read models so that each event is applied exactly once (a concurrent updater that applied the
 same events first makes this transaction roll back, and the update starts again from there).
+
+:func:`own_tables` gives the same surface over the store's own small tables beside its events
+(the web's table links, the digital dice's seeds), in the file or in the tournament's schema.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
@@ -75,11 +79,17 @@ class ReadDB:
 
     # --- shared --------------------------------------------------------------------------
     def create(
-        self, name: str, columns: Columns, pk: str | tuple[str, ...], unique: Sequence[str] = ()
+        self,
+        name: str,
+        columns: Columns,
+        pk: str | tuple[str, ...],
+        unique: Sequence[str] = (),
+        if_missing: bool = False,
     ) -> None:
         keys = (pk,) if isinstance(pk, str) else pk
         body = ", ".join(f"{c} {self.types[t]}" for c, t in columns.items())
-        self.run(f"create table {name} ({body}, primary key ({', '.join(keys)}))")
+        missing = "if not exists " if if_missing else ""
+        self.run(f"create table {missing}{name} ({body}, primary key ({', '.join(keys)}))")
         for column in unique:
             self.run(f"create unique index {name}_{column} on {name} ({column})")
 
@@ -171,43 +181,33 @@ class SqliteReadDB(ReadDB):
         self.conn.close()
 
 
-class PostgresReadDB(ReadDB):
-    """The read models in tables of their own on the server, in the tournament's schema."""
+class PostgresSQL(ReadDB):
+    """PostgreSQL's dialect over one connection whose search path is the tournament's schema."""
 
     placeholder = "%s"
     types = {str: "text", int: "bigint", float: "double precision"}
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, conn: Any, schema: str) -> None:
         import psycopg
-        from eventsourcing.persistence import Tracking
-        from eventsourcing.postgres import PostgresTrackingRecorder
-        from psycopg import sql
+        from psycopg.rows import tuple_row
 
-        from tournament.persistence import postgres
-
-        self.server = store.location
+        self.conn, self.schema = conn, schema
         self._errors = psycopg.errors
-        self._tracking = Tracking
-        self._sql = sql
-        self._context = postgres.connect(self.server)
-        self.conn = self._context.__enter__()
-        # eventsourcing's tracking table, in the store's datastore (created on first use).
-        self.tracking = PostgresTrackingRecorder(
-            store.factory.datastore, tracking_table_name=postgres.TRACKING
-        )
-        if postgres.TRACKING not in self.tables():
-            postgres.first_use(self.tracking.create_table)
+        self._tuple_row = tuple_row  # a pooled connection of eventsourcing's gives dicts
 
     def _text(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return self.conn.execute(self._text(statement), params).fetchall()
+        with self.conn.cursor(row_factory=self._tuple_row) as cursor:
+            return list(cursor.execute(self._text(statement), params).fetchall())
 
     def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
-        cursor = self.conn.execute(self._text(statement), params)
-        names = [d.name for d in cursor.description or ()]
-        for row in cursor:
+        with self.conn.cursor(row_factory=self._tuple_row) as cursor:
+            cursor.execute(self._text(statement), params)
+            names = [d.name for d in cursor.description or ()]
+            found = cursor.fetchall()
+        for row in found:
             yield dict(zip(names, row, strict=True))
 
     def run(self, statement: str, params: Sequence[Any] = ()) -> None:
@@ -229,24 +229,61 @@ class PostgresReadDB(ReadDB):
         try:
             with self.conn.transaction():
                 yield
-        except (
-            self._errors.UniqueViolation,  # the same events, or the first tables, made meanwhile
-            self._errors.DuplicateTable,
-            self._integrity(),  # the tracking record moved on meanwhile
-        ) as e:
+        except self._conflicts() as e:
             raise Conflict(str(e)) from None
 
-    def _integrity(self) -> type[Exception]:
-        from eventsourcing.persistence import IntegrityError
-
-        return IntegrityError
+    def _conflicts(self) -> tuple[type[Exception], ...]:
+        # the same rows, or the first tables, made meanwhile by another process
+        return (self._errors.UniqueViolation, self._errors.DuplicateTable)
 
     def tables(self) -> set[str]:
         rows = self.rows(
             "select table_name from information_schema.tables where table_schema = ?",
-            [self.server.schema],
+            [self.schema],
         )
         return {r[0] for r in rows}
+
+    def upsert(
+        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
+    ) -> None:
+        # COPY into a scratch table, then one statement: a rebuild upserts every match.
+        names = ", ".join(columns)
+        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
+        self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
+        try:
+            self.insert("_upsert", columns, rows)
+            self.run(
+                f"insert into {table} ({names}) select {names} from _upsert "
+                f"on conflict ({pk}) do update set {updates}"
+            )
+        finally:
+            self.run("drop table _upsert")
+
+
+class PostgresReadDB(PostgresSQL):
+    """The read models in tables of their own on the server, in the tournament's schema."""
+
+    def __init__(self, store: Any) -> None:
+        from eventsourcing.persistence import Tracking
+        from eventsourcing.postgres import PostgresTrackingRecorder
+
+        from tournament.persistence import postgres
+
+        self.server = store.location
+        self._tracking = Tracking
+        self._context = postgres.connect(self.server)
+        super().__init__(self._context.__enter__(), self.server.schema)
+        # eventsourcing's tracking table, in the store's datastore (created on first use).
+        self.tracking = PostgresTrackingRecorder(
+            store.factory.datastore, tracking_table_name=postgres.TRACKING
+        )
+        if postgres.TRACKING not in self.tables():
+            postgres.first_use(self.tracking.create_table)
+
+    def _conflicts(self) -> tuple[type[Exception], ...]:
+        from eventsourcing.persistence import IntegrityError
+
+        return (*super()._conflicts(), IntegrityError)  # the tracking record moved on meanwhile
 
     def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
         from tournament.persistence.postgres import EVENTS
@@ -278,22 +315,6 @@ class PostgresReadDB(ReadDB):
 
         self.run(f"delete from {TRACKING} where application_name = ?", [projection])
 
-    def upsert(
-        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
-    ) -> None:
-        # COPY into a scratch table, then one statement: a rebuild upserts every match.
-        names = ", ".join(columns)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
-        self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
-        try:
-            self.insert("_upsert", columns, rows)
-            self.run(
-                f"insert into {table} ({names}) select {names} from _upsert "
-                f"on conflict ({pk}) do update set {updates}"
-            )
-        finally:
-            self.run("drop table _upsert")
-
     def close(self) -> None:
         self._context.__exit__(None, None, None)
 
@@ -303,12 +324,75 @@ class PostgresReadDB(ReadDB):
 
 def read_db(store: Any) -> ReadDB:
     """The read models' database of a store: a file's, read-only unless this process writes;
-    a server's (one connection, kept with the store)."""
+    a server's (one connection a thread, kept with the store: a web server's threads read
+    while its live task updates, and none may see another's transaction half done)."""
     if not store.location.is_server:
         from tournament import sqlitefile
 
         return SqliteReadDB(sqlitefile.connect(store.path, readonly=not store.has_written))
-    db: ReadDB | None = getattr(store, "_read_db", None)
-    if db is None:
-        db = store._read_db = PostgresReadDB(store)
-    return db
+    with _MAKING:
+        if not hasattr(store, "_read_dbs"):
+            store._read_dbs = ThreadDBs()
+    return store._read_dbs.get(store)  # type: ignore[no-any-return]
+
+
+_MAKING = threading.Lock()
+
+
+class ThreadDBs:
+    """A store's server connections for the read models, one a thread, all closed together."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+        self.made: list[ReadDB] = []
+
+    def get(self, store: Any) -> ReadDB:
+        db: ReadDB | None = getattr(self.local, "db", None)
+        if db is None:
+            db = self.local.db = PostgresReadDB(store)
+            with _MAKING:
+                self.made.append(db)
+        return db
+
+    def close(self) -> None:
+        with _MAKING:
+            made, self.made = self.made, []
+        for db in made:
+            db.close()
+        self.local = threading.local()
+
+
+@contextmanager
+def own_tables(store: Any, write: bool = True) -> Iterator[ReadDB]:
+    """The store's own small tables beside its events (the web's table links, the digital
+    dice's seeds), for one piece of work in one transaction: in the file on SQLite (``write``:
+    holding its write lock; else read-only), in the tournament's schema on a server (a
+    connection of the store's pool, so that a web server's threads never share one)."""
+    if not store.location.is_server:
+        from tournament import sqlitefile
+
+        conn = sqlitefile.connect(store.path, readonly=not write)
+        try:
+            db: ReadDB = SqliteReadDB(conn)
+            if not write:
+                yield db
+                return
+            with db.transaction():
+                yield db
+        finally:
+            conn.close()
+        return
+    from psycopg import sql
+
+    with store.factory.datastore.get_connection() as conn:
+        db = PostgresSQL(conn, store.location.schema)
+        with db.transaction():
+            # For this transaction only: the connection goes back to eventsourcing's pool.
+            conn.execute(sql.SQL("set local search_path to {}").format(sql.Identifier(db.schema)))
+            yield db
+
+
+def ensure(db: ReadDB, name: str, columns: Columns, pk: str) -> None:
+    """Create one of the store's own tables on first use."""
+    if name not in db.tables():
+        db.create(name, columns, pk, if_missing=True)

@@ -3,7 +3,9 @@ service in a worker thread, turning its refusal into one sentence, flash message
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,12 +19,13 @@ from engine.errors import RuleViolation
 from engine.lexicon import LexiconError
 from tournament.matches import Refused
 from tournament.matchlog import LogError
-from tournament.store import StoreError
+from tournament.store import Conflict, StoreError
 from tournament.web.security import csrf_ok
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
 # organizer's two tabs should queue, not race.
 WRITE = threading.Lock()
+CONFLICTS = 10  # attempts of an action that met another writer's save of the tournament
 USER_ERRORS = (Refused, StoreError, LexiconError, RuleViolation, LogError, ValueError)
 
 
@@ -51,13 +54,28 @@ async def run(
     """
 
     live = request.app.state.live
+    server = live.store.location.is_server
+
+    def attempts() -> Any:
+        # Another writer saved the tournament first (twenty tables choosing their partite at
+        # once): nothing was stored, so the action is simply made again on what is stored now.
+        for attempt in range(CONFLICTS):
+            try:
+                return fn(*args)
+            except Conflict:
+                if attempt == CONFLICTS - 1:
+                    raise
+                time.sleep(random.uniform(0, 0.02 * (attempt + 1)))
 
     def locked() -> Any:
-        with WRITE, live.lock:
-            result = fn(*args)
-            if refresh:
-                live.refresh()
-            return result
+        if server:  # the server coordinates its writers: moves at different tables go side by side
+            result = attempts()
+        else:  # one SQLite file takes one writer at a time: they queue here
+            with WRITE, live.lock:
+                result = attempts()
+        if refresh:
+            live.refresh()
+        return result
 
     try:
         return True, await run_in_threadpool(locked)

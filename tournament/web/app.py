@@ -29,11 +29,12 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exports import render
+from tournament.persistence import Location, close_reads
 from tournament.store import Store
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit, csrf_token
-from tournament.web.words import LANGS, page_words
+from tournament.web.words import LANGS, jinja_globals, page_words
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
@@ -43,13 +44,15 @@ PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 
 @dataclass
 class Settings:
-    """What a server is given: the database, its word list, the organizer's passphrase."""
+    """What a server is given: the store (a file, or a PostgreSQL server), its word list, the
+    organizer's passphrase."""
 
-    db: Path
+    db: Path | Location
     passphrase: str
     lexicon: str | None = None
+    season: Path | None = None  # the season file naming this tournament (serve --season)
     secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
-    interval: float = 0.25  # how often the live task looks at the store, in seconds
+    interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
 
@@ -69,7 +72,7 @@ def page(
 ) -> HTMLResponse:
     """Render a page of ``exports/templates/web/`` with the words of the visitor's language."""
     lang = lang_of(request)
-    env: jinja2.Environment = request.app.state.env
+    env: jinja2.Environment = request.app.state.envs[lang]
     name = template[1:] if template.startswith("/") else f"web/{template}"
     html = env.get_template(name).render(
         w=page_words(lang),
@@ -130,7 +133,8 @@ def public(
 
     async def as_json(request: Request) -> Response:
         try:
-            return JSONResponse(await data(request), headers={"Cache-Control": "no-store"})
+            shown = {k: v for k, v in (await data(request)).items() if not k.startswith("_")}
+            return JSONResponse(shown, headers={"Cache-Control": "no-store"})
         except views.NotFound as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 
@@ -160,7 +164,7 @@ PAGES = {
     ),
     "player": public(
         "player.html",
-        lambda st, name: views.player(st.store, name),
+        lambda st, name: views.player(st.store, name, st.settings.season),
         lambda r: f"/api/players/{_quoted(r.path_params['name'])}",
     ),
 }
@@ -232,6 +236,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
             yield
         finally:
             await hub.stop()
+            close_reads(store)  # a server's connections, one a worker thread
 
     app = Starlette(
         routes=routes(),
@@ -249,7 +254,10 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         lifespan=lifespan,
     )
     app.state.store, app.state.live, app.state.settings = store, hub, settings
-    app.state.env = render.environment()
+    # One environment per language, each speaking its own (switching one would race).
+    app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
+    for lang, env in app.state.envs.items():
+        env.globals.update(jinja_globals(lang))
     app.state.guesses = RateLimit(settings.guesses)
     app.state.pages = {}
     return app

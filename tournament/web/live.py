@@ -1,12 +1,12 @@
 """The live stream: one shared task watches the store and fans each stored event out.
 
 Every ``interval`` seconds the task asks the store for its last notification id (one cheap
-query); when it moved, whichever process wrote, it reads the new events from the store's
-notification log, sends one message per event to every listener, then brings the read models
-up to date: its match (or ``null`` for the tournament), its
-position in that match's log (or the tournament's version), its id, its type and when it was
-stored. Messages
-never carry an event's content: the pages fetch what they show, and secrets stay out.
+query); when it moved, whichever process wrote (on either backend), it reads the new events
+from the store's notification log and sends one message per event to every listener: its match
+(or ``null`` for the tournament), its position in that match's log (or the tournament's
+version), its id, its type and when it was stored. The read models are brought up to date
+beside the polling. Messages never carry an event's content: the pages fetch what they show,
+and secrets stay out.
 """
 
 from __future__ import annotations
@@ -20,7 +20,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import PersistenceError
+
 from tournament import readmodels
+from tournament.errors import StoreError
 from tournament.store import Store
 
 log = logging.getLogger("tournament.web")
@@ -31,7 +34,7 @@ REPLAY = 1000  # at most this many missed messages are sent again to a listener 
 class Live:
     """The read models' refresher and the stream's broadcaster, one per server."""
 
-    def __init__(self, store: Store, interval: float = 0.25) -> None:
+    def __init__(self, store: Store, interval: float = 0.1) -> None:
         self.store, self.interval = store, interval
         self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.last = 0
@@ -54,7 +57,7 @@ class Live:
                 # In the file (not a copy in memory): this server writes, and other processes
                 # (the CLI, another server) read the same tables.
                 readmodels.update(self.store, write=True)
-            except sqlite3.Error as e:
+            except (sqlite3.Error, PersistenceError, StoreError) as e:
                 log.warning("the read models were not refreshed this time: %s", e)
                 return False
         return True
@@ -137,17 +140,27 @@ class Live:
             q.put_nowait(None)
 
     async def _run(self) -> None:
-        while True:
-            try:
-                messages = await asyncio.to_thread(self._poll)
-            except Exception:  # a busy or changing database: try again on the next tick
-                log.exception("the live task could not read the store")
-                messages = []
-            for message in messages:
-                self.publish(message)
-            if messages:
-                await asyncio.to_thread(self.refresh)
-            await asyncio.sleep(self.interval)
+        # The read models are refreshed beside the polling, not in its way: a refresh under
+        # load can take longer than a tick, and the stream must not wait for it (a page that
+        # finds them behind brings them up itself).
+        refreshing: asyncio.Task[bool] | None = None
+        behind = False
+        try:
+            while True:
+                try:
+                    messages = await asyncio.to_thread(self._poll)
+                except Exception:  # a busy or changing database: try again on the next tick
+                    log.exception("the live task could not read the store")
+                    messages = []
+                for message in messages:
+                    self.publish(message)
+                behind = behind or bool(messages)
+                if behind and (refreshing is None or refreshing.done()):
+                    refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
+                await asyncio.sleep(self.interval)
+        finally:
+            if refreshing is not None:
+                await asyncio.gather(refreshing, return_exceptions=True)
 
     def publish(self, message: dict[str, Any]) -> None:
         for q in list(self.listeners):

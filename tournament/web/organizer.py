@@ -21,12 +21,13 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
-from tournament import corrections, day, readmodels, tables
+from tournament import corrections, day, dice, readmodels, tables
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record
 from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
+from tournament.web.words import kind, page_words
 
 HOME = "/organizer/"
 EXPORTS = ("standings.html", "standings.csv", "standings.json", "standings.md", "all.zip")
@@ -90,7 +91,7 @@ async def login(request: Request) -> Response:
         return form
     if not same_passphrase(request.app.state.settings.passphrase, form.get("passphrase")):
         guesses.failed(client)
-        return back(request, HOME, "wrong passphrase", good=False)
+        return back(request, HOME, words(request, "wrong_passphrase"), good=False)
     request.session.clear()  # a fresh session and CSRF token for the organizer
     request.session["organizer"] = True
     csrf_token(request.session)
@@ -132,14 +133,14 @@ async def pair(request: Request, form: FormData) -> Response:
     ok, said = await run(request, lambda: day.pair_next_round(store, _outcomes(store)))
     if not ok:
         return back(request, HOME, said, False)
-    return back(request, f"/rounds/{said['number']}", f"round {said['number']} paired")
+    return back(request, f"/rounds/{said['number']}", words(request, "paired_n", n=said["number"]))
 
 
 @action
 async def close(request: Request, form: FormData) -> Response:
     store = request.app.state.store
     ok, said = await run(request, lambda: day.close_round(store, _outcomes(store)))
-    return back(request, HOME, f"round {said['number']} closed" if ok else said, ok)
+    return back(request, HOME, words(request, "closed_n", n=said["number"]) if ok else said, ok)
 
 
 @action
@@ -167,10 +168,12 @@ async def start(request: Request, form: FormData) -> Response:
             outside,
             lexicon_path=lexicon,
         )
+        if field(form, "digital"):  # the referee's page rolls them; the seed stays here
+            dice.seal(store, match.number, lexicon)
         return str(match.number)
 
     ok, said = await run(request, go)
-    return back(request, HOME, f"{said} started" if ok else said, ok)
+    return back(request, HOME, words(request, "started_m", m=said) if ok else said, ok)
 
 
 @action
@@ -254,7 +257,8 @@ async def correct(request: Request, form: FormData) -> Response:
         ok, said = await run(
             request, lambda: record(store, match, _correction(form), lexicon)[0].match.number
         )
-        return back(request, HOME, f"{said}: {field(form, 'kind')} recorded" if ok else said, ok)
+        done = words(request, "recorded_m", m=said) + f" ({what(request, field(form, 'kind'))})"
+        return back(request, HOME, done if ok else said, ok)
     try:
         preview = await run_in_threadpool(
             lambda: preview_of(store, match, _correction(form), lexicon)
@@ -324,3 +328,17 @@ def routes() -> list[BaseRoute]:
         Route("/organizer/correct", correct, methods=["POST"]),
         Route("/organizer/export/{name}", export),
     ]
+
+
+def words(request: Request, key: str, **values: Any) -> str:
+    """One of the pages' sentences in the visitor's language (a flash after an action)."""
+    from tournament.web.app import lang_of
+
+    return page_words(lang_of(request))[key].format(**values)
+
+
+def what(request: Request, name: str) -> str:
+    """A kind of event in the visitor's language."""
+    from tournament.web.app import lang_of
+
+    return kind(name, lang_of(request))

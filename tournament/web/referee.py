@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.notation import format as notation
-from tournament import day, matches, tables
+from tournament import day, dice, matches, tables
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 from tournament.web import views
@@ -87,15 +87,28 @@ def record_at(
     the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
     from engine.events import parse_event
 
-    text = notation(parse_event(event))
-    return matches.record_move(store, number_, text, lexicon, expected_position=expected)[1]
+    return dice.record(store, number_, notation(parse_event(event)), lexicon, expected)
+
+
+def start(store: Store, found: tuple[int, int], game: str, outside: list[str], digital: bool,
+          lexicon: str | None) -> str:  # fmt: skip
+    """Start the table's next challenge; with digital dice, sealed before anything is rolled."""
+    number_ = tables.start_match(
+        store, found[0], found[1], game, outside, "referee", lexicon
+    ).number
+    if digital:
+        dice.seal(store, number_, lexicon)
+    return str(number_)
 
 
 # --- the page ----------------------------------------------------------------------------------
 
 
-def table_view(store: Store, round_number: int, table_number: int, lexicon: str | None) -> dict:
-    """The table, its challenges, and the match in play with who acts and what is legal."""
+def table_view(
+    store: Store, round_number: int, table_number: int, lexicon: str | None, lang: str = "it"
+) -> dict:
+    """The table, its challenges, and the match in play with who acts and what is legal (its
+    log in the words of ``lang``)."""
     t = views.current_tournament(store)
     tb = t.table(round_number, table_number)
     games = day.table_games(t, tb)
@@ -123,18 +136,21 @@ def table_view(store: Store, round_number: int, table_number: int, lexicon: str 
             {"game": g, "match": n, "status": s["status"], "points": s["points"]}
         )
         if s["status"] != "finished" and info["current"] is None:
-            info["current"] = _match_view(loaded, s)
+            info["current"] = _match_view(loaded, s, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
     return info
 
 
-def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
+def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
+    from exports.filled import event_log
+
     replay = loaded.replay
     return {
         **s,
         "state": replay.rules.summary(replay.state),
         "position": replay.position,
+        "digital": dice.sealed(loaded),  # whether it rolls them (the seed stays on the server)
         "turns": [
             {
                 "player": t.player,
@@ -148,8 +164,8 @@ def _match_view(loaded: Any, s: dict[str, Any]) -> dict[str, Any]:
             for t in replay.turns
         ],
         "log": [
-            {"position": i, "what": notation(e), "void": i in replay.voided}
-            for i, e in enumerate(replay.events, 1)
+            {"position": row.position, "what": row.what, "notation": notation(e), "void": row.void}
+            for row, e in zip(event_log(replay, lang), replay.events, strict=True)
         ],
         "others": list(replay.header.players),
     }
@@ -176,13 +192,13 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def table_page(request: Request) -> Response:
-    from tournament.web.app import page
+    from tournament.web.app import lang_of, page
 
     found = await _table_of(request)
     if isinstance(found, Response):
         return found
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon)
+    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
     flash = request.session.pop("flash", None)
     salt = request.session.pop("salt", None)
     return page(
@@ -238,8 +254,10 @@ async def record_move(request: Request) -> Response:
             }
         elif kind == "text":
             # A move typed in the notation, read and recorded as the console does.
-            text = field(form, "text")
-            return matches.record_move(store, match, text, lexicon, expected_position=expected)[1]
+            return dice.record(store, match, field(form, "text"), lexicon, expected)
+        elif kind == "roll" and field(form, "digital"):
+            # The program rolls: the faces follow from the sealed seed and the position.
+            return dice.record(store, match, f"roll {by} {field(form, 'die')}", lexicon, expected)
         elif kind == "seal":
             word = field(form, "word")
             if not word:
@@ -254,8 +272,17 @@ async def record_move(request: Request) -> Response:
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:
-        return back(request, _here(request), "; ".join(notation(e) for e in said))
+        return back(request, _here(request), recorded(said, request))
     return back(request, _here(request), said, False)
+
+
+def recorded(stored: list[Any], request: Request) -> str:
+    """What was stored, in the page's language (the flash after a move)."""
+    from exports.i18n import say
+    from exports.wording import event_message
+    from tournament.web.app import lang_of
+
+    return "; ".join(say(event_message(e), lang_of(request)) for e in stored)
 
 
 async def start_challenge(request: Request) -> Response:
@@ -266,13 +293,9 @@ async def start_challenge(request: Request) -> Response:
     found, form = checked
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     outside = [p for p in _split(field(form, "outside"))]
+    digital = bool(field(form, "digital"))
     ok, said = await run(
-        request,
-        lambda: (
-            tables.start_match(
-                store, found[0], found[1], field(form, "game"), outside, "referee", lexicon
-            ).number
-        ),
+        request, lambda: start(store, found, field(form, "game"), outside, digital, lexicon)
     )
     return back(request, _here(request), f"{said}" if ok else said, ok)
 

@@ -1,32 +1,31 @@
 """The tables' private links: 128 random bits each, stored only as a hash.
 
-The hashes live in ``web_tables`` beside the read models (created when a server starts, written
-only by the organizer's actions); a link opens its table until the table's round closes, and
-printing the cards again replaces the links of the open round.
+The hashes live in ``web_tables``, one of the store's own tables beside its events (in the
+SQLite file, or in the tournament's schema on a PostgreSQL server; created when a server starts,
+written only by the organizer's actions); a link opens its table until the table's round closes,
+and printing the cards again replaces the links of the open round.
 """
 
 from __future__ import annotations
 
-from contextlib import closing
 from typing import Any
 
 import segno
 
-from tournament import day, sqlitefile
+from tournament import day
 from tournament.matches import Refused
+from tournament.persistence.sql import ensure, own_tables
 from tournament.store import Store
 from tournament.web.security import new_token, token_hash
 
 TABLE = "web_tables"
+COLUMNS: dict[str, type] = {"hash": str, "round": int, "table_no": int}
 
 
 def prepare(store: Store) -> None:
     """Create the tokens' table on first use (a server's start)."""
-    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
-        conn.execute(
-            f"create table if not exists {TABLE} "
-            "(hash text primary key, round integer, table_no integer)"
-        )
+    with own_tables(store) as db:
+        ensure(db, TABLE, COLUMNS, "hash")
 
 
 def issue_cards(store: Store) -> list[dict[str, Any]]:
@@ -36,18 +35,16 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
         raise Refused("there is no open round: pair one first")
     r = t.rounds[-1]
     issued = []
-    with closing(sqlitefile.connect(store.path, readonly=False)) as conn, conn:
+    with own_tables(store) as db:
+        ensure(db, TABLE, COLUMNS, "hash")
         for tb in r["tables"]:
             if tb["bye"]:
                 continue
             token = new_token()
-            conn.execute(
+            db.run(
                 f"delete from {TABLE} where round = ? and table_no = ?", [r["number"], tb["table"]]
             )
-            conn.execute(
-                f"insert into {TABLE} values (?, ?, ?)",
-                [token_hash(token), r["number"], tb["table"]],
-            )
+            db.insert(TABLE, list(COLUMNS), [(token_hash(token), r["number"], tb["table"])])
             issued.append(
                 {
                     "round": r["number"],
@@ -73,8 +70,6 @@ def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
 
 def find(store: Store, token: str) -> tuple[int, int] | None:
     """The round and table of a token, if it was issued."""
-    with closing(sqlitefile.connect(store.path)) as conn:
-        row = conn.execute(
-            f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)]
-        ).fetchone()
-    return (int(row[0]), int(row[1])) if row else None
+    with own_tables(store, write=False) as db:
+        rows = db.rows(f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)])
+    return (int(rows[0][0]), int(rows[0][1])) if rows else None

@@ -16,6 +16,7 @@ from engine.lexicon import LexiconError
 from tournament import day, readmodels
 from tournament.audit import timeline
 from tournament.matches import Refused, lexicon_for, load, summary
+from tournament.persistence import Location
 from tournament.store import Store, StoreError, normalise_number
 from tournament.tournaments import Tournament
 
@@ -34,7 +35,7 @@ def tournament_or_none(store: Store) -> Tournament | None:
     have changed.
     """
     top = store.recorder.max_notification_id() or 0
-    key = str(store.env.get("SQLITE_DBNAME"))
+    key = str(store.location)
     cached = _LATEST.get(key)
     if cached and cached[0] == top:
         return cached[1]
@@ -132,6 +133,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
                 "players": list(tb["players"]),
                 "bye": tb["bye"],
                 "why": tb.get("why", ""),
+                "reasons": list(tb.get("reasons", ())),  # the why's codes, for translations
                 "games": day.table_games(t, tb),
                 "matches": dict(tb.get("matches", {})),
                 "decided": result.decided,
@@ -161,7 +163,9 @@ def bracket(store: Store) -> dict[str, Any]:
     }
 
 
-def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> dict[str, Any]:
+def match(
+    store: Store, number: str, db: Path | Location, lexicon: str | None = None
+) -> dict[str, Any]:
     """``/matches/M7``: the state, the timeline with rule ids, the head hash and its check."""
     from tournament.verify import verify_store
 
@@ -199,11 +203,35 @@ def match(store: Store, number: str, db: Path, lexicon: str | None = None) -> di
             row["best"] = ""
     report, problems = check()
     verified = bool(report and report.ok and report.heads.get(number) == info["head"])
-    return {**info, "timeline": rows, "verified": verified, "problems": problems}
+    return {**info, "timeline": rows, "verified": verified, "problems": problems,
+            "_words": _in_words(loaded.replay, rows)}  # fmt: skip
 
 
-def player(store: Store, name: str) -> dict[str, Any]:
-    """``/players/NAME``: registration, standing, tables round by round, matches."""
+def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The timeline in the words of each language (the page's; the JSON keeps the notation)."""
+    from exports.filled import event_log
+    from exports.i18n import say
+    from exports.wording import best_play
+
+    return {
+        lang: [
+            {
+                "what": said.what,
+                "notes": said.notes,
+                "state": said.state,
+                "best": say(best_play(row["best"]), lang) if row["best"] else "",
+            }  # fmt: skip
+            for said, row in zip(event_log(replay, lang), rows, strict=True)
+        ]
+        for lang in ("it", "en")
+    }
+
+
+def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any]:
+    """``/players/NAME``: registration, standing, tables round by round, matches; with the
+    season the tournament belongs to (``serve --season``), the player's rating after each of
+    its tournaments (``season``: the points; ``_chart``: the SVG chart in each language, for
+    the page only)."""
     t = tournament_or_none(store)
     if t is None or name not in t.players:
         raise NotFound(f"there is no player {name!r} in this tournament")
@@ -235,4 +263,46 @@ def player(store: Store, name: str) -> dict[str, Any]:
         "standing": standing[0] if standing else None,
         "tables": tables,
         "matches": matches,
+        **(season_chart(season, name, store.lexicon) if season else {}),
     }
+
+
+_SEASONS: dict[Path, tuple[Any, Any]] = {}  # season file -> (what its files were, the season)
+
+
+def _stamp(season: Path) -> tuple[Any, ...]:
+    """What the season file and its tournaments' files are now (their writes move it)."""
+    from tournament.season.config import load_season
+
+    files = [season, *load_season(season).sources]
+    return tuple(
+        (f.stat().st_mtime_ns, f.stat().st_size) if f.exists() else None
+        for path in files
+        for f in (path, Path(f"{path}-wal"))
+    )
+
+
+def season_chart(season: Path, name: str, lexicon: str | None = None) -> dict[str, Any]:
+    """The player's season: its name and their rating after each tournament (the chart's
+    points), or nothing for a player the season has not rated yet."""
+    from exports import season as sheets
+    from tournament.season.config import SeasonError
+    from tournament.season.service import history_report, open_season
+
+    stamp = _stamp(season)
+    kept = _SEASONS.get(season)
+    if kept is None or kept[0] != stamp:
+        kept = _SEASONS[season] = (stamp, open_season(season, lexicon=lexicon))
+    data = kept[1]
+    try:
+        history = history_report(data, name)
+    except SeasonError:
+        return {"season": None}
+    # player_chart_svg's, drawn with every value escaped: the page embeds the SVG as it is,
+    # and a name is whatever the organizer typed (the print-outs' environment escapes HTML only).
+    env = sheets.shared_environment()
+    env.autoescape = True
+    charts = {
+        lang: sheets.history_svg(env, history, len(data.tournaments), lang) for lang in ("it", "en")
+    }
+    return {"season": history, "_chart": charts}
