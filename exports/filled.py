@@ -51,6 +51,7 @@ class Section:
     boxes: list[str] = field(default_factory=list)  # single values in boxes (a target, a base)
     span_first: bool = False  # the first column is one cell for every row (Texas's letters)
     played: int | None = None  # the column of what was played (struck through when rejected)
+    even: bool = False  # columns as wide as the blank sheet's (tables that repeat line up)
 
 
 class Sheet:
@@ -134,6 +135,7 @@ def texas(s: Sheet) -> list[Section]:
             [_("Letters"), _("Player"), _("Word"), _("Score"), _("Bonus")],
             span_first=True,
             played=2,
+            even=True,
         )
         for r in range(1, ROUNDS + 1)
     }
@@ -198,7 +200,7 @@ def tiro(s: Sheet) -> list[Section]:
 def catena(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
-    anchors = Section(_("Anchor words"), ["", _("Letters"), _("Word")], played=2)
+    anchors = Section(_("Anchor words"), [_("Player"), _("Letters"), _("Word")], played=2)
 
     def faces(a: Any) -> str:
         return " ".join(a.chosen.get(die, face).upper() for die, face in a.faces.items())
@@ -334,8 +336,14 @@ def ventuno(s: Sheet) -> list[Section]:
 def alphatiana(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
-    damage = Section(_("Damage"), [_("Player"), _("Damage")])
-    damage.rows = [Row([p, str(d)]) for p, d in final.damage.items()]
+    from engine.games.alphatiana import DEATH as TRACK
+
+    # The blank sheet's damage track, 0 to 10 (ALP-1): each point taken crossed off.
+    damage = Section(_("Damage"), [_("Player"), *map(str, range(TRACK + 1))])
+    damage.rows = [
+        Row([p, *("✗" if 0 < i <= d else "" for i in range(TRACK + 1))])
+        for p, d in final.damage.items()
+    ]
     turns = Section("", [_("Turn"), _("Attack"), _("Defence"), _("Damage")])
     for position, event, before, _after in s.moves():
         if isinstance(event, Roll) and before.face is not None and before.attacker is not None:

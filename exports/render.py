@@ -93,8 +93,8 @@ def score_sheet(
     """A filled score sheet: the game's blank sheet filled in from the match, then its event
     log, the outcome, the head hash as text and QR, and the signatures.
 
-    ``where`` names the tournament, its date, the round and the table, when the match was
-    played at one (keys ``tournament``, ``date``, ``round``, ``table``).
+    ``where`` names the tournament, its date, the round, the table and the referee, when
+    known (keys ``tournament``, ``date``, ``round``, ``table``, ``referee``).
     """
     return _page(
         env,
@@ -146,14 +146,22 @@ def match_report(
     replay: Replay,
     best: Mapping[int, str],
     lang: str,
+    where: Mapping[str, Any] | None = None,
 ) -> str:
     """The timeline of a match with its rulings, voids and the best possible plays
-    (``best``: position -> what the best play was, in English, read back into ``lang``)."""
+    (``best``: position -> what the best play was, in English, read back into ``lang``;
+    ``where``: as for :func:`score_sheet`)."""
     from exports.wording import best_play
 
     said = {k: say(best_play(v), lang) for k, v in best.items() if v}
     return _page(
-        env, lang, "report.html", match=match, log=filled.event_log(replay, lang), best=said
+        env,
+        lang,
+        "report.html",
+        match=match,
+        log=filled.event_log(replay, lang),
+        best=said,
+        where=where or {},
     )
 
 
@@ -205,21 +213,34 @@ def standings_html(
 
 
 def bracket_html(
-    env: jinja2.Environment, name: str, rounds: Sequence[Mapping[str, Any]], lang: str
+    env: jinja2.Environment,
+    name: str,
+    rounds: Sequence[Mapping[str, Any]],
+    lang: str,
+    date: str = "",
+    results: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
 ) -> str:
-    """A single-elimination bracket drawn as SVG, on one landscape page."""
+    """A single-elimination bracket drawn as SVG, on one landscape page; ``results``: per
+    (round, table) of a decided table, its ``points`` and the ``winner`` who went through."""
     return _page(
         env,
         lang,
         "bracket.html",
         name=name,
-        svg=bracket_svg(rounds, {**words(lang), "lang": lang}),
+        date=date,
+        svg=bracket_svg(rounds, {**words(lang), "lang": lang}, results or {}),
         orientation="landscape",
     )
 
 
-def bracket_svg(rounds: Sequence[Mapping[str, Any]], w: Mapping[str, str]) -> str:
-    """Columns of boxes, one a round, joined to the box they feed (SVG, 270 x 170 mm)."""
+def bracket_svg(
+    rounds: Sequence[Mapping[str, Any]],
+    w: Mapping[str, str],
+    results: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
+) -> str:
+    """Columns of boxes, one a round, joined to the box they feed (SVG, 270 x 170 mm); a
+    decided table shows its challenge points, the player who went through in bold."""
+    results = results or {}
     width, height = 270.0, 170.0
     columns = max(1, len(rounds))
     col_w = width / columns
@@ -241,9 +262,17 @@ def bracket_svg(rounds: Sequence[Mapping[str, Any]], w: Mapping[str, str]) -> st
                 f'height="{box_h:.1f}" fill="none" stroke="#333" stroke-width="0.3"/>'
             )
             names = list(t["players"]) + ([w["bye"]] if t["bye"] else [])
+            result = results.get((r["number"], t["table"]), {})
+            points = result.get("points") or {}
             for k, name in enumerate(names[:2]):
                 ty = y + box_h * (k + 1) / 3 + 1
-                parts.append(f'<text x="{x + 1.5:.1f}" y="{ty:.1f}">{_xml(name)}</text>')
+                bold = ' font-weight="bold"' if name == result.get("winner") else ""
+                parts.append(f'<text x="{x + 1.5:.1f}" y="{ty:.1f}"{bold}>{_xml(name)}</text>')
+                if name in points:
+                    parts.append(
+                        f'<text x="{x + col_w - 11.5:.1f}" y="{ty:.1f}" text-anchor="end"'
+                        f"{bold}>{points[name]}</text>"
+                    )
             if c + 1 < columns:
                 parts.append(
                     f'<line x1="{x + col_w - 10:.1f}" y1="{cy:.1f}" '

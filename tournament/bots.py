@@ -215,7 +215,7 @@ def random_game(replay: Replay, rng: random.Random, limit: int = 400) -> Replay:
             # Mostly the event just entered; now and then an earlier one, which the replay
             # refuses when later events depend on it (then the referee leaves it be).
             on = last if rng.random() < 0.7 else rng.randint(1, last)
-            void = {"type": "void", "by": "referee", "on": on, "reason": "entered by mistake"}
+            void = {"type": "void", "by": "referee", "on": on, "reason": "scritto per errore"}
             try:
                 replay = replay.apply(parse_event(void))
             except RuleViolation:

@@ -6,6 +6,7 @@ Eight players, a Swiss of three rounds of Tetragon partite played by the compute
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from tournament import day, readmodels, simulate
@@ -16,6 +17,9 @@ from tournament.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 NAME = "Torneo dimostrativo"
+DATE = "2026-11-28"  # a Saturday at the club: the sheets print a date like a real day's
+ROUNDS = 3
+REFEREES = ("Anna", "Bruno", "Carla", "Dario")  # one a table: the sheets name their referee
 
 
 def example_files() -> list[Path]:
@@ -38,8 +42,9 @@ def is_demo(db: Location) -> bool:
     return bool(t.settings.get("demo"))
 
 
-def build_demo(db: str | Path | Location) -> Store:
-    """Build the demo into ``db``; a database with anything else in it is left alone."""
+def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | None = None) -> Store:
+    """Build the demo into ``db``; a database with anything else in it is left alone.
+    ``done(what, total)`` hears each round played and each example imported (#11)."""
     files = example_files()
     logs = [check_log(f.read_text(encoding="utf-8")) for f in files]
     db = locate(db)
@@ -53,11 +58,35 @@ def build_demo(db: str | Path | Location) -> Store:
         else:
             remove(db.path)
     store = Store(db)
+    said = done or (lambda _what, _total: None)
+    total = ROUNDS + len(logs)
     simulate.run(
         store,
-        simulate.Simulation(players=8, format="swiss", rounds=3, seed=2026, name=NAME, demo=True),
+        simulate.Simulation(
+            players=8,
+            format="swiss",
+            rounds=ROUNDS,
+            seed=2026,
+            name=NAME,
+            date=DATE,
+            demo=True,
+            progress=lambda what: said(what, total),
+        ),
     )
-    for log in logs:
+    _name_referees(store)
+    for f, log in zip(files, logs, strict=True):
         import_log(store, log)
+        said(f.name, total)
     readmodels.update(store)
     return store
+
+
+def _name_referees(store: Store) -> None:
+    """Each table's referee, as an organizer names them with ``table start --referee``."""
+    t = day.get_tournament(store)
+    for r in t.rounds:
+        for tb in r["tables"]:
+            for match in tb.get("matches", {}).values():
+                referee = REFEREES[(tb["table"] - 1) % len(REFEREES)]
+                t.name_referee(match=match, referee=referee, by="organizer")
+    day.save(store, t)

@@ -118,9 +118,14 @@ def read_deck(path: Path) -> list[Any]:
     return deck
 
 
-def check_log(text: str, lexicon_path: str | None = None) -> MatchLog:
-    """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError)."""
-    return read_log(text, lambda header: lexicon_for(header, lexicon_path))
+def check_log(
+    text: str,
+    lexicon_path: str | None = None,
+    counted: Callable[[int, int], None] | None = None,
+) -> MatchLog:
+    """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError);
+    ``counted(done, total)`` hears each event checked."""
+    return read_log(text, lambda header: lexicon_for(header, lexicon_path), counted)
 
 
 def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> MatchLog:

@@ -112,10 +112,15 @@ def _json_lines(text: str) -> list[tuple[int, Any]]:
     return out
 
 
-def read_log(text: str, lexicon_for: Callable[[Header], Lexicon]) -> MatchLog:
+def read_log(
+    text: str,
+    lexicon_for: Callable[[Header], Lexicon],
+    counted: Callable[[int, int], None] | None = None,
+) -> MatchLog:
     """Read and check a whole log; raise :class:`LogError` naming the first impossible line.
 
     ``lexicon_for`` finds the word list the header names (or the default); it may raise.
+    ``counted`` hears each event checked, and how many there are (a progress bar, #11).
     Where a line carries ``seq`` and ``hash`` (an exported log), both are checked, with the
     binding (``match``, ``id``, ``at``) when the header carries one.
     """
@@ -153,6 +158,8 @@ def read_log(text: str, lexicon_for: Callable[[Header], Lexicon]) -> MatchLog:
             raise LogError(number, v.message, v.rule) from None
         lines.append(line)
         times.append(at)
+        if counted is not None:
+            counted(position, len(rows) - 1)
     if header_obj.get("lexicon") is None:
         header_obj = {**header_obj, "lexicon": replay.lexicon.identity}
     if binding:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,7 @@ from exports import render
 from tournament import day, readmodels
 from tournament.audit import best_possible
 from tournament.matches import Refused, load, summary
+from tournament.referees import match_referee, table_referee
 from tournament.store import Store
 
 
@@ -53,21 +56,23 @@ class Printer:
         return path
 
     def _where(self, number: str) -> dict[str, Any]:
-        """The tournament, its date, the round and the table a match was played at, if any."""
+        """The tournament, its date, the round and the table a match was played at, if any,
+        and its referee (named when the table was started)."""
         try:
             t = day.get_tournament(self.store)
         except Refused:
             return {}
+        where = {
+            "tournament": t.settings["name"],
+            "date": t.settings.get("date", ""),
+            "referee": t.referee_of(number),
+        }
         for r in t.rounds:
             for tb in r["tables"]:
                 if number in tb.get("matches", {}).values():
-                    return {
-                        "tournament": t.settings["name"],
-                        "date": t.settings.get("date", ""),
-                        "round": r["number"],
-                        "table": tb["table"],
-                    }
-        return {"tournament": t.settings["name"], "date": t.settings.get("date", "")}
+                    referee = match_referee(t, tb, number)
+                    return {**where, "round": r["number"], "table": tb["table"], "referee": referee}
+        return where
 
     # --- sheets and matches ------------------------------------------------------------------
 
@@ -95,7 +100,7 @@ class Printer:
             ),
             self.write(
                 f"report-{info['id']}.html",
-                render.match_report(self.env, info, replay, best, self.lang),
+                render.match_report(self.env, info, replay, best, self.lang, where),
             ),
         ]
 
@@ -196,6 +201,7 @@ class Printer:
                     "date": t.settings.get("date", ""),
                     "round": r["number"],
                     "table": tb["table"],
+                    "referee": table_referee(t, tb),
                 }
                 html = render.partita_sheet(
                     self.env,
@@ -212,25 +218,46 @@ class Printer:
         t = day.get_tournament(self.store)
         if t.settings["format"] != "elimination":
             raise Refused("a bracket is drawn for a single-elimination tournament")
-        return self.write(
-            "bracket.html", render.bracket_html(self.env, t.settings["name"], t.rounds, self.lang)
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        results = {}
+        for r in t.rounds:
+            for tb in r["tables"]:
+                result = day.table_result(t, tb, known.get)
+                if result.decided:
+                    results[(r["number"], tb["table"])] = {
+                        "points": dict(result.points or {}),
+                        "winner": day.table_winner(t, result),
+                    }
+        html = render.bracket_html(
+            self.env, t.settings["name"], t.rounds, self.lang, t.settings.get("date", ""), results
         )
+        return self.write("bracket.html", html)
 
-    def everything(self) -> list[Path]:
-        """Every output the tournament has: sheets, pairings, standings, bracket, matches."""
-        for name in render.GAMES_WITH_SHEETS:
-            self.blank_sheet(name)
+    def everything(self, done: Callable[[str, int], None] | None = None) -> list[Path]:
+        """Every output the tournament has: sheets, pairings, standings, bracket, matches.
+
+        ``done(what, total)`` hears each piece written and how many there are in all (a
+        progress bar, #11).
+        """
+        jobs: list[tuple[str, Callable[[], Any]]] = [
+            (name, partial(self.blank_sheet, name)) for name in render.GAMES_WITH_SHEETS
+        ]
         try:
             t = day.get_tournament(self.store)
         except Refused:
             t = None
         if t is not None:
-            self.standings()
-            for n in range(1, len(t.rounds) + 1):
-                self.pairings(n)
-            self.partite()
+            jobs.append(("standings", self.standings))
+            jobs += [
+                (f"pairings {n}", partial(self.pairings, n)) for n in range(1, len(t.rounds) + 1)
+            ]
+            jobs.append(("partite", self.partite))
             if t.settings["format"] == "elimination":
-                self.bracket()
-        for match in self.store.matches():
-            self.match_files(match.number)
+                jobs.append(("bracket", self.bracket))
+        jobs += [(m.number, partial(self.match_files, m.number)) for m in self.store.matches()]
+        for what, job in jobs:
+            job()
+            if done is not None:
+                done(what, len(jobs))
         return self.written

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import json
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -81,15 +81,21 @@ def position(db: ReadDB) -> int:
     return db.position(PROJECTION)
 
 
-def rebuild(store: Store) -> Progress:
-    """Drop every read model and project the whole log again (in the file)."""
-    return update(store, write=True, again=True)
+def rebuild(store: Store, counted: Callable[[int], None] | None = None) -> Progress:
+    """Drop every read model and project the whole log again (in the file); ``counted`` hears
+    how many events are projected so far (a progress bar, #11)."""
+    return update(store, write=True, again=True, counted=counted)
 
 
 ATTEMPTS = 20  # updates started again when another process applied the same events first
 
 
-def update(store: Store, write: bool | None = None, again: bool = False) -> Progress:
+def update(
+    store: Store,
+    write: bool | None = None,
+    again: bool = False,
+    counted: Callable[[int], None] | None = None,
+) -> Progress:
     """Bring the read models up to the last stored event, from where they stopped.
 
     ``write`` (default: whether this process has saved anything) updates the file's tables;
@@ -106,7 +112,7 @@ def update(store: Store, write: bool | None = None, again: bool = False) -> Prog
         for _ in range(ATTEMPTS):
             try:
                 with db.transaction():
-                    return _update(db, store, again)
+                    return _update(db, store, again, counted)
             except Conflict:
                 again = False  # another process applied the same events first: look again
         raise Conflict("the read models kept changing under this update")  # pragma: no cover
@@ -119,7 +125,7 @@ def update(store: Store, write: bool | None = None, again: bool = False) -> Prog
             source.close()
     with sqlitefile.updating(store.path, write) as conn:
         view = SqliteReadDB(conn)
-        progress = _update(view, store, again)
+        progress = _update(view, store, again, counted)
     if not write:
         _views[store] = view
     return progress
@@ -136,7 +142,9 @@ def _current(db: ReadDB) -> bool:
     return schema == SCHEMA and position(db) == last
 
 
-def _update(db: ReadDB, store: Store, again: bool) -> Progress:
+def _update(
+    db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
+) -> Progress:
     if "_projections" in db.tables():
         schema = _schema(db)
         if schema is not None and schema > SCHEMA:
@@ -147,7 +155,7 @@ def _update(db: ReadDB, store: Store, again: bool) -> Progress:
             db.forget(PROJECTION)
     readtables.create(db)
     try:
-        return _project(db, store)
+        return _project(db, store, counted)
     except LexiconError:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -157,7 +165,7 @@ def _update(db: ReadDB, store: Store, again: bool) -> Progress:
         ) from None
 
 
-def _project(db: ReadDB, store: Store) -> Progress:
+def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = None) -> Progress:
     start = position(db) + 1
     progress = Progress()
     numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
@@ -167,6 +175,8 @@ def _project(db: ReadDB, store: Store) -> Progress:
         rows = _flat_rows(page, numbers, summaries, progress)
         db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
         progress.events += len(rows)
+        if counted is not None:
+            counted(progress.events)
         last = page[-1][0]
     progress.matches = set(summaries)
     _matches(db, store, summaries)

@@ -44,6 +44,7 @@ class Simulation:
     plays: str = day.PARTITA
     seed: int = 1
     name: str = "Torneo simulato"
+    date: str = ""  # the tournament's date, printed on its sheets (ISO, as create takes it)
     table_size: int = 4
     demo: bool = False
     max_events: int | None = None  # stop pairing new rounds once the store holds this many
@@ -126,7 +127,7 @@ def run(store: Store, sim: Simulation) -> None:
         seed=sim.seed,
         table_size=sim.table_size,
         demo=sim.demo,
-        date="",
+        date=sim.date,
         venue="",
     )
     day.add_players(store, player_names(sim.players), by=BY)

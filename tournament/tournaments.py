@@ -150,6 +150,17 @@ class Tournament(Aggregate):
     def record_head(self, match: str, events: int, head: str, by: str) -> None:
         self.heads[match] = [events, head]
 
+    @event("RefereeNamed")
+    def name_referee(self, match: str, referee: str, by: str) -> None:
+        # Set here, not in __init__: a tournament recorded before referees were named (its
+        # snapshots included) must replay to the very same state.
+        vars(self).setdefault("referees", {})[match] = referee
+
+    def referee_of(self, match: str) -> str | None:
+        """The referee named for a match, if any (a name is free text, not a player)."""
+        referees: dict[str, str] = vars(self).get("referees", {})
+        return referees.get(match)
+
     @event("RoundClosed")
     def close_round(self, number: int, by: str) -> None:
         self.rounds[number - 1]["closed"] = True

@@ -91,9 +91,13 @@ class Report:
 
 
 def verify_store(
-    db: str | Path | Location, lexicon_for: Callable[[Any], Lexicon], number: str | None = None
+    db: str | Path | Location,
+    lexicon_for: Callable[[Any], Lexicon],
+    number: str | None = None,
+    checked: Callable[[str], None] | None = None,
 ) -> Report:
-    """Check every stored match (or one), the tournament and its snapshots."""
+    """Check every stored match (or one), the tournament and its snapshots; ``checked`` hears
+    each match (its number) and the tournament once checked (a progress bar, #11)."""
     place = locate(db)
     # Unknown event types are reported below, row by row, rather than refused here.
     if isinstance(place, SqliteFile):
@@ -123,8 +127,12 @@ def verify_store(
             report.events += len(rows) - 1
             name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, report)
             heads[name] = hashes
+            if checked is not None:
+                checked(name)
         elif isinstance(first, Tournament.Event):
             tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
+            if checked is not None:
+                checked(TOURNAMENT)
         else:
             # Another kind of aggregate (a newer feature's): its rows must at least be intact.
             for row in rows[1:]:

@@ -142,3 +142,24 @@ def test_a_sixteen_player_bracket_is_one_landscape_page(tmp_path: Path) -> None:
     width, height = (float(x) for x in size.split(":")[1].split("pts")[0].split("x"))
     assert pages == 1 and width > height
     assert "Giocatore 01" in text or "Giocatore 16" in text
+
+
+def test_the_bracket_shows_each_decided_tables_points_and_who_went_through(
+    tmp_path: Path,
+) -> None:
+    import re
+
+    db = tournament_with_exports(tmp_path, players=4, format="elimination", plays="ventuno")
+    out = tmp_path / "out"
+    ok(db, "export", "bracket", "--out", str(out))
+    svg = (out / "bracket.html").read_text()
+    rounds = json.loads(ok(db, "round", "show", "2", "--json"))
+    final = rounds["tables"][0]["players"]
+    standings = json.loads(ok(db, "standings", "--json"))
+    champion = next(r["player"] for r in standings if r["rank"] == 1)
+    assert champion in final
+    bold = re.findall(r'font-weight="bold">([^<]+)</text>', svg)
+    assert champion in bold  # through from the first round, and the final's winner
+    assert len([b for b in bold if not b.isdigit()]) == 3  # one a table: two semis, the final
+    points = re.findall(r'text-anchor="end"[^>]*>(\d+)</text>', svg)
+    assert len(points) == 6  # both players' challenge points at each of the three tables

@@ -18,6 +18,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir  # noqa: E
 from babel.messages.mofile import write_mo  # noqa: E402
 from babel.messages.pofile import read_po  # noqa: E402
 
+from engine.games import game  # noqa: E402
 from engine.message import msg, nmsg  # noqa: E402
 from exports.i18n import LANGS, LOCALES, say, translator  # noqa: E402
 from tests.support import EXAMPLES  # noqa: E402
@@ -104,8 +105,12 @@ ENGLISH = (
     "roll rolls rolled round rounds winner winners total totals none true false answer answers "
     "doubt doubts end consonant consonants vowel letter letters different scores score the of "
     "and is with not out yet chain word words die target best key void ruling referee accepted "
-    "rejected bye seed page player players points sinks hits makes stands writes passes"
-).split()
+    "rejected bye seed page player players points sinks hits makes stands writes passes "
+    "entered mistake game games match matches table tables sheet signature pairings results "
+    "challenge challenges after ships sunk hit turn damage attack defence guess card call "
+    "running value expression divisions multiplications subtractions log state who what judged "
+    "why yes rank third place final"
+).split()  # not "standings" nor "bracket": the web lists files by name (standings.html)
 # Names that stay as they are in both languages: game titles and tie-break names.
 PROPER = ("Texas Word'em", "Sonneborn-Berger", "Buchholz")
 
@@ -169,15 +174,50 @@ def test_the_detector_finds_english() -> None:
     assert english_in("giallo scrive none", frozenset({"none"})) == []
 
 
+def printed(store, out: Path) -> dict[str, str]:
+    """Every page the printer writes for ``store``, in Italian: name -> HTML."""
+    written = Printer(store, out, "it").everything()
+    return {p.name: p.read_text(encoding="utf-8") for p in written if p.suffix == ".html"}
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], frozenset[str]]:
-    """Everything the demo prints (its tournament and every example match), in Italian, and
-    the words played in it."""
+    """Everything printed in Italian for the demo (its tournament, every example match) and for
+    a single-elimination tournament (its bracket), and the words played in them."""
+    from tournament.simulate import Simulation, run
+    from tournament.store import Store
+
     tmp = tmp_path_factory.mktemp("demo")
     store = build_demo(tmp / "demo.db")
-    written = Printer(store, tmp / "out", "it").everything()
-    pages = {p.name: p.read_text(encoding="utf-8") for p in written if p.suffix == ".html"}
-    return pages, played_words(store)
+    pages = printed(store, tmp / "out")
+    knockout = Store(tmp / "knockout.db")
+    run(knockout, Simulation(players=8, format="elimination", plays="tiro", seed=5, name="Coppa"))
+    pages |= {f"knockout-{k}": v for k, v in printed(knockout, tmp / "knockout").items()}
+    return pages, played_words(store) | played_words(knockout)
+
+
+def test_the_pages_looked_at_are_every_kind_of_sheet(
+    demo: tuple[dict[str, str], frozenset[str]],
+) -> None:
+    """Every game's filled sheet and report, a partita, the standings, pairings with closed
+    rounds, the bracket and every blank sheet are among the pages the tests below read."""
+    from engine.games import GAMES
+    from exports.render import GAMES_WITH_SHEETS
+
+    pages = demo[0]
+    titles = {
+        htmllib.unescape(t[1]).strip()
+        for name, html in pages.items()
+        if name.startswith("scoresheet-") and (t := re.search(r"<h1>([^<·]+)", html))
+    }
+    assert titles == {game(g).title for g in GAMES}
+    assert {f"sheet-{g}.html" for g in GAMES_WITH_SHEETS} <= set(pages)
+    assert any(n.startswith("partita-") for n in pages)
+    assert {"standings.html", "pairings-3.html", "knockout-bracket.html"} <= set(pages)
+    assert "Risultati del turno 2" in pages["pairings-3.html"]
+    assert sum(n.startswith("report-") for n in pages) == sum(
+        n.startswith("scoresheet-") for n in pages
+    )
 
 
 def test_no_english_on_any_italian_sheet_of_the_demo(
@@ -199,7 +239,7 @@ def test_no_english_on_any_italian_sheet_of_the_demo(
 def test_no_python_values_on_a_sheet(demo: tuple[dict[str, str], frozenset[str]]) -> None:
     for name, html in demo[0].items():
         text = visible(html)
-        assert not re.search(r"\b(True|False|None)\b|\[\'|\{\'", text), name
+        assert not re.search(r"\b(True|False|None)\b|\[\'|\{\'|\[\"|\{\"|\[\]|\{\}", text), name
 
 
 @pytest.mark.parametrize("example", sorted(p.name for p in EXAMPLES.glob("*.jsonl")))

@@ -6,6 +6,7 @@ missing, and the HTML still written."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -137,3 +138,22 @@ def test_every_blank_sheet_is_one_a4_page(tmp_path: Path) -> None:
         assert page_size(pdf) == A4
         (text,) = pages(pdf)
         assert "Firma" in text and "pagina 1 di 1" in text
+
+
+def test_the_closing_keeps_the_end_of_the_log_and_names_the_referee(tmp_path: Path) -> None:
+    """The outcome, seal and signatures never start a page alone: the last rows of the log
+    come with them (demo matches M22 and M59 filled their first page just short of it)."""
+    from tournament.demo import DATE, build_demo
+
+    db = tmp_path / "demo.db"
+    build_demo(db)
+    out = tmp_path / "out"
+    for match in ("M22", "M59"):
+        ok(db, "export", "scoresheet", match, "--out", str(out), "--pdf")
+        text = pages(out / f"scoresheet-{match}.pdf")
+        last = text[-1]
+        assert "Vincitori" in last and "fine:" in last and "Chi" in last, match
+        assert f"Data: {DATE}" in text[0]
+    first, *_, last = pages(out / "scoresheet-M22.pdf")
+    referee = re.search(r"Arbitro: ([A-Z]\w+)", first)  # a table of the tournament: named
+    assert referee and f"Arbitro: {referee[1]}" in last  # and again by the signature

@@ -162,3 +162,22 @@ def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, stor
     loaded = load(store, "M1")
     assert dice.sealed(loaded) and dice.seed(store, "M1") is not None
     assert dice.seed(store, "M1") not in r.text
+
+
+def test_a_table_card_names_the_games_by_their_titles_and_the_tables_referee(
+    client: TestClient, store: Store
+) -> None:
+    from tournament import tables
+    from tournament.referees import name_referee
+
+    paired(store, client)
+    tables.choose_partita(store, 1, 1, GAMES)
+    match = tables.start_match(store, 1, 1, "tiro")
+    name_referee(store, match.number, "Anna Rossi")
+    token = log_in(client)
+    page = client.post("/organizer/cards", data={"csrf": token}).text
+    assert (
+        "Tiro di precisione, Texas Word&#39;em" in page
+        or "Tiro di precisione, Texas Word'em" in page
+    )
+    assert "Anna Rossi" in page

@@ -57,7 +57,10 @@ def verify(
         return
     if head and not match_id:
         fail("--head compares one match: name it (tournament verify M7 --head ...)")
-    report = verify_store(locate(settings().db), words, match_id)  # (none: one sentence)
+    from tournament.cli.progress import bar, wanted
+
+    with bar("verifying", None, not match_id and wanted(as_json)) as checked:
+        report = verify_store(locate(settings().db), words, match_id, checked)  # (none: said)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
         fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
     if head and report.ok:

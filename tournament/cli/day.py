@@ -29,6 +29,12 @@ app.add_typer(table_app, name="table")
 
 JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]
+REFEREE = Annotated[
+    str | None,
+    typer.Option(
+        "--referee", help="The referee's name (free text), printed on the score sheets (#11)."
+    ),
+]
 
 
 def _csv(text: str | None) -> list[str]:
@@ -305,13 +311,17 @@ def table_start(
             help="A registered player outside the challenge who rolls for it (repeatable).",
         ),
     ] = None,
+    referee: REFEREE = None,
     by: BY = "organizer",
 ) -> None:
     """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament import tables
+    from tournament import referees, tables
 
     s = store()
+    named = referees.checked(referee) if referee is not None else None
     match = tables.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
+    if named:
+        referees.name_referee(s, match.number, named, by)
     _refresh(s)
     typer.echo(match.number)
 
@@ -379,8 +389,10 @@ def status(as_json: JSON = False) -> None:
 def rebuild(as_json: JSON = False) -> None:
     """Drop the read models and rebuild them from the event log."""
     from tournament import readmodels
+    from tournament.cli.progress import bar, wanted
 
-    progress = readmodels.rebuild(store())
+    with bar("rebuilding the read models (events)", None, wanted(as_json)) as counted:
+        progress = readmodels.rebuild(store(), counted.at)
     if as_json:
         print_json({"events": progress.events})
     else:
@@ -406,7 +418,11 @@ def simulate(
     from tournament.cli.progress import bar, wanted
 
     s = store(create=True)
-    total = rounds if format in ("swiss", "pods") else None
+    # The rounds to play: a round robin's every opponent once, a bracket's halvings (#11).
+    total = {
+        "round_robin": players - 1 + players % 2,
+        "elimination": (players - 1).bit_length(),
+    }.get(format, rounds)
     with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
         sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
     readmodels.update(s)
@@ -428,15 +444,18 @@ def demo(
     """A small club tournament and the examples of the rules, in a fresh database; its
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament import readmodels
+    from tournament.cli.progress import bar, wanted
     from tournament.demo import build_demo
     from tournament.persistence import locate
     from tournament.printing import Printer
 
     where = locate(settings().db)
-    s = build_demo(where)
+    with bar("building the demo", None, wanted(as_json)) as built:
+        s = build_demo(where, built.done)
     out = where.exports_folder()
     printer = Printer(s, out, pdf=pdf)
-    written = printer.everything()
+    with bar("writing its sheets", None, wanted(as_json)) as printed:
+        written = printer.everything(printed.done)
     if printer.pdf_missing:
         typer.echo(f"warning: {printer.pdf_missing}", err=True)
     db = readmodels.database(s)

@@ -150,7 +150,10 @@ def export_all(
     pdf: PDF = False,
 ) -> None:
     """Every output: blank sheets, pairings, standings, bracket, each match's sheet and report."""
+    from tournament.cli.progress import bar, wanted
+
     printer = _printer(out, lang, templates, pdf)
-    paths = printer.everything()
+    with bar("writing", None, wanted(False)) as written:
+        paths = printer.everything(written.done)
     typer.echo(f"wrote {len(paths)} files into {out.resolve()}")
     _no_pdf(printer)

@@ -47,6 +47,9 @@ def words_check(
 # --- match: import, export, list, show ------------------------------------------------------------
 
 
+LONG_LOG = 2000  # events: a log this long draws a progress bar on a terminal (#11)
+
+
 @match_app.command("import")
 @guarded
 def match_import(
@@ -56,11 +59,13 @@ def match_import(
     ] = False,
 ) -> None:
     """Check a whole match log and store it; print the new match's id."""
+    from tournament.cli.progress import bar, wanted
     from tournament.matches import check_log, import_log, stored_as
 
-    log = check_log(
-        read_text(file), settings().lexicon
-    )  # nothing is opened or stored before this passes
+    text = read_text(file)
+    long = text.count("\n") > LONG_LOG  # a short log is checked before a bar could be seen
+    with bar(f"checking {file.name}", None, long and wanted(False)) as checked:
+        log = check_log(text, settings().lexicon, checked.at)  # nothing stored before this
     existed = "://" in settings().db or Path(settings().db).exists()  # a server: look
     s = store(create=True)
     if existed and not again and (same := stored_as(s, log)) is not None:
@@ -264,6 +269,14 @@ def match_new(
     deck: Annotated[
         Path | None, typer.Option(help="La parola nascosta: a deck file (JSON list of cards).")
     ] = None,
+    referee: Annotated[
+        str | None,
+        typer.Option(
+            "--referee",
+            help="The referee's name (free text), kept by the database's tournament and "
+            "printed on the score sheet.",
+        ),
+    ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
     from tournament.matches import check_header, import_log, read_deck
@@ -275,7 +288,17 @@ def match_new(
         header["start"] = start
     if deck:
         header["deck"] = read_deck(deck)
-    match = import_log(store(create=True), check_header(header, settings().lexicon))
+    log = check_header(header, settings().lexicon)
+    if referee is None:
+        typer.echo(import_log(store(create=True), log).number)
+        return
+    from tournament import day, referees
+
+    named = referees.checked(referee)
+    s = store()  # the name is kept by the tournament (not in the sealed header): it must exist
+    day.get_tournament(s)
+    match = import_log(s, log)
+    referees.name_referee(s, match.number, named)
     typer.echo(match.number)
 
 

@@ -1,38 +1,79 @@
 """Long work shows a progress bar with counts on a terminal, and nothing when the output is
-piped or JSON is asked (#11)."""
+piped or JSON is asked (#11): ``simulate``, ``match import`` of a long log, ``verify``,
+``rebuild``, ``export all`` and ``demo``.
+
+rich is imported only when a bar is drawn: a recording call never loads it (issue 15).
+"""
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
+
+
+def _terminal() -> bool:
+    """Whether a person watches stderr (the tests pretend one does)."""
+    return sys.stderr.isatty()
 
 
 def wanted(as_json: bool) -> bool:
     """A bar only for a person watching: stderr is a terminal and no JSON was asked."""
-    return not as_json and sys.stderr.isatty()
+    return not as_json and _terminal()
+
+
+class Bar:
+    """What a command advances: by steps (``bar("round 2")``) or to a count (``bar.at``).
+
+    A bar that is not shown does nothing, so a service takes ``bar`` or ``bar.at`` as its
+    progress callback either way.
+    """
+
+    def __init__(self, label: str, progress: Any = None, task: Any = None) -> None:
+        self.label, self.progress, self.task = label, progress, task
+
+    def __call__(self, text: str = "", steps: int = 1) -> None:
+        if self.progress is not None:
+            described = f"{self.label}: {text}" if text else self.label
+            self.progress.update(self.task, advance=steps, description=described)
+
+    def done(self, text: str, total: int) -> None:
+        """One more step done (``text``), of ``total`` in all."""
+        if self.progress is not None:
+            self.progress.update(self.task, total=total)
+            self(text)
+
+    def at(self, done: int, total: int | None = None) -> None:
+        """``done`` of ``total`` (None: not known yet, or as it was)."""
+        if self.progress is not None:
+            if total is not None:
+                self.progress.update(self.task, total=total)
+            self.progress.update(self.task, completed=done)
 
 
 @contextmanager
-def bar(label: str, total: int | None, shown: bool) -> Iterator[Callable[[str], None]]:
-    """A rich progress bar on stderr, advanced once per call of what it yields (whose text
-    becomes the bar's description); when not ``shown``, the calls do nothing."""
+def bar(label: str, total: int | None, shown: bool) -> Iterator[Bar]:
+    """A rich progress bar on stderr, gone once the work is done, counting ``done/total``
+    (or ``done`` while the total is not known); when not ``shown``, a bar that does nothing."""
     if not shown:
-        yield lambda _text: None
+        yield Bar(label)
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn
+    from rich.text import Text
+
+    class Count(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            done = int(task.completed)
+            return Text(f"{done}/{int(task.total)}" if task.total is not None else str(done))
 
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
-        console=Console(stderr=True),
+        Count(),
+        # shown only on a terminal (see wanted): drawn as on one, whatever rich guesses
+        console=Console(stderr=True, force_terminal=True),
         transient=True,
     ) as progress:
-        task = progress.add_task(label, total=total)
-
-        def advance(text: str) -> None:
-            progress.update(task, advance=1, description=f"{label}: {text}")
-
-        yield advance
+        yield Bar(label, progress, progress.add_task(label, total=total))

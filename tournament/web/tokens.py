@@ -15,8 +15,10 @@ import segno
 from tournament import day
 from tournament.matches import Refused
 from tournament.persistence.sql import ensure, own_tables
+from tournament.referees import table_referee
 from tournament.store import Store
 from tournament.web.security import new_token, token_hash
+from tournament.web.words import title
 
 TABLE = "web_tables"
 COLUMNS: dict[str, type] = {"hash": str, "round": int, "table_no": int}
@@ -50,7 +52,8 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
                     "round": r["number"],
                     "table": tb["table"],
                     "players": list(tb["players"]),
-                    "games": day.table_games(t, tb),
+                    "games": [title(g) for g in day.table_games(t, tb)],
+                    "referee": table_referee(t, tb),
                     "token": token,
                 }
             )
