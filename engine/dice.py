@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.errors import MalformedEvent, RuleViolation
+from engine.message import msg
 from engine.record import Record
 
 # RULES EQ-2 (Ruling): faces by Italian letter frequency.
@@ -82,7 +83,15 @@ def check_roll(die: str, values: Sequence[object], faces: FaceSet) -> tuple[obje
         top = NUMERIC_DICE[die]
         for v in values:
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= top:
-                raise RuleViolation(f"{v!r} is not a face of a {die} (faces 1 to {top})", "EQ-1")
+                raise RuleViolation(
+                    msg(
+                        "%(value)r is not a face of a %(die)s (faces 1 to %(top)s)",
+                        value=v,
+                        die=die,
+                        top=top,
+                    ),
+                    "EQ-1",
+                )
         return tuple(values)
     if die in LETTER_DICE:
         allowed = getattr(faces, die)
@@ -92,11 +101,17 @@ def check_roll(die: str, values: Sequence[object], faces: FaceSet) -> tuple[obje
             if face not in allowed:
                 shown = " ".join(sorted(set(allowed)))
                 raise RuleViolation(
-                    f"{v!r} is not a face of the {die} die (faces: {shown})", "EQ-2"
+                    msg(
+                        "%(value)r is not a face of the %(die)s die (faces: %(faces)s)",
+                        value=v,
+                        die=die,
+                        faces=shown,
+                    ),
+                    "EQ-2",
                 )
             out.append(face)
         return tuple(out)
-    raise MalformedEvent(f"unknown die {die!r}: use one of {', '.join(DICE)}")
+    raise MalformedEvent(msg("unknown die %(die)r: use one of %(dice)s", die=die, dice=DICE))
 
 
 def face_letters(face: str) -> tuple[str, ...]:

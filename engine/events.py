@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.errors import MalformedEvent
 from engine.jsontext import MAX_INT, JsonError, check, lone_surrogate
+from engine.message import msg
 from engine.record import Record
 
 REFEREE = "referee"
@@ -210,7 +211,9 @@ def actor(event: Event) -> str | None:
 
 def _text(kind: str, name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise MalformedEvent(f"a {kind}'s {name!r} must be a non-empty string")
+        raise MalformedEvent(
+            msg("a %(kind)s's %(name)r must be a non-empty string", kind=kind, name=name)
+        )
     if not value.isascii():  # (ASCII, the common case, holds no surrogate)
         _unicode(kind, name, value)
     return value
@@ -220,7 +223,14 @@ def _unicode(kind: str, name: str, value: str) -> None:
     # A lone surrogate (from a JSON escape, or a command-line byte that is not UTF-8) cannot be
     # stored, hashed or printed as UTF-8: refused here, before anything is stored.
     if bad := lone_surrogate(value):
-        raise MalformedEvent(f"a {kind}'s {name!r} is not Unicode text (a lone surrogate {bad!r})")
+        raise MalformedEvent(
+            msg(
+                "a %(kind)s's %(name)r is not Unicode text (a lone surrogate %(bad)r)",
+                kind=kind,
+                name=name,
+                bad=bad,
+            )
+        )
 
 
 def _whole(value: Any) -> bool:
@@ -239,43 +249,55 @@ def _commitment(kind: str, name: str, value: Any) -> str:
     if not (
         isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
     ):
-        raise MalformedEvent(f"a {kind}'s commitment must be 64 lowercase hex digits (sha256)")
+        raise MalformedEvent(
+            msg("a %(kind)s's commitment must be 64 lowercase hex digits (sha256)", kind=kind)
+        )
     return value
 
 
 def _position(kind: str, name: str, value: Any) -> Any:
     if not _whole(value) or value < 1:
-        raise MalformedEvent(f"a {kind}'s 'on' must be a position (a whole number from 1)")
+        raise MalformedEvent(
+            msg("a %(kind)s's 'on' must be a position (a whole number from 1)", kind=kind)
+        )
     return value
 
 
 def _flag(kind: str, name: str, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise MalformedEvent(f"a {kind}'s {name!r} must be true or false")
+        raise MalformedEvent(
+            msg("a %(kind)s's %(name)r must be true or false", kind=kind, name=name)
+        )
     return value
 
 
 def _value(kind: str, name: str, value: Any) -> Any:
     if not _number_or_letter(kind, name, value):
-        raise MalformedEvent(f"a {kind}'s 'value' must be a number or a letter")
+        raise MalformedEvent(msg("a %(kind)s's 'value' must be a number or a letter", kind=kind))
     return value
 
 
 def _dice(kind: str, name: str, value: Any) -> tuple[int, ...]:
     if not isinstance(value, list) or not value or not all(_whole(v) for v in value):
-        raise MalformedEvent(f"a {kind}'s 'dice' must be a non-empty list of numbers")
+        raise MalformedEvent(
+            msg("a %(kind)s's 'dice' must be a non-empty list of numbers", kind=kind)
+        )
     return tuple(value)
 
 
 def _list(kind: str, name: str, value: Any) -> tuple[Any, ...]:
     if not isinstance(value, list) or (name != "winners" and not value):
-        raise MalformedEvent(f"a {kind}'s {name!r} must be a non-empty list")
+        raise MalformedEvent(
+            msg("a %(kind)s's %(name)r must be a non-empty list", kind=kind, name=name)
+        )
     if name == "values":
         for v in value:
             if type(v) is int and -MAX_INT <= v <= MAX_INT:
                 continue  # a die's number, the common case: what _whole says, said faster
             if not _number_or_letter(kind, name, v):
-                raise MalformedEvent(f"a {kind}'s values must be numbers or letters")
+                raise MalformedEvent(
+                    msg("a %(kind)s's values must be numbers or letters", kind=kind)
+                )
     else:
         for v in value:
             _text(kind, name, v)
@@ -333,7 +355,9 @@ def parse_event(obj: Any) -> Event:
         if value is None:
             if name not in obj:
                 if required:
-                    raise MalformedEvent(f"a {kind} needs the field {name!r}")
+                    raise MalformedEvent(
+                        msg("a %(kind)s needs the field %(name)r", kind=kind, name=name)
+                    )
                 continue
             if not required:  # an optional field given as null is unset
                 continue

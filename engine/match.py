@@ -46,23 +46,30 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.lexicon import Lexicon
+from engine.message import msg
 
 # What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
 DOING = {
-    "word": "write a word",
-    "chain": "write a chain",
-    "expression": "write an expression",
-    "bet": "bet",
-    "timeout": "run out of time",
-    "card": "be dealt a card",
-    "seal": "seal a word",
-    "start": "start",
-    "guess": "guess",
-    "answer": "answer",
-    "reveal": "reveal the word",
-    "hint": "give a hint",
-    "dice-commit": "seal the dice's seed",
-    "dice-reveal": "reveal the dice's seed",
+    "roll": msg("roll"),
+    "choose": msg("choose"),
+    "doubt": msg("doubt"),
+    "pass": msg("pass"),
+    "reroll": msg("reroll"),
+    "stand": msg("stand"),
+    "word": msg("write a word"),
+    "chain": msg("write a chain"),
+    "expression": msg("write an expression"),
+    "bet": msg("bet"),
+    "timeout": msg("run out of time"),
+    "card": msg("be dealt a card"),
+    "seal": msg("seal a word"),
+    "start": msg("start"),
+    "guess": msg("guess"),
+    "answer": msg("answer"),
+    "reveal": msg("reveal the word"),
+    "hint": msg("give a hint"),
+    "dice-commit": msg("seal the dice's seed"),
+    "dice-reveal": msg("reveal the dice's seed"),
 }
 
 
@@ -233,30 +240,49 @@ class Replay:
         by = actor(event)
         kind = type_name(event)
         if by not in self.header.everyone and by != REFEREE:
-            raise MalformedEvent(f"{by!r} is not a player of this match")
+            raise MalformedEvent(msg("%(player)r is not a player of this match", player=by))
         if isinstance(event, Roll) and event.digital:
             sealed = self.dice_commit_at is not None and self.dice_commit_at < position
             if not sealed or (self.dice_reveal_at is not None and self.dice_reveal_at < position):
                 raise NotAllowedNow(
-                    "a digital roll needs the dice's seed sealed first (dice-commit) and not yet "
-                    "revealed",
+                    msg(
+                        "a digital roll needs the dice's seed sealed first (dice-commit) and not "
+                        "yet revealed"
+                    ),
                     "FORMAT",
                 )
         if self.rules.outcome(state) is not None:
-            raise GameOver("the challenge is over: only a ruling or a void may come now", "CH-2")
+            raise GameOver(
+                msg("the challenge is over: only a ruling or a void may come now"), "CH-2"
+            )
         turns = self.rules.turns(state)
         mine = [t for t in turns if t.player == by]
         if by == REFEREE and not mine:
             # Some games give the referee a move (dealing cards, naming who starts).
             raise NotAllowedNow(
-                f"the referee cannot record a {kind} now (rulings and voids only)", "REF-1"
+                msg("the referee cannot record a %(kind)s now (rulings and voids only)", kind=kind),
+                "REF-1",
             )
         if not mine:
-            who = ", ".join(dict.fromkeys(t.player for t in turns))
-            raise NotYourTurn(f"it is not {by}'s turn; now: {who} ({turns[0].say})", turns[0].rule)
+            who = tuple(dict.fromkeys(t.player for t in turns))
+            raise NotYourTurn(
+                msg(
+                    "it is not %(player)s's turn; now: %(who)s (%(expected)s)",
+                    player=by,
+                    who=who,
+                    expected=turns[0].say,
+                ),
+                turns[0].rule,
+            )
         if not any(kind in t.events for t in mine):
             raise NotAllowedNow(
-                f"{by} may not {DOING.get(kind, kind)} now; expected: {mine[0].say}", mine[0].rule
+                msg(
+                    "%(player)s may not %(doing)s now; expected: %(expected)s",
+                    player=by,
+                    doing=DOING.get(kind, kind),
+                    expected=mine[0].say,
+                ),
+                mine[0].rule,
             )
         return self.rules.apply(state, event, ctx)
 
@@ -287,7 +313,12 @@ class Replay:
                     state = self._step(state, e, i, ctx)
                 except RuleViolation as v:
                     raise type(v)(
-                        f"position {i} would no longer be legal: {v.message}", v.rule
+                        msg(
+                            "position %(on)s would no longer be legal: %(why)s",
+                            on=i,
+                            why=v.message,
+                        ),
+                        v.rule,
                     ) from None
             history.append(state)
         return tuple(history)
@@ -321,22 +352,30 @@ class Replay:
 
     def _target(self, event: Ruling | Void, position: int) -> Event:
         if event.by != REFEREE:
-            raise NotAllowedNow(f"only the referee may record a {type_name(event)}", "REF-1")
+            raise NotAllowedNow(
+                msg("only the referee may record a %(kind)s", kind=type_name(event)), "REF-1"
+            )
         if event.on >= position:
             raise MalformedEvent(
-                f"a {type_name(event)} must name an earlier position, not {event.on}"
+                msg(
+                    "a %(kind)s must name an earlier position, not %(on)s",
+                    kind=type_name(event),
+                    on=event.on,
+                )
             )
         if event.on in self.voided:
-            raise NotAllowedNow(f"position {event.on} is already void", "REF-2")
+            raise NotAllowedNow(msg("position %(on)s is already void", on=event.on), "REF-2")
         return self.events[event.on - 1]
 
     def _void(self, event: Void, position: int) -> Replay:
         """REF-2: the voided event is struck and the log replayed without it."""
         target = self._target(event, position)
         if isinstance(target, Void):
-            raise NotAllowedNow("a void cannot be voided: enter the struck event again", "REF-2")
+            raise NotAllowedNow(
+                msg("a void cannot be voided: enter the struck event again"), "REF-2"
+            )
         if isinstance(target, (DiceCommit, DiceReveal)):
-            raise NotAllowedNow("the digital dice's seal and reveal cannot be voided", "REF-2")
+            raise NotAllowedNow(msg("the digital dice's seal and reveal cannot be voided"), "REF-2")
         return self._settle(event, self.voided | {event.on})
 
     def _ruling(self, event: Ruling, position: int) -> Replay:
@@ -351,25 +390,32 @@ class Replay:
             return self._settle(event, self.voided)
         if not isinstance(target, JUDGED):
             raise NotAllowedNow(
-                f"a ruling decides a word, chain, expression, guess or a tie-break's card; "
-                f"position {event.on} is a "
-                f"{type_name(target)}",
+                msg(
+                    "a ruling decides a word, chain, expression, guess or a tie-break's card; "
+                    "position %(on)s is a %(kind)s",
+                    on=event.on,
+                    kind=type_name(target),
+                ),
                 "REF-1",
             )
         player = actor(target)
         for e in self.events[event.on :]:
             if actor(e) == player and not isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
                 raise NotAllowedNow(
-                    f"the ruling on position {event.on} comes too late: {player} has played since",
+                    msg(
+                        "the ruling on position %(on)s comes too late: %(player)s has played since",
+                        on=event.on,
+                        player=player,
+                    ),
                     "REF-1",
                 )
         return self._settle(event, self.voided)
 
     def _dice_commit(self, event: DiceCommit, position: int) -> Replay:
         if event.by != REFEREE:
-            raise NotAllowedNow("only the referee seals the digital dice", "FORMAT")
+            raise NotAllowedNow(msg("only the referee seals the digital dice"), "FORMAT")
         if self.dice_commit_at is not None:
-            raise NotAllowedNow("the digital dice of this match are already sealed", "FORMAT")
+            raise NotAllowedNow(msg("the digital dice of this match are already sealed"), "FORMAT")
         return replace(
             self,
             history=(*self.history, self.state),
@@ -380,19 +426,23 @@ class Replay:
     def _dice_reveal(self, event: DiceReveal, position: int) -> Replay:
         """The seed shown: it must match its seal, and every digital roll must follow from it."""
         if event.by != REFEREE:
-            raise NotAllowedNow("only the referee reveals the digital dice", "FORMAT")
+            raise NotAllowedNow(msg("only the referee reveals the digital dice"), "FORMAT")
         if self.dice_commit_at is None or self.dice_reveal_at is not None:
-            raise NotAllowedNow("there is no sealed seed to reveal", "FORMAT")
+            raise NotAllowedNow(msg("there is no sealed seed to reveal"), "FORMAT")
         commit = self.events[self.dice_commit_at - 1]
         assert isinstance(commit, DiceCommit)
         if seed_commitment(event.seed) != commit.commitment:
-            raise RuleViolation("the revealed seed does not match its seal", "FORMAT")
+            raise RuleViolation(msg("the revealed seed does not match its seal"), "FORMAT")
         for i, e in enumerate(self.events, 1):
             if isinstance(e, Roll) and e.digital:
                 expected = digital_roll(event.seed, i, e.die, len(e.values), self.header.dice)
                 if tuple(check_roll(e.die, e.values, self.header.dice)) != expected:
                     raise RuleViolation(
-                        f"the digital roll at position {i} does not follow from the seed", "FORMAT"
+                        msg(
+                            "the digital roll at position %(on)s does not follow from the seed",
+                            on=i,
+                        ),
+                        "FORMAT",
                     )
         return replace(
             self,

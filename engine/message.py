@@ -20,7 +20,7 @@ extraction reads (``pybabel extract -k msg -k nmsg:1,2``; see ``babel.cfg``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -58,6 +58,13 @@ def joined(value: Any) -> Any:
 def msg(id: str, **params: Any) -> Msg:
     """A message: ``id`` is the English text with ``%(name)s`` placeholders."""
     return Msg(id, params)
+
+
+def either(values: Sequence[Any]) -> Msg | str:
+    """Alternatives: ``a or b``, ``a, b or c`` (one value as it is, none as nothing)."""
+    if len(values) < 2:
+        return "".join(str(v) for v in values)
+    return msg("%(values)s or %(last)s", values=tuple(values[:-1]), last=values[-1])
 
 
 def nmsg(singular: str, plural: str, n: int, **params: Any) -> Msg:

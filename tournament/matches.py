@@ -15,6 +15,7 @@ from engine.events import Event, parse_event
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
+from engine.message import Msg, msg
 from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
@@ -172,7 +173,7 @@ def record(
     try:
         event = obj if isinstance(obj, Record) else parse_event(obj)
     except RuleViolation as v:
-        raise Refused(str(v)) from None
+        raise Refused(refusal(v)) from None
     return _store_event(store, loaded, event)
 
 
@@ -196,25 +197,40 @@ def record_move(
     loaded = load(store, number, lexicon_path, write=True)
     now = loaded.replay.position
     if expected_position is not None and now != expected_position:
-        raise _changed(loaded.match.number, f"is at position {now}, not {expected_position}")
+        raise _changed(
+            loaded.match.number,
+            msg("is at position %(now)s, not %(seen)s", now=now, seen=expected_position),
+        )
     try:
         event = parse(text, loaded.replay, seed=seed, sealer=sealer)
     except NotationError as e:
-        raise Refused(str(e)) from None
+        raise Refused(refusal(e)) from None
     try:
         return _store_event(store, loaded, event)
     except StoreError:
         if expected_position is None:
             raise
         # Another phone wrote between our read and our write: the same answer as above.
-        raise _changed(loaded.match.number, "was written to a moment ago") from None
+        raise _changed(loaded.match.number, msg("was written to a moment ago")) from None
 
 
-def _changed(number: str, how: str) -> Refused:
+def _changed(number: str, how: Msg) -> Refused:
     return Refused(
-        f"the match changed since you looked: {number} {how}; nothing was stored, "
-        "look at it again and repeat"
+        msg(
+            "the match changed since you looked: %(match)s %(how)s; nothing was stored, "
+            "look at it again and repeat",
+            match=number,
+            how=how,
+        )
     )
+
+
+def refusal(e: RuleViolation | NotationError) -> Msg | str:
+    """The engine's refusal and the rule it cites, as a message a front end says in its
+    language (the same English as ``str(e)``)."""
+    if not e.rule:
+        return e.message
+    return msg("%(why)s (%(rule)s)", why=e.message, rule=e.rule)
 
 
 def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:
@@ -222,7 +238,7 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
     try:
         replay = loaded.replay.apply(event)
     except RuleViolation as v:
-        raise Refused(str(v)) from None
+        raise Refused(refusal(v)) from None
     stored = [event]
     for derived in replay.pending_derived():
         replay = replay.apply(derived)

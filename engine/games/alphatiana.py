@@ -66,12 +66,12 @@ def start(header: Header) -> State:
 def turns(state: State) -> tuple[Turn, ...]:
     if state.attacker is None:
         return tuple(
-            roll_turn(p, FIVE, "ALP-2", say="roll-off: roll d6 x5, most sixes attacks first")
+            roll_turn(p, FIVE, "ALP-2", say=msg("roll-off: roll d6 x5, most sixes attacks first"))
             for p in state.header.players
             if p not in state.rolloff
         )
     if not state.hand:
-        return (roll_turn(state.attacker, FIVE, "ALP-3", say="attack: roll d6 x5"),)
+        return (roll_turn(state.attacker, FIVE, "ALP-3", say=msg("attack: roll d6 x5")),)
     if not state.standing:
         events = ("reroll", "stand") if len(state.last_throw) > 1 else ("stand",)
         hand = " ".join(map(str, sorted(state.hand, reverse=True)))
@@ -79,7 +79,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 state.attacker,
                 events,
-                f"attack {hand}: reroll or stand",
+                msg("attack %(hand)s: reroll or stand", hand=hand),
                 "ALP-3",
                 numbers=state.last_throw,
             ),
@@ -88,7 +88,11 @@ def turns(state: State) -> tuple[Turn, ...]:
         faces = tuple(sorted(set(state.hand), reverse=True))
         return (
             Turn(
-                state.defender, ("choose",), "defend: choose a face shown", "ALP-4", choices=faces
+                state.defender,
+                ("choose",),
+                msg("defend: choose a face shown"),
+                "ALP-4",
+                choices=faces,
             ),
         )
     count = state.hand.count(state.face)
@@ -97,7 +101,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             state.defender,
             (("d6", count),),
             "ALP-4",
-            say=f"defend the {state.face}s: roll d6 x{count}",
+            say=msg("defend the %(face)ss: roll d6 x%(n)s", face=state.face, n=count),
         ),
     )
 
@@ -115,7 +119,14 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Choose):
         if event.value not in state.hand:
             shown = " ".join(map(str, sorted(set(state.hand))))
-            raise RuleViolation(f"{event.value!r} is not a face of the attack ({shown})", "ALP-4")
+            raise RuleViolation(
+                msg(
+                    "%(value)r is not a face of the attack (%(faces)s)",
+                    value=event.value,
+                    faces=shown,
+                ),
+                "ALP-4",
+            )
         return replace(state, face=event.value)
     if isinstance(event, Roll):
         assert state.face is not None and state.attacker is not None
@@ -125,10 +136,17 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 def _dice(state: State, event: Roll, count: int, rule: str) -> tuple[int, ...]:
     if event.die != "d6":
-        raise RuleViolation(f"La Roulette Alphatiana uses d6, not {event.die}", rule)
+        raise RuleViolation(msg("La Roulette Alphatiana uses d6, not %(die)s", die=event.die), rule)
     if len(event.values) != count:
         raise RuleViolation(
-            f"{event.by} must throw {count} d6 together, not {len(event.values)}", rule
+            msg(
+                "%(player)s must throw %(n)s %(die)s dice together, not %(count)s",
+                player=event.by,
+                n=count,
+                die="d6",
+                count=len(event.values),
+            ),
+            rule,
         )
     return _d6(state, event.values)
 
@@ -168,14 +186,19 @@ def _reroll(state: State, event: Reroll) -> State:
     taken = Counter(event.dice)
     if taken - Counter(state.last_throw):
         shown = " ".join(map(str, state.last_throw))
-        raise RuleViolation(f"the dice taken back must come from the last throw ({shown})", "ALP-3")
+        raise RuleViolation(
+            msg("the dice taken back must come from the last throw (%(dice)s)", dice=shown), "ALP-3"
+        )
     if not 1 <= len(event.dice) < len(state.last_throw):
         raise RuleViolation(
-            f"a reroll takes back 1 to {len(state.last_throw) - 1} of the last throw's dice",
+            msg(
+                "a reroll takes back 1 to %(n)s of the last throw's dice",
+                n=len(state.last_throw) - 1,
+            ),
             "ALP-3",
         )
     if len(event.values) != len(event.dice):
-        raise RuleViolation("a reroll throws as many dice as it takes back", "ALP-3")
+        raise RuleViolation(msg("a reroll throws as many dice as it takes back"), "ALP-3")
     values = _d6(state, event.values)
     hand = list(state.hand)
     for v in event.dice:

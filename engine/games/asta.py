@@ -7,7 +7,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.dice import face_letters
-from engine.errors import RuleViolation
 from engine.events import Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
@@ -18,6 +17,7 @@ from engine.games.base import (
     Turn,
     last_standing,
     next_player,
+    not_a_letter,
     replace,
     roll_turn,
     take_roll,
@@ -144,7 +144,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             state.current,
             events,
-            f"a {target}-letter word adding one of {letters}",
+            msg("a %(n)s-letter word adding one of %(letters)s", n=target, letters=letters),
             rule,
             choices=choices,
         ),
@@ -168,7 +168,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Choose):
         value = str(event.value).lower()
         if not any(value in face_letters(f) for f in _double_faces(state)):
-            raise RuleViolation(f"{event.value!r} is not a letter {event.by} can choose", "EQ-3")
+            raise not_a_letter(event)
         return replace(state, chosen=(*state.chosen, value))
     if isinstance(event, (Word, Pass, Timeout)):
         return _judge(state, event, ctx)

@@ -15,9 +15,10 @@ from typing import Any, Protocol, TypeVar
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
-from engine.events import Card, Chain, Event, Guess, Roll, Word
+from engine.events import Card, Chain, Choose, Event, Guess, Roll, Word
 from engine.header import Header
 from engine.lexicon import Lexicon
+from engine.message import Msg, msg
 from engine.record import Record
 from engine.text import fold
 
@@ -200,10 +201,22 @@ def next_player(order: Sequence[str], gone: Collection[str], after: str) -> str:
 # --- rolls that several players owe, in any order ------------------------------------------
 
 
+# The dice by the names a referee may type in either language (engine.notation reads both).
+DIE_WORDS = {"consonant": msg("consonant"), "vowel": msg("vowel")}
+
+
+def dice_due(due: Due) -> Msg:
+    """``dice_due((("consonant", 1), ("vowel", 1)))`` -> 'consonant x1, vowel x1'."""
+    return msg(
+        "%(dice)s",
+        dice=tuple(msg("%(die)s x%(n)s", die=DIE_WORDS.get(d, d), n=n) for d, n in due),
+    )
+
+
 @lru_cache(maxsize=256)  # the same few dues come back at every turn
-def describe_due(due: Due) -> str:
+def describe_due(due: Due) -> Msg:
     """``describe_due((("consonant", 1), ("vowel", 1)))`` -> 'roll consonant x1, vowel x1'."""
-    return "roll " + ", ".join(f"{die} x{n}" for die, n in due)
+    return msg("roll %(dice)s", dice=dice_due(due))
 
 
 def roll_turn(
@@ -218,23 +231,45 @@ def roll_turns(owed: Mapping[str, Due], rule: str) -> tuple[Turn, ...]:
     return tuple(roll_turn(p, d, rule) for p, d in owed.items() if d)
 
 
+def not_a_letter(event: Choose) -> RuleViolation:
+    """EQ-3: a choice that is no letter of the player's double faces."""
+    return RuleViolation(
+        msg("%(value)r is not a letter %(player)s can choose", value=event.value, player=event.by),
+        "EQ-3",
+    )
+
+
 def take_roll(
     owed: Mapping[str, Due], event: Roll, header: Header, rule: str
 ) -> tuple[dict[str, Due], tuple[Any, ...]]:
     """Check a roll against what its player owes; return what is still owed and the faces."""
     if event.die not in DICE:
-        raise MalformedEvent(f"unknown die {event.die!r}: use one of {', '.join(DICE)}")
+        raise MalformedEvent(
+            msg("unknown die %(die)r: use one of %(dice)s", die=event.die, dice=DICE)
+        )
     due = owed.get(event.by, ())
     for i, (die, count) in enumerate(due):
         if die == event.die:
             if len(event.values) != count:
                 raise RuleViolation(
-                    f"{event.by} must throw {count} {die} dice together, not {len(event.values)}",
+                    msg(
+                        "%(player)s must throw %(n)s %(die)s dice together, not %(count)s",
+                        player=event.by,
+                        n=count,
+                        die=die,
+                        count=len(event.values),
+                    ),
                     rule,
                 )
             faces = check_roll(die, event.values, header.dice)
             rest = {**owed, event.by: due[:i] + due[i + 1 :]}
             return rest, faces
     raise NotAllowedNow(
-        f"{event.by} cannot roll the {event.die} now; expected: {describe_due(due)}", rule
+        msg(
+            "%(player)s cannot roll the %(die)s now; expected: %(expected)s",
+            player=event.by,
+            die=event.die,
+            expected=describe_due(due),
+        ),
+        rule,
     )

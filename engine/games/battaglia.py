@@ -59,7 +59,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             state.current,
             ("expression", "pass", "timeout"),
-            f"write an expression with {dice} that equals an enemy ship",
+            msg("write an expression with %(dice)s that equals an enemy ship", dice=dice),
             "BAT-2",
             numbers=state.rolled,
         ),
@@ -72,11 +72,13 @@ def _target(state: State, event: Expression) -> str:
         enemies = [p for p in left if p != event.by]
         if len(enemies) != 1:
             raise MalformedEvent(
-                "in a multiple challenge the expression must name the player aimed at (BAT-4)"
+                msg("in a multiple challenge the expression must name the player aimed at (BAT-4)")
             )
         return enemies[0]
     if event.target == event.by or event.target not in left:
-        raise RuleViolation(f"{event.target} is not an enemy still in the battle", "BAT-4")
+        raise RuleViolation(
+            msg("%(player)s is not an enemy still in the battle", player=event.target), "BAT-4"
+        )
     return event.target
 
 

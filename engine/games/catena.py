@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from engine.dice import face_letters, is_double_face
-from engine.errors import BadHeader, RuleViolation
+from engine.errors import BadHeader
 from engine.events import Chain, Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
@@ -15,6 +15,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    not_a_letter,
     outcome_for,
     roll_turns,
     take_roll,
@@ -91,7 +92,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("chain", "pass", "timeout"),
-            "write a chain through " + ", ".join(anchor_words(state)),
+            msg("write a chain through %(words)s", words=tuple(anchor_words(state))),
             "CAT-2",
         )
         for p in state.header.players
@@ -110,7 +111,11 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
         choices = tuple(c for d in _undecided(a) for c in face_letters(a.faces[d]))
         out.append(
             Turn(
-                p, events, f"write a 4-letter word from {first} to {last}", "CAT-1", choices=choices
+                p,
+                events,
+                msg("write a 4-letter word from %(first)s to %(last)s", first=first, last=last),
+                "CAT-1",
+                choices=choices,
             )
         )
     return tuple(out)
@@ -177,7 +182,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
             if value in face_letters(a.faces[die]):
                 a = replace(a, chosen={**a.chosen, die: value})
                 return replace(state, anchors={**state.anchors, event.by: a})
-        raise RuleViolation(f"{event.value!r} is not a letter {event.by} can choose", "EQ-3")
+        raise not_a_letter(event)
     if isinstance(event, Word):
         a = state.anchors[event.by]
         why = check_anchor(event.word, a, ctx.admitted(event.word))

@@ -127,39 +127,51 @@ def turns(state: State) -> tuple[Turn, ...]:
     if dealt or unsealed or state.current is None:
         out = []
         if dealt:
-            out.append(Turn("referee", ("card",), f"deal a card to {', '.join(dealt)}", "PN-2"))
+            to = tuple(msg("table") if p == TABLE else p for p in dealt)
+            out.append(
+                Turn("referee", ("card",), msg("deal a card to %(players)s", players=to), "PN-2")
+            )
         out += [
-            Turn(p, ("seal",), "seal the word written for the card", "PN-3")
+            Turn(p, ("seal",), msg("seal the word written for the card"), "PN-3")
             for p in unsealed
             if p in state.cards
         ]
         if not dealt and not unsealed:
             out.append(
-                Turn("referee", ("start",), "name the player the table card points at", "PN-4")
+                Turn("referee", ("start",), msg("name the player the table card points at"), "PN-4")
             )
         return tuple(out)
     owed = _reveals_owed(state)
     voluntary = [
-        Turn(p, ("reveal",), "may show their word", "PN-3")
+        Turn(p, ("reveal",), msg("may show their word"), "PN-3")
         for p in state.header.players
         if p not in state.revealed and p not in owed
     ]
     if owed:
-        return tuple(Turn(p, ("reveal",), "reveal the word and its salt", "PN-4") for p in owed)
+        return tuple(
+            Turn(p, ("reveal",), msg("reveal the word and its salt"), "PN-4") for p in owed
+        )
     if state.pending:
         p = state.pending
         return (
-            Turn(p.target, ("answer",), f"answer {p.guesser}'s guess: right or wrong", "PN-4"),
+            Turn(
+                p.target,
+                ("answer",),
+                msg("answer %(player)s's guess: right or wrong", player=p.guesser),
+                "PN-4",
+            ),
             *voluntary,
         )
     if state.hints_owed:
-        which = "first" if state.silent == 1 else "last"
+        which = (
+            msg("say the first letter of the word")
+            if state.silent == 1
+            else msg("say the last letter of the word")
+        )
         return tuple(
-            Turn(p, ("hint",), f"say the {which} letter of the word", "PN-5")
-            for p in state.header.players
-            if p in state.hints_owed
+            Turn(p, ("hint",), which, "PN-5") for p in state.header.players if p in state.hints_owed
         ) + tuple(voluntary)
-    return (Turn(state.current, ("guess",), "guess another player's word", "PN-4"), *voluntary)
+    return (Turn(state.current, ("guess",), msg("guess another player's word"), "PN-4"), *voluntary)
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:
@@ -169,7 +181,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         return replace(state, seals={**state.seals, event.by: event.commitment})
     if isinstance(event, Start):
         if event.player not in state.header.players:
-            raise RuleViolation(f"{event.player} is not at the table", "PN-4")
+            raise RuleViolation(msg("%(player)s is not at the table", player=event.player), "PN-4")
         suit = card_of(state, TABLE).suit
         note = Note(
             ctx.position,
@@ -181,7 +193,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         return replace(state, current=event.player, notes=(*state.notes, note))
     if isinstance(event, Guess):
         if event.target == event.by or event.target not in _in(state):
-            raise RuleViolation(f"{event.target} is not another player still in", "PN-4")
+            raise RuleViolation(
+                msg("%(player)s is not another player still in", player=event.target), "PN-4"
+            )
         # REF-1: a ruling on the same guess at the same player earlier holds (PN-3: the word
         # is sealed, so the same guess is as right or wrong as it was).
         verdict = ctx.decided("guess", event.target, fold(event.word))
@@ -199,13 +213,15 @@ def apply(state: State, event: Event, ctx: Context) -> State:
 
 def _deal(state: State, event: CardEvent) -> State:
     if event.card not in state.deck:
-        raise RuleViolation(f"card {event.card!r} is not in the deck", "PN-1")
+        raise RuleViolation(msg("card %(card)r is not in the deck", card=event.card), "PN-1")
     if event.to != TABLE and event.to not in state.header.players:
-        raise RuleViolation(f"{event.to!r} is neither a player nor the table", "PN-2")
+        raise RuleViolation(
+            msg("%(player)r is neither a player nor the table", player=event.to), "PN-2"
+        )
     if event.to in state.cards:
-        raise RuleViolation(f"{event.to} already has a card", "PN-2")
+        raise RuleViolation(msg("%(player)s already has a card", player=event.to), "PN-2")
     if event.card in state.cards.values():
-        raise RuleViolation(f"card {event.card} was already dealt", "PN-2")
+        raise RuleViolation(msg("card %(card)s was already dealt", card=event.card), "PN-2")
     return replace(state, cards={**state.cards, event.to: event.card})
 
 
@@ -260,7 +276,7 @@ def _advance(state: State, guesser: str, ctx: Context) -> State:
 
 def _hint(state: State, event: Hint, ctx: Context) -> State:
     if len(fold(event.letter)) != 1 or not fold(event.letter).isalpha():
-        raise RuleViolation("a hint is one letter", "PN-5")
+        raise RuleViolation(msg("a hint is one letter"), "PN-5")
     which = "first" if state.silent == 1 else "last"
     hints = (*state.hints, (ctx.position, event.by, which, fold(event.letter)))
     state = replace(state, hints=hints, hints_owed=state.hints_owed - {event.by})
@@ -269,11 +285,14 @@ def _hint(state: State, event: Hint, ctx: Context) -> State:
 
 def _reveal(state: State, event: Reveal, ctx: Context) -> State:
     if event.by not in state.seals:
-        raise RuleViolation(f"{event.by} has sealed no word", "PN-3")
+        raise RuleViolation(msg("%(player)s has sealed no word", player=event.by), "PN-3")
     if seal(event.word, event.salt) != state.seals[event.by]:
         raise RuleViolation(
-            f"{event.by}'s word and salt do not match the seal: a word cannot change after "
-            "it is sealed",
+            msg(
+                "%(player)s's word and salt do not match the seal: a word cannot change after "
+                "it is sealed",
+                player=event.by,
+            ),
             "PN-3",
         )
     state = replace(state, revealed={**state.revealed, event.by: event.word})
@@ -377,8 +396,12 @@ def _tie_break(state: State, ctx: Context) -> State:
     chosen = [p for p, accept in ruled.items() if accept]
     if len(chosen) > 1:
         raise RuleViolation(
-            f"the referee's rulings give the tie-break to both {chosen[0]} and {chosen[1]}: "
-            "void one of them",
+            msg(
+                "the referee's rulings give the tie-break to both %(a)s and %(b)s: "
+                "void one of them",
+                a=chosen[0],
+                b=chosen[1],
+            ),
             "PN-1",
         )
     if chosen:
@@ -389,7 +412,7 @@ def _tie_break(state: State, ctx: Context) -> State:
     left = [p for p in state.tied if p not in ruled]
     if not left:
         raise RuleViolation(
-            "the referee's rulings take every player out of the tie-break: accept one", "PN-1"
+            msg("the referee's rulings take every player out of the tie-break: accept one"), "PN-1"
         )
     # PN-6: the tie-breaker of the first player out's card; nobody out yet: the table card's.
     decider = card_of(state, state.out[0].player if state.out else TABLE)
@@ -418,9 +441,13 @@ def _tie_break(state: State, ctx: Context) -> State:
 def why_no_tie_break_ruling(state: State, event: CardEvent) -> str | None:
     """PN-1: why the referee cannot rule on this card now (it needs a tie-break with its holder)."""
     if not state.tied:
-        return "a ruling on a card decides the final tie-break (PN-6), and there has been none"
+        return msg("a ruling on a card decides the final tie-break (PN-6), and there has been none")
     if event.to not in state.tied:
-        return f"{event.to} is not in the tie-break (only {', '.join(state.tied)} are)"
+        return msg(
+            "%(player)s is not in the tie-break (only %(tied)s are)",
+            player=event.to,
+            tied=tuple(state.tied),
+        )
     return None
 
 

@@ -72,13 +72,20 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.writer is not None:
-        say = f"write a word with the consonants {listed(state)}"
+        say = msg("write a word with the consonants %(letters)s", letters=listed(state))
         return (Turn(state.writer, ("word", "pass", "timeout"), say, "RR-3"),)
     # CH-4: every turn has its time, so a roll or doubt turn may run out too (see apply).
     target = last_roller(state)
     can_doubt = target is not None and target != state.current
     if can_doubt and _bound(state, state.current):
-        return (Turn(state.current, ("doubt", "timeout"), f"doubt {target} again", "RR-5"),)
+        return (
+            Turn(
+                state.current,
+                ("doubt", "timeout"),
+                msg("doubt %(player)s again", player=target),
+                "RR-5",
+            ),
+        )
     if can_doubt:
         return (
             roll_turn(
@@ -86,7 +93,7 @@ def turns(state: State) -> tuple[Turn, ...]:
                 ONE,
                 "RR-1",
                 ("roll", "doubt", "timeout"),
-                f"roll the consonant die or doubt {target}",
+                msg("roll the consonant die or doubt %(player)s", player=target),
             ),
         )
     return (roll_turn(state.current, ONE, "RR-1", ("roll", "timeout")),)

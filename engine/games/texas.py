@@ -101,7 +101,11 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.round > ROUNDS:
         return ()
     if state.common_owed:
-        say = f"round {state.round}: {describe_due(state.common_owed)} (common letters)"
+        say = msg(
+            "round %(round)s: %(roll)s (common letters)",
+            round=state.round,
+            roll=describe_due(state.common_owed),
+        )
         return tuple(
             roll_turn(p, state.common_owed, "TEX-2", say=say) for p in common_rollers(state.header)
         )
@@ -110,7 +114,12 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("word", "pass", "timeout"),
-            f"round {state.round}: a word from {''.join(state.personal[p]).upper()} + {common}",
+            msg(
+                "round %(round)s: a word from %(own)s + %(common)s",
+                round=state.round,
+                own="".join(state.personal[p]).upper(),
+                common=common,
+            ),
             "TEX-3",
         )
         for p in state.header.players

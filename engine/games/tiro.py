@@ -62,7 +62,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         own = roll_turns(state.owed, "TIR-1")
         if state.target is None:
             own += tuple(
-                roll_turn(p, TARGET, "TIR-1", say="roll the target: d20 x1")
+                roll_turn(p, TARGET, "TIR-1", say=msg("roll the target: d20 x1"))
                 for p in target_rollers(state.header)
             )
         return own
@@ -70,7 +70,11 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             OPEN,
-            f"write an expression for {state.target} with {' '.join(map(str, state.dice[p]))}",
+            msg(
+                "write an expression for %(target)s with %(dice)s",
+                target=state.target,
+                dice=" ".join(map(str, state.dice[p])),
+            ),
             "TIR-2",
             numbers=state.dice[p],
         )

@@ -58,7 +58,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.stage == "bet":
-        say = f"say up or down against {state.last_number}"
+        say = msg("say up or down against %(number)s", number=state.last_number)
         return (Turn(state.current, ("bet", "timeout"), say, "UPD-2", choices=CALLS),)
     rule = "UPD-1" if state.stage == "first" else "UPD-2"
     return (roll_turn(state.current, THREE, rule, ("roll", "timeout")),)
@@ -72,7 +72,9 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     players = state.header.players
     if isinstance(event, Bet):
         if event.call not in CALLS:
-            raise MalformedEvent(f'a bet\'s call must be "up" or "down", not {event.call!r}')
+            raise MalformedEvent(
+                msg('a bet\'s call must be "up" or "down", not %(call)r', call=event.call)
+            )
         return replace(state, stage="roll", call=event.call)
     if isinstance(event, Timeout):
         out = (*state.out, OutRecord(state.current, msg("time ran out"), "CH-4"))

@@ -19,7 +19,7 @@ from engine.games.base import (
     take_roll,
 )
 from engine.header import Header
-from engine.message import Msg, msg
+from engine.message import Msg, either, msg
 
 name = "ventuno"
 title = "Il Ventuno"
@@ -61,12 +61,12 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.rolled is None:
         return (roll_turn(state.current, TWO, "VEN-1", ("roll", "timeout")),)
     open_values = options(state.rolled)
-    shown = " or ".join(str(v) for v in open_values if state.total + v <= TARGET)
+    shown = [str(v) for v in open_values if state.total + v <= TARGET]
     return (
         Turn(
             state.current,
             ("choose", "timeout"),
-            f"choose the value to add: {shown}",
+            msg("choose the value to add: %(values)s", values=either(shown)),
             "VEN-1",
             choices=open_values,
         ),
@@ -99,8 +99,11 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         allowed = options(state.rolled)
         if event.value not in allowed:
             raise RuleViolation(
-                f"{event.value!r} is not a value of the throw; choose one of "
-                f"{', '.join(map(str, allowed))}",
+                msg(
+                    "%(value)r is not a value of the throw; choose one of %(values)s",
+                    value=event.value,
+                    values=tuple(map(str, allowed)),
+                ),
                 "VEN-1",
             )
         total = state.total + event.value

@@ -12,6 +12,7 @@ from engine.dice import check_roll, digital_roll
 from engine.errors import MalformedEvent, RuleViolation
 from engine.events import REFEREE, Event, parse_event
 from engine.match import Replay
+from engine.message import Msg, either, msg
 from engine.notation.words import (
     ANSWERS,
     CALLS,
@@ -47,9 +48,11 @@ def _matches(text: str, names: Sequence[str]) -> list[str]:
     return exact or [n for n in names if fold(n) == fold(text)]
 
 
-def _either(names: Sequence[str]) -> str:
-    """``a or b``, ``a, b or c``."""
-    return " or ".join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+# The shapes of moves that are told in two places (a move too short, a move too long).
+WORD_SHAPE = msg("word PLAYER WORD [jolly LETTER]")
+GUESS_SHAPE = msg("guess PLAYER TARGET WORD")
+CARD_SHAPE = msg("card PLAYER|table CARD")
+START_SHAPE = msg("start PLAYER")
 
 
 def _take_name(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int] | None:
@@ -66,7 +69,13 @@ def _take_name(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int] |
         text = toks[0].text if toks[0].quoted else " ".join(t.text for t in toks[:j])
         found = _matches(text, names)
         if len(found) > 1:
-            raise AmbiguousMove(f"{text!r} may be {_either(found)}: write the name exactly")
+            raise AmbiguousMove(
+                msg(
+                    "%(text)r may be %(names)s: write the name exactly",
+                    text=text,
+                    names=either(found),
+                )
+            )
         if found:
             return found[0], j
     return None
@@ -77,14 +86,16 @@ def _name_or_text(toks: Sequence[Token], names: Sequence[str]) -> tuple[str, int
     return taken if taken else (toks[0].text, 1)
 
 
-def _count(toks: Sequence[Token], low: int, high: int, kind: str, shape: str) -> None:
+def _count(toks: Sequence[Token], low: int, high: int, kind: str, shape: Msg) -> None:
     if not low <= len(toks) <= high:
-        raise MalformedMove(f"a {kind} is written: {shape}")
+        raise MalformedMove(msg("a %(kind)s is written: %(shape)s", kind=kind, shape=shape))
 
 
 def _open(replay: Replay) -> None:
     if replay.outcome is not None:
-        raise IllegalMove("the challenge is over: only a ruling or a void may come now", "CH-2")
+        raise IllegalMove(
+            msg("the challenge is over: only a ruling or a void may come now"), "CH-2"
+        )
 
 
 def _who(kind: str, replay: Replay) -> str:
@@ -93,19 +104,29 @@ def _who(kind: str, replay: Replay) -> str:
     turns = [t for t in replay.turns if t.player != REFEREE]
     can = list(dict.fromkeys(t.player for t in turns if kind in t.events))
     if len(can) > 1:
-        raise AmbiguousMove(f"name the player: {_either(can)} may record a {kind} now")
+        raise AmbiguousMove(
+            msg(
+                "name the player: %(names)s may record a %(kind)s now", names=either(can), kind=kind
+            )
+        )
     acting = list(dict.fromkeys(t.player for t in turns))
     if can or len(acting) == 1:
         return (can or acting)[0]  # a single player acting: the rules say what they may do
-    expected = "; ".join(f"{t.player}: {t.say}" for t in replay.turns)
-    raise IllegalMove(f"nobody may record a {kind} now; expected: {expected}")
+    expected = tuple(msg("%(player)s: %(say)s", player=t.player, say=t.say) for t in replay.turns)
+    raise IllegalMove(
+        msg(
+            "nobody may record a %(kind)s now; expected: %(expected)s", kind=kind, expected=expected
+        )
+    )
 
 
 def _faces(t: Token) -> list[Any]:
     if t.quoted:
         return [t.text]
     if keyword(t) in DIE_NAMES or re.fullmatch(r"d\d+", keyword(t)):
-        raise MalformedMove(f"the die comes before the faces, not after ({t.text!r})")
+        raise MalformedMove(
+            msg("the die comes before the faces, not after (%(text)r)", text=t.text)
+        )
     return [number_or(Token(v), lambda s: fold(s).upper()) for v in t.text.split(",") if v]
 
 
@@ -117,7 +138,9 @@ def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     die = None
     if toks and not toks[0].quoted and re.fullmatch(r"d\d+", keyword(toks[0])):
         if keyword(toks[0]) not in DIE_NAMES:
-            raise MalformedMove(f"unknown die {toks[0].text!r}: d6, d20, consonant or vowel")
+            raise MalformedMove(
+                msg("unknown die %(text)r: d6, d20, consonant or vowel", text=toks[0].text)
+            )
     if toks and (
         toks[0].quoted and toks[0].text in DIE_NAMES.values() or keyword(toks[0]) in DIE_NAMES
     ):
@@ -134,16 +157,20 @@ def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
         owed = [d for d, n in due if not values or _fits(d, n, values, replay)]
         fit = list(dict.fromkeys(owed if values else owed[:1]))
         if len(fit) > 1:
-            raise AmbiguousMove(f"say which die {who} rolls: {_either(fit)}")
+            raise AmbiguousMove(
+                msg("say which die %(player)s rolls: %(dice)s", player=who, dice=either(fit))
+            )
         # Faces that fit no die, or no die owed: the rules say why (a roll out of turn is
         # refused before its die is looked at).
         die = fit[0] if fit else due[0][0] if due else "d6"
     if not values:
         count = next((n for d, n in due if d == die), None)
         if ctx.seed is None:
-            raise MalformedMove("a roll is written with the faces that fell, e.g. roll blu d6 5 4")
+            raise MalformedMove(
+                msg("a roll is written with the faces that fell, e.g. roll blu d6 5 4")
+            )
         if count is None:
-            raise IllegalMove(f"{who} has no {die} to roll now")
+            raise IllegalMove(msg("%(player)s has no %(die)s to roll now", player=who, die=die))
         values = list(digital_roll(ctx.seed, replay.position + 1, die, count, replay.header.dice))
         digital = True
     return {"die": die, "values": values, "digital": digital}
@@ -158,21 +185,21 @@ def _fits(die: str, count: int, values: Sequence[Any], replay: Replay) -> bool:
 
 
 def _choose(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 1, 1, "choice", "choose PLAYER VALUE (a number, or the letter of a U/A face)")
+    _count(a, 1, 1, "choice", msg("choose PLAYER VALUE (a number, or the letter of a U/A face)"))
     return {"value": number_or(a[0], fold)}
 
 
 def _word_move(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 1, 3, "word", "word PLAYER WORD [jolly LETTER]")
+    _count(a, 1, 3, "word", WORD_SHAPE)
     if len(a) == 3 and keyword(a[1]) != "jolly":
-        raise MalformedMove("a word is written: word PLAYER WORD [jolly LETTER]")
+        raise MalformedMove(msg("a %(kind)s is written: %(shape)s", kind="word", shape=WORD_SHAPE))
     return {"word": a[0].text, **({"jolly": a[-1].text} if len(a) > 1 else {})}
 
 
 def _chain(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     words = [w for t in a for w in ([t.text] if t.quoted else t.text.split("-")) if w]
     if not words:
-        raise MalformedMove("a chain is written: chain PLAYER WORD-WORD-...")
+        raise MalformedMove(msg("a chain is written: chain PLAYER WORD-WORD-..."))
     return {"words": words}
 
 
@@ -180,13 +207,13 @@ def _expression(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any
     at = next((i for i, t in enumerate(a) if t.at or (not t.quoted and t.text[:1] == "@")), None)
     expr, aim = (a, ()) if at is None else (a[:at], a[at:])
     if not expr:
-        raise MalformedMove("an expression is written: expr PLAYER EXPRESSION [@TARGET]")
+        raise MalformedMove(msg("an expression is written: expr PLAYER EXPRESSION [@TARGET]"))
     out: dict[str, Any] = {"expr": rest_text(expr)}
     if aim:
         named = list(aim) if aim[0].quoted else [Token(aim[0].text[1:]), *aim[1:]]
         named = [t for t in named if t.text or t.quoted]
         if not named or (named[0].quoted and len(named) > 1):
-            raise MalformedMove("name the one player aimed at after @, at the end")
+            raise MalformedMove(msg("name the one player aimed at after @, at the end"))
         taken = _take_name(named, ctx.names)
         out["target"] = taken[0] if taken and taken[1] == len(named) else rest_text(named)
     return out
@@ -194,57 +221,59 @@ def _expression(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any
 
 def _bare(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     if a:
-        raise MalformedMove(f"nothing follows the player here, not {rest_text(a)!r}")
+        raise MalformedMove(msg("nothing follows the player here, not %(text)r", text=rest_text(a)))
     return {}
 
 
 def _bet(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 1, 1, "bet", "bet PLAYER up|down")
+    _count(a, 1, 1, "bet", msg("bet PLAYER up|down"))
     return {"call": a[0].text if a[0].quoted else CALLS.get(fold(a[0].text), fold(a[0].text))}
 
 
 def _dice_list(t: Token) -> list[int]:
     if t.quoted or not re.fullmatch(r"\d+(,\d+)*", t.text):
-        raise MalformedMove(f"{t.text!r} must be dice values such as 2,1,3")
+        raise MalformedMove(msg("%(text)r must be dice values such as 2,1,3", text=t.text))
     return [int(v) for v in t.text.split(",")]
 
 
 def _reroll(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 2, 2, "reroll", "reroll PLAYER DICE VALUES, e.g. reroll M 2,1,3 5,2,6")
+    _count(a, 2, 2, "reroll", msg("reroll PLAYER DICE VALUES, e.g. reroll M 2,1,3 5,2,6"))
     return {"dice": _dice_list(a[0]), "values": _dice_list(a[1])}
 
 
 def _seal(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 0, 1, "seal", "seal PLAYER COMMITMENT (64 hex digits: sha256 of salt:word)")
+    _count(a, 0, 1, "seal", msg("seal PLAYER COMMITMENT (64 hex digits: sha256 of salt:word)"))
     if a:
         return {"commitment": a[0].text if a[0].quoted else a[0].text.lower()}
     if who is not None and ctx.sealer is None:
-        raise MalformedMove("a seal is written with its commitment (sha256 of salt:word)")
+        raise MalformedMove(msg("a seal is written with its commitment (sha256 of salt:word)"))
     return {"commitment": ctx.sealer(who) if who is not None and ctx.sealer else None}
 
 
 def _guess(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     if len(a) < 2:
-        raise MalformedMove("a guess is written: guess PLAYER TARGET WORD")
+        raise MalformedMove(
+            msg("a %(kind)s is written: %(shape)s", kind="guess", shape=GUESS_SHAPE)
+        )
     target, used = _name_or_text(a[:-1], ctx.names)
-    _count(a[used:], 1, 1, "guess", "guess PLAYER TARGET WORD")
+    _count(a[used:], 1, 1, "guess", GUESS_SHAPE)
     return {"target": target, "word": a[-1].text}
 
 
 def _answer(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 1, 1, "answer", "answer PLAYER right|wrong")
+    _count(a, 1, 1, "answer", msg("answer PLAYER right|wrong"))
     if keyword(a[0]) not in ANSWERS:
-        raise MalformedMove(f"the answer is right or wrong, not {a[0].text!r}")
+        raise MalformedMove(msg("the answer is right or wrong, not %(text)r", text=a[0].text))
     return {"right": ANSWERS[keyword(a[0])]}
 
 
 def _reveal(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 2, 2, "reveal", "reveal PLAYER WORD SALT")
+    _count(a, 2, 2, "reveal", msg("reveal PLAYER WORD SALT"))
     return {"word": a[0].text, "salt": a[1].text}
 
 
 def _hint(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
-    _count(a, 1, 1, "hint", "hint PLAYER LETTER")
+    _count(a, 1, 1, "hint", msg("hint PLAYER LETTER"))
     return {"letter": a[0].text}
 
 
@@ -270,67 +299,78 @@ def _player_move(kind: str, args: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
             except MalformedMove:
                 pass
             else:
-                players = ", ".join(ctx.names)
+                players = tuple(ctx.names)
                 raise MalformedMove(
-                    f"{args[0].text!r} is not a player of this match ({players})"
+                    msg(
+                        "%(text)r is not a player of this match (%(players)s)",
+                        text=args[0].text,
+                        players=players,
+                    )
                 ) from None
         raise
     by = who or _who(kind, ctx.replay)
     return {"by": by, **fields(rest, ctx, by)}
 
 
-def _position(a: Sequence[Token], kind: str, shape: str) -> int:
+def _position(a: Sequence[Token], kind: str, shape: Msg) -> int:
     if not a:
-        raise MalformedMove(f"a {kind} is written: {shape}")
-    return whole_number(a[0], f"the position of a {kind}")
+        raise MalformedMove(msg("a %(kind)s is written: %(shape)s", kind=kind, shape=shape))
+    return whole_number(a[0], msg("the position of a %(kind)s", kind=kind))
 
 
 def _referee_move(kind: str, a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
     if kind == "ruling":
-        shape = "rule POSITION accept|reject [NOTE]"
+        shape = msg("rule POSITION accept|reject [NOTE]")
         on = _position(a, "ruling", shape)
         if len(a) < 2:
-            raise MalformedMove(f"a ruling is written: {shape}")
+            raise MalformedMove(msg("a %(kind)s is written: %(shape)s", kind="ruling", shape=shape))
         if keyword(a[1]) not in DECISIONS:
-            raise MalformedMove(f"the decision must be accept or reject, not {a[1].text!r}")
+            raise MalformedMove(
+                msg("the decision must be accept or reject, not %(text)r", text=a[1].text)
+            )
         note = {"note": rest_text(a[2:])} if a[2:] else {}
         return {"by": REFEREE, "on": on, "accept": DECISIONS[keyword(a[1])], **note}
     if kind == "void":
-        on = _position(a, "void", "void POSITION REASON")
+        on = _position(a, "void", msg("void POSITION REASON"))
         if len(a) < 2:
-            raise MalformedMove("a void says why: void POSITION REASON")
+            raise MalformedMove(msg("a void says why: void POSITION REASON"))
         return {"by": REFEREE, "on": on, "reason": rest_text(a[1:])}
     if kind in ("dice-commit", "dice-reveal"):
-        _count(a, 1, 1, kind, f"{kind} {'COMMITMENT' if kind == 'dice-commit' else 'SEED'}")
+        shape = msg("dice-commit COMMITMENT") if kind == "dice-commit" else msg("dice-reveal SEED")
+        _count(a, 1, 1, kind, shape)
         field = "commitment" if kind == "dice-commit" else "seed"
         return {"by": REFEREE, field: a[0].text}
     if kind == "card":
         if len(a) < 2:
-            raise MalformedMove("a card is written: card PLAYER|table CARD")
+            raise MalformedMove(
+                msg("a %(kind)s is written: %(shape)s", kind="card", shape=CARD_SHAPE)
+            )
         to, used = ("table", 1) if keyword(a[0]) == "table" else _name_or_text(a[:-1], ctx.names)
-        _count(a[used:], 1, 1, "card", "card PLAYER|table CARD")
+        _count(a[used:], 1, 1, "card", CARD_SHAPE)
         return {"to": to, "card": a[-1].text}
     if kind == "start":
         if not a:
-            raise MalformedMove("a start is written: start PLAYER")
+            raise MalformedMove(
+                msg("a %(kind)s is written: %(shape)s", kind="start", shape=START_SHAPE)
+            )
         player, used = _name_or_text(a, ctx.names)
-        _count(a[used:], 0, 0, "start", "start PLAYER")
+        _count(a[used:], 0, 0, "start", START_SHAPE)
         return {"by": REFEREE, "player": player}
     raise AssertionError(kind)  # pragma: no cover
 
 
 def _out(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
     if len(a) < 2:
-        raise MalformedMove("an out is written: out PLAYER REASON")
+        raise MalformedMove(msg("an out is written: out PLAYER REASON"))
     player, used = _name_or_text(a[:-1], ctx.names)
     return {"player": player, "reason": rest_text(a[used:])}
 
 
 def _end(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
-    shape = "end winners PLAYER... points PLAYER N ..."
+    shape = msg("end winners PLAYER... points PLAYER N ...")
     keys = [keyword(t) for t in a]
     if not a or keys[0] != "winners" or "points" not in keys:
-        raise MalformedMove(f"an end is written: {shape}")
+        raise MalformedMove(msg("an end is written: %(shape)s", shape=shape))
     split = keys.index("points")
     # Each name is looked for in a window as wide as the longest name: a long line stays linear.
     width = max(len(n.split()) for n in ctx.names)
@@ -344,9 +384,9 @@ def _end(a: Sequence[Token], ctx: _Ctx) -> dict[str, Any]:
     i = split + 1
     while i < len(a):
         if len(a) - i < 2:
-            raise MalformedMove(f"an end is written: {shape}")
+            raise MalformedMove(msg("an end is written: %(shape)s", shape=shape))
         name, used = _name_or_text(a[i : min(len(a) - 1, i + width)], ctx.names)
-        points[name] = whole_number(a[i + used], f"{name}'s points")
+        points[name] = whole_number(a[i + used], msg("%(player)s's points", player=name))
         i += used + 1
     return {"winners": winners, "points": points}
 
@@ -363,7 +403,13 @@ def _json_fields(draft: Draft) -> dict[str, Any]:
     except ValueError:
         fields = None
     if not isinstance(fields, dict) or "type" in fields:
-        raise MalformedMove(f'a {draft.kind} is written: {draft.kind} {{"field": value, ...}}')
+        raise MalformedMove(
+            msg(
+                "a %(kind)s is written: %(shape)s",
+                kind=draft.kind,
+                shape=f'{draft.kind} {{"field": value, ...}}',
+            )
+        )
     return fields
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from engine.events import EVENT_TYPES
+from engine.message import msg
 from engine.text import fold
 
 
@@ -66,10 +67,10 @@ def tokens(text: str) -> tuple[Token, ...]:
                 value, end = _DECODER.raw_decode(text, i + 1 if at else i)
             except ValueError:
                 raise MalformedMove(
-                    "a quotation mark is not closed (or has a bad escape)"
+                    msg("a quotation mark is not closed (or has a bad escape)")
                 ) from None
             if end < n and not text[end].isspace():
-                raise MalformedMove(f"put a space after the quoted {value!r}")
+                raise MalformedMove(msg("put a space after the quoted %(text)r", text=value))
             out.append(Token(value, True, at))
             i = end
         else:
@@ -124,9 +125,12 @@ def keyword(t: Token) -> str:
 
 
 def whole_number(t: Token, what: str) -> int:
+    """The number a token says; ``what`` names it in the refusal (a message)."""
     text = t.text.lstrip("#") if not t.quoted else ""
     if not re.fullmatch(r"-?\d+", text):
-        raise MalformedMove(f"{what} must be a whole number, not {t.text!r}")
+        raise MalformedMove(
+            msg("%(what)s must be a whole number, not %(text)r", what=what, text=t.text)
+        )
     return int(text)
 
 
@@ -164,10 +168,12 @@ def read(text: str) -> Draft:
     """The syntax alone: the verb and its words (raises :class:`MalformedMove`)."""
     parts = text.strip().split(None, 1)
     if not parts:
-        raise MalformedMove("an empty line is not a move")
+        raise MalformedMove(msg("an empty line is not a move"))
     rest = parts[1] if len(parts) > 1 else ""
     verb = keyword(tokens(parts[0])[0]).replace("_", "-")
     kind = ALIASES.get(verb, verb)
     if kind not in EVENT_TYPES:
-        raise MalformedMove(f"unknown move {parts[0]!r}: the moves are {', '.join(VERBS)}")
+        raise MalformedMove(
+            msg("unknown move %(verb)r: the moves are %(verbs)s", verb=parts[0], verbs=VERBS)
+        )
     return Draft(kind, () if rest.startswith("{") else tokens(rest), rest)

@@ -31,6 +31,7 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2)}
 METHODS = [
     ("engine/**.py", "python"),
     ("exports/**.py", "python"),
+    ("tournament/**.py", "python"),
     ("exports/templates/**.html", "jinja2"),
 ]
 

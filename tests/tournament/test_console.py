@@ -139,8 +139,9 @@ def test_undo_voids_the_last_move_and_errors_store_nothing(tmp_path: Path) -> No
         ]
     )
     Console(Store(db), "M1", script.read, said.append, timers=False).run()
-    assert any("it is not blu's turn" in s and "nothing stored" in s for s in said)
-    assert any("unknown move 'fly'" in s for s in said)
+    # The console speaks Italian by default; the move typed stays in the notation.
+    assert any("non tocca a blu" in s and "non è stato registrato nulla" in s for s in said)
+    assert any("mossa sconosciuta 'fly'" in s for s in said)
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["voided"] == [1] and info["events"] == 3
 
@@ -215,7 +216,7 @@ def test_the_real_console_in_tmux(tmp_path: Path) -> None:
             subprocess.run(["tmux", "send-keys", "-t", session, "-l", line], check=True)
             subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
             time.sleep(0.3)
-        _wait_for(session, "finished: winners verde")
+        _wait_for(session, "partita finita: vince verde")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
     exported = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1:]]
@@ -303,7 +304,7 @@ def test_alphatianas_six_seconds_are_a_hint_not_a_timeout(tmp_path: Path) -> Non
     said: list[str] = []
     Console(Store(db), "M1", read, said.append).run()
     assert seen[:4] == [None, None, 6, None]  # the clock shows six seconds, then waits
-    assert any("six seconds are up" in s for s in said)
+    assert any("sei secondi passati" in s for s in said)
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["next"][0]["expects"].startswith("defend the 5s")  # no timeout was recorded
 
@@ -355,5 +356,23 @@ def test_a_move_typed_while_another_terminal_wrote_is_refused(tmp_path: Path) ->
 
     said: list[str] = []
     Console(Store(db), "M1", read, said.append, timers=False).run()
-    assert any(s.startswith("error: the match changed since you looked") for s in said), said
+    assert any(s.startswith("errore: la partita è cambiata") for s in said), said
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 1
+
+
+def test_il_ventunos_running_total_is_shown_after_each_move(tmp_path: Path) -> None:
+    """#11: the shared total after every choice, in the table's language (VEN-1)."""
+    db = tmp_path / "v.db"
+    ok(db, "match", "new", "ventuno", "giallo", "blu")
+    moves = ["roll giallo d6 4 5", "choose 5", "roll blu d6 6 6", "choose 12", "roll giallo d6 1 3"]
+    for lang, state in (("it", "situazione: totale"), ("en", "state: total")):
+        said: list[str] = []
+        script = Script([*moves, "quit"] if lang == "it" else ["quit"])
+        Console(Store(db), "M1", script.read, said.append, timers=False, lang=lang).run()
+        totals = [s for s in said if s.startswith(f"{state} ")]
+        if lang == "it":
+            assert [t.split(";")[0] for t in totals] == [
+                f"{state} {n}" for n in (0, 0, 5, 5, 17, 17)
+            ]
+        else:
+            assert totals == [f"{state} 17; rolled 1-3"]  # resumed: the same total, in English

@@ -252,7 +252,7 @@ def test_a_typo_in_the_move_that_ends_the_match_can_be_undone(tmp_path: Path) ->
         return next(lines)
 
     Console(Store(db), "M1", read, said.append, timers=False).run()
-    assert sum("finished; `undo REASON`" in p for p in prompts) == 2
+    assert sum("partita finita; `annulla MOTIVO`" in p for p in prompts) == 2
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["status"] == "finished" and info["winners"] == ["giallo"]
     assert 5 in info["voided"]  # the mistyped expression, struck; the right one follows

@@ -2,7 +2,9 @@
 
 It shows the game (letters, totals, ships, damage, who is out), who must act and what is legal,
 and takes one short line per move in the notation of :mod:`engine.notation` (the player may be
-left out when only one acts), checked by the rules before it is stored. Turn timers follow
+left out when only one acts), checked by the rules before it is stored. What it writes back is
+in the table's language (Italian unless ``--lang en``), from the one message catalogue
+(:mod:`exports.i18n`); the moves stay in the notation. Turn timers follow
 CH-4; when one runs out a timeout is recorded (``pause`` stops the clock). ``undo`` voids the
 last move with a reason. Quit at any point: the log is the state, ``play`` again resumes.
 
@@ -17,18 +19,23 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.dice import seed_commitment
 from engine.errors import RuleViolation
 from engine.events import REFEREE, DiceCommit, DiceReveal, End, Out, Ruling, Timeout, Void, actor
+from engine.message import Msg, msg, nmsg
 from engine.notation import format as format_move
+from exports.i18n import check_lang
+from exports.i18n import say as said
+from exports.wording import event_message
 from tournament import dice
 from tournament.matches import (
     Loaded,
     Refused,
-    describe,
     load,
     record_move,
+    refusal,
     sealed_word,
     summary,
 )
@@ -51,6 +58,15 @@ ALPHATIANA_HINT = 6
 
 ReadLine = Callable[[str, float | None, bool], str | None]  # prompt, seconds, hidden -> line
 
+# The console's own words, in either language (the notation's verbs are the same in both).
+COMMANDS = {
+    "quit": "quit", "q": "quit", "exit": "quit", "esci": "quit",
+    "pause": "pause", "pausa": "pause",
+    "resume": "resume", "riprendi": "resume",
+    "help": "help", "aiuto": "help", "?": "help",
+    "undo": "undo", "annulla": "undo",
+}  # fmt: skip
+
 
 @dataclass
 class Console:
@@ -64,6 +80,18 @@ class Console:
     timers: bool = True
     panel: Callable[[str, list[str]], None] | None = None  # a boxed view (rich), else plain lines
     clock: Callable[[], float] = time.monotonic  # the turn timers' clock (tests pass their own)
+    lang: str = "it"  # what the console writes: Italian at the table, or English
+
+    def __post_init__(self) -> None:
+        check_lang(self.lang)
+
+    def tell(self, text: Msg | str) -> None:
+        """Write one message in the console's language."""
+        self.say(said(text, self.lang))
+
+    def words(self, text: Msg) -> str:
+        """A message in the console's language (a prompt, a reason stored in the log)."""
+        return said(text, self.lang)
 
     # --- the loop ----------------------------------------------------------------------------
 
@@ -101,50 +129,52 @@ class Console:
             prompt = f"{who or 'who'}> " if who else "> "
             line = self.read_line(prompt, seconds or hint_only, False)
             if line is None and hint_only:
-                self.say("six seconds are up (a hint of the rules, ALP-4): still your choice")
+                self.tell(msg("six seconds are up (a hint of the rules, ALP-4): still your choice"))
                 line = self.read_line(prompt, None, False)
             if line is None:
                 for late in sorted({t.player for t in replay.turns}):
-                    self.try_record(format_move(Timeout(late)), f"time ran out for {late}")
+                    self.try_record(
+                        format_move(Timeout(late)), msg("time ran out for %(player)s", player=late)
+                    )
                 continue
             words = line.split()
             if not words:
                 continue
-            verb = words[0].lower()
-            if verb in ("quit", "q", "exit"):
-                self.say("the log is saved: `tournament play` resumes the match")
+            verb = COMMANDS.get(words[0].lower())
+            if verb == "quit":
+                self.tell(SAVED)
                 return
             if verb == "pause":
                 if not paused and deadline is not None:
                     left = max(MIN_SECONDS, deadline - self.clock())
                 paused = True
-                self.say("clock paused; `resume` starts it again")
+                self.tell(msg("clock paused; `resume` starts it again"))
             elif verb == "resume":
                 if paused and left is not None:
                     deadline = self.clock() + left  # the time that was left, not a new turn
                     left = None
                 paused = False
+                self.tell(msg("the clock runs again"))
             elif verb == "help":
-                self.say(HELP)
+                self.tell(HELP)
             elif verb == "undo":
-                self.undo(loaded, " ".join(words[1:]) or "undone at the table")
+                self.undo(loaded, " ".join(words[1:]) or self.words(UNDONE))
             else:
                 self.try_record(line, at=replay.position)
 
     def last_word(self, loaded: Loaded) -> bool:
         """The match has just ended: a typo in the move that ended it can still be undone (the
         void reopens the match, REF-2). True when it was undone."""
-        line = self.read_line(
-            "finished; `undo REASON` if the last move was a typo, else Enter> ", None, False
-        )
+        prompt = msg("finished; `undo REASON` if the last move was a typo, else Enter> ")
+        line = self.read_line(self.words(prompt), None, False)
         words = (line or "").split()
-        if not words or words[0].lower() != "undo":
+        if not words or COMMANDS.get(words[0].lower()) != "undo":
             return False
         position = loaded.replay.position
-        self.undo(loaded, " ".join(words[1:]) or "undone at the table")
+        self.undo(loaded, " ".join(words[1:]) or self.words(UNDONE))
         return load(self.store, self.number, self.lexicon).replay.position != position
 
-    def try_record(self, text: str, why: str = "", at: int | None = None) -> None:
+    def try_record(self, text: str, why: Msg | None = None, at: int | None = None) -> None:
         """Record one move of the notation (engine/notation/); say why when it is refused.
 
         ``at``: the position the referee was shown; if another terminal wrote to the match
@@ -152,35 +182,41 @@ class Console:
         """
         seed = self.seed() if self.digital else None
         try:
-            _, stored = record_move(
+            loaded, stored = record_move(
                 self.store, self.number, text, self.lexicon, at, seed=seed, sealer=self.seal_word
             )
         except (Refused, RuleViolation) as e:
-            self.say(f"error: {e} (nothing stored)")
+            refused = refusal(e) if isinstance(e, RuleViolation) else e.args[0]
+            self.tell(msg("error: %(why)s (nothing stored)", why=refused))
             return
         if why:
-            self.say(why)
-        for done in stored:
-            self.say(f"recorded: {describe(done)}")
+            self.tell(why)
+        reasons = {o.player: o.reason for o in loaded.replay.out}
+        first = loaded.replay.position - len(stored) + 1
+        for position, done in enumerate(stored, first):
+            said_move = event_message(done, reasons)
+            self.tell(msg("recorded #%(on)s: %(move)s", on=position, move=said_move))
 
     # --- what is shown -----------------------------------------------------------------------
 
     def show(self, loaded: Loaded) -> None:
-        replay = loaded.replay
         info = summary(loaded)
-        lines = [f"state: {replay.rules.summary(replay.state)}"]
+        said_lines = [msg("state: %(state)s", state=info["state"])]
         if info["out"]:
-            lines.append(
-                "out: " + ", ".join(f"{o['player']} ({o['reason']})" for o in info["out_reasons"])
+            out = tuple(
+                msg("%(player)s (%(reason)s)", player=o["player"], reason=o["reason"])
+                for o in info["out_reasons"]
             )
+            said_lines.append(msg("out: %(players)s", players=out))
         last = next((n for n in reversed(info["notes"])), None)
         if last:
-            lines.append(f"last judged: {last['text']} ({last['rule']})")
+            said_lines.append(
+                msg("last judged: %(text)s (%(rule)s)", text=last["text"], rule=last["rule"])
+            )
         if info["status"] == "finished":
-            lines.append(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
-        lines += [
-            f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]" for t in info["next"]
-        ]
+            said_lines.append(finished(info["winners"]))
+        said_lines += [next_line(t) for t in info["next"]]
+        lines = [self.words(line) for line in said_lines]
         title = f"{info['id']} {info['title']}: {', '.join(info['players'])}"
         if self.panel is None:
             self.say(f"== {title} ==")
@@ -221,12 +257,12 @@ class Console:
             if isinstance(e, Ruling) or actor(e):
                 self.try_record(format_move(Void(REFEREE, position, reason)))
                 return
-        self.say("error: there is nothing to undo")
+        self.tell(msg("error: there is nothing to undo"))
 
     def seal_dice(self, loaded: Loaded) -> None:
         seed = dice.keep(self.store, self.number)
         self.try_record(
-            format_move(DiceCommit(REFEREE, seed_commitment(seed))), "digital dice sealed"
+            format_move(DiceCommit(REFEREE, seed_commitment(seed))), msg("digital dice sealed")
         )
 
     def seed(self) -> str | None:
@@ -237,27 +273,65 @@ class Console:
         if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
             seed = self.seed()
             if seed is None:
-                self.say("error: the seed of the digital dice is not in this database")
+                self.tell(msg("error: the seed of the digital dice is not in this database"))
                 return
             self.try_record(
                 format_move(DiceReveal(REFEREE, seed)),
-                "digital dice revealed: tournament verify can recompute every roll",
+                msg("digital dice revealed: tournament verify can recompute every roll"),
             )
 
     def seal_word(self, player: str) -> str:
         """PN-3: read the player's word unseen and return its seal; the salt is shown once."""
-        word = (self.read_line(f"{player}'s word (not shown): ", None, True) or "").strip()
+        prompt = msg("%(player)s's word (not shown): ", player=player)
+        word = (self.read_line(self.words(prompt), None, True) or "").strip()
         if not word:
-            raise Refused("an empty word cannot be sealed")
+            raise Refused(msg("an empty word cannot be sealed"))
         commitment, salt = sealed_word(word)
-        self.say(f"{player}: keep this salt private, to reveal the word later: {salt}")
+        self.tell(
+            msg(
+                "%(player)s: keep this salt private, to reveal the word later: %(salt)s",
+                player=player,
+                salt=salt,
+            )
+        )
         return commitment
 
 
-HELP = """moves (docs/format.md, "Moves as text"; the player may be left out when only one acts):
+def finished(winners: list[str]) -> Msg:
+    """The line that closes a match: who won, or that nobody did."""
+    if not winners:
+        return msg("finished: nobody wins")
+    return nmsg(
+        "finished: winner %(winners)s",
+        "finished: winners %(winners)s",
+        len(winners),
+        winners=tuple(winners),
+    )
+
+
+def next_line(turn: dict[str, Any]) -> Msg:
+    """Who acts next, what is expected, and the moves open (in the notation)."""
+    events = "/".join(turn["events"])
+    if turn["player"] == REFEREE:  # dealing cards, naming who starts: the referee's own move
+        return msg(
+            "next: the referee: %(expects)s [%(events)s]", expects=turn["expects"], events=events
+        )
+    return msg(
+        "next: %(player)s: %(expects)s [%(events)s]",
+        player=turn["player"],
+        expects=turn["expects"],
+        events=events,
+    )
+
+
+SAVED = msg("the log is saved: `tournament play` resumes the match")
+UNDONE = msg("undone at the table")  # the reason stored when the referee gives none
+HELP = msg(
+    """moves (docs/format.md, "Moves as text"; the player may be left out when only one acts):
   roll [player] [die] [faces...] | choose [player] value | word [player] word [jolly c]
   chain [player] w1-w2-... | expr [player] expression [@target] | doubt | bet up|down | pass
   reroll [player] 2,1,3 5,2,6 | stand | seal [player] | guess [player] target word
   answer [player] right|wrong | reveal [player] word salt | hint [player] letter
 referee: card player|table id | start player | rule N accept|reject [note] | void N reason
 console: undo [reason] | pause | resume | help | quit     (quote "a value with spaces")"""
+)

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import app, guarded, settings, store
+from tournament.cli.common import app, fail, guarded, settings, store
 
 
 def tty_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | None:
@@ -73,13 +73,23 @@ def play(
     digital: Annotated[bool, typer.Option(help="Roll the program's auditable dice.")] = False,
     beginner: Annotated[bool, typer.Option(help="La catena: 120 seconds a turn (CH-4).")] = False,
     timers: Annotated[bool, typer.Option(help="Turn timers (CH-4).")] = True,
+    lang: Annotated[
+        str, typer.Option("--lang", help="What the console writes: it (Italian) or en.")
+    ] = "it",
 ) -> None:
-    """The referee's console: the game, who acts, what is legal; one short line a move."""
+    """The referee's console: the game, who acts, what is legal; one short line a move.
+
+    It speaks Italian at the table (``--lang en`` for English); moves are typed in the notation.
+    """
     from rich.console import Console as Screen
     from rich.panel import Panel
     from rich.text import Text
 
-    from tournament.cli.console import Console
+    from exports.i18n import LANGS, say
+    from tournament.cli.console import SAVED, Console
+
+    if lang not in LANGS:
+        fail(f"the console speaks Italian (it) or English (en), not {lang!r}")
 
     screen = Screen(highlight=False)
 
@@ -99,8 +109,9 @@ def play(
         beginner,
         timers,
         panel=panel if sys.stdout.isatty() else None,
+        lang=lang,
     )
     try:
         console.run()
     except KeyboardInterrupt:
-        typer.echo("\nthe log is saved: `tournament play` resumes the match")
+        typer.echo("\n" + say(SAVED, lang))
