@@ -82,14 +82,15 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
         data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "roll",
               "by": "blu", "die": "d6", "values": "5 4 2 1"},
     )  # fmt: skip
-    assert "the match changed since you looked" in r.text
+    # Said in the page's language (Italian by default), as every refusal on the pages.
+    assert "la partita è cambiata da quando l&#39;hai guardata: M1" in r.text
     assert len(store.get_match("M1").lines) == 1
     r = client.post(
         f"{table}/record",
         data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "text",
               "by": "", "text": "roll blu d6 5 4 2 1"},
     )  # fmt: skip
-    assert "the match changed" in r.text and len(store.get_match("M1").lines) == 1
+    assert "la partita è cambiata" in r.text and len(store.get_match("M1").lines) == 1
     html = record(client, table, "", "text", text="roll blu d6 9")
     assert 'class="flash bad"' in html and len(store.get_match("M1").lines) == 1
     html = record(client, table, "blu", "roll", die="d6", values="9 9 9 9")
@@ -105,7 +106,7 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
         f"{table}/record",
         data={"csrf": csrf(html), "match": "M2", "position": "0", "kind": "pass", "by": "blu"},
     )
-    assert "M2 is not a match of this table" in r.text
+    assert "M2 non è una partita di questo tavolo" in r.text
 
 
 def test_sealed_words_stay_on_the_referees_page(tmp_path: Path) -> None:

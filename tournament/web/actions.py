@@ -17,10 +17,13 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
 from engine.errors import RuleViolation
 from engine.lexicon import LexiconError
-from tournament.matches import Refused
+from engine.message import Msg, msg
+from exports.i18n import say
+from tournament.matches import Refused, refusal
 from tournament.matchlog import LogError
 from tournament.store import Conflict, StoreError
 from tournament.web.security import csrf_ok
+from tournament.web.words import lang_of
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
 # organizer's two tabs should queue, not race.
@@ -80,9 +83,13 @@ async def run(
     try:
         return True, await run_in_threadpool(locked)
     except IntegrityError:
-        return False, "someone else wrote at the same moment; nothing was stored: try again"
-    except USER_ERRORS as e:
-        return False, str(e)
+        return False, say(
+            msg("someone else wrote at the same moment; nothing was stored: try again"),
+            lang_of(request),
+        )
+    except USER_ERRORS as e:  # the engine's and services' messages, said in the page's language
+        why = refusal(e) if isinstance(e, RuleViolation) else e.args[0] if e.args else str(e)
+        return False, say(why if isinstance(why, Msg) else str(e), lang_of(request))
     except PersistenceError as e:
         return False, f"the database cannot be used: {e}"
 
@@ -104,5 +111,5 @@ def field(form: FormData, name: str, default: str = "") -> str:
 def number(form: FormData, name: str) -> int:
     text = field(form, name)
     if not text.lstrip("-").isdigit():
-        raise ValueError(f"{name} must be a whole number, not {text!r}")
+        raise ValueError(msg("%(name)s must be a whole number, not %(text)r", name=name, text=text))
     return int(text)

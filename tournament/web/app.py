@@ -34,7 +34,7 @@ from tournament.store import Store
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit, csrf_token
-from tournament.web.words import LANGS, jinja_globals, page_words
+from tournament.web.words import LANGS, jinja_globals, lang_of, page_words
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
@@ -55,11 +55,6 @@ class Settings:
     interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
-
-
-def lang_of(request: Request) -> str:
-    lang = request.cookies.get("lang", "it")
-    return lang if lang in LANGS else "it"
 
 
 def page(

@@ -21,6 +21,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
+from engine.message import msg
 from tournament import corrections, day, dice, readmodels, tables
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record
@@ -200,7 +201,7 @@ def _correction(form: FormData) -> dict[str, Any]:
     if kind == "void":
         reason = field(form, "reason")
         if not reason:
-            raise Refused("a void needs a reason (REF-2)")
+            raise Refused(msg("a void needs a reason (REF-2)"))
         return {"type": "void", "by": "referee", "on": on, "reason": reason}
     if kind in ("accept", "reject"):
         event: dict[str, Any] = {"type": "ruling", "by": "referee", "on": on}
@@ -208,7 +209,7 @@ def _correction(form: FormData) -> dict[str, Any]:
         if field(form, "reason"):
             event["note"] = field(form, "reason")
         return event
-    raise Refused("a correction is a void, or a ruling that accepts or rejects")
+    raise Refused(msg("a correction is a void, or a ruling that accepts or rejects"))
 
 
 def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | None) -> dict:

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from engine.message import msg
 from engine.notation import format as notation
 from tournament import day, dice, matches, tables
 from tournament.matches import Refused, load, summary
@@ -76,7 +77,7 @@ def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
     elif kind == "hint":
         e["letter"] = field(form, "letter")
     elif kind not in ("doubt", "pass", "timeout", "stand", "void"):
-        raise Refused(f"the table's page does not record {kind!r} events")
+        raise Refused(msg("the table's page does not record %(kind)r events", kind=kind))
     return e
 
 
@@ -224,7 +225,7 @@ def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)."""
     t = views.current_tournament(store)
     if match not in t.table(*found).get("matches", {}).values():
-        raise Refused(f"{match} is not a match of this table")
+        raise Refused(msg("%(match)s is not a match of this table", match=match))
     return match
 
 
@@ -245,7 +246,7 @@ async def record_move(request: Request) -> Response:
         if kind == "void":
             reason = field(form, "reason")
             if not reason:
-                raise Refused("say why the event is struck (REF-2)")
+                raise Refused(msg("say why the event is struck (REF-2)"))
             event: dict[str, Any] = {
                 "type": "void",
                 "by": "referee",
@@ -261,7 +262,7 @@ async def record_move(request: Request) -> Response:
         elif kind == "seal":
             word = field(form, "word")
             if not word:
-                raise Refused("an empty word cannot be sealed")
+                raise Refused(msg("an empty word cannot be sealed"))
             commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
             event = {"type": "seal", "by": by, "commitment": commitment}
         else:

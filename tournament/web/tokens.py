@@ -12,6 +12,7 @@ from typing import Any
 
 import segno
 
+from engine.message import msg
 from tournament import day
 from tournament.matches import Refused
 from tournament.persistence.sql import ensure, own_tables
@@ -34,7 +35,7 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
     """A new link for every table of the open round (earlier links of those tables stop working)."""
     t = day.get_tournament(store)
     if not t.rounds or t.rounds[-1]["closed"]:
-        raise Refused("there is no open round: pair one first")
+        raise Refused(msg("there is no open round: pair one first"))
     r = t.rounds[-1]
     issued = []
     with own_tables(store) as db:

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.errors import RuleViolation
 from engine.lexicon import LexiconError
+from engine.message import msg
 from tournament import day, readmodels
 from tournament.audit import timeline
 from tournament.matches import Refused, lexicon_for, load, summary
@@ -51,7 +52,7 @@ def current_tournament(store: Store) -> Tournament:
     """The tournament, for reading (raises Refused when there is none)."""
     t = tournament_or_none(store)
     if t is None:
-        raise Refused("there is no tournament in this database: create one first")
+        raise Refused(msg("there is no tournament in this database: create one first"))
     return t
 
 

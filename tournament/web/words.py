@@ -47,6 +47,12 @@ PAGE_WORDS: dict[str, str] = {
 }  # fmt: skip
 
 
+def lang_of(request: Any) -> str:
+    """The language a visitor chose (the ``lang`` cookie), Italian by default."""
+    lang = request.cookies.get("lang", "it")
+    return lang if lang in LANGS else "it"
+
+
 def page_words(lang: str) -> dict[str, str]:
     """The exports' words and the pages' own, in one language (``it`` or ``en``)."""
     t = translator(lang)
