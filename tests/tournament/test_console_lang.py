@@ -239,3 +239,20 @@ def test_a_partita_at_a_table_is_played_in_italian(tmp_path: Path) -> None:
     assert sorted(found & foreign("it")) == []
     table = json.loads(ok(db, "status", "--json"))["tables"][0]
     assert len(table["matches"]) == 4
+
+
+def test_the_console_speaks_the_tournaments_language_unless_asked(tmp_path: Path) -> None:
+    """A tournament created with ``--lang en`` (its sheets in English) has its console in
+    English too; ``--lang`` still chooses."""
+    db = tmp_path / "en.db"
+    ok(db, "create", "Evening", "--plays", "ventuno", "--lang", "en")
+    ok(db, "players", "add", "Giallo", "Blu")
+    ok(db, "round", "pair")
+    number = ok(db, "table", "start", "1", "1", "ventuno").strip()
+    english = runner.invoke(app, ["--db", str(db), "play", number], input="help\nquit\n")
+    assert english.exit_code == 0, english.output
+    assert "the log is saved" in english.stdout and "il registro è salvato" not in english.stdout
+    italian = runner.invoke(
+        app, ["--db", str(db), "play", number, "--lang", "it"], input="quit\n"
+    )
+    assert "il registro è salvato" in italian.stdout

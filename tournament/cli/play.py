@@ -6,7 +6,7 @@ import os
 import select
 import sys
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -66,6 +66,17 @@ def plain_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | N
     return line.rstrip("\n") if line else "quit"
 
 
+def _tournament_lang(s: Any) -> str:
+    """The language the tournament prints in (its ``--lang`` at creation), else Italian."""
+    from tournament import day
+    from tournament.matches import Refused
+
+    try:
+        return str(day.get_tournament(s).settings.get("lang") or "it")
+    except Refused:
+        return "it"
+
+
 @app.command("play")
 @guarded
 def play(
@@ -74,12 +85,15 @@ def play(
     beginner: Annotated[bool, typer.Option(help="La catena: 120 seconds a turn (CH-4).")] = False,
     timers: Annotated[bool, typer.Option(help="Turn timers (CH-4).")] = True,
     lang: Annotated[
-        str, typer.Option("--lang", help="What the console writes: it (Italian) or en.")
-    ] = "it",
+        str | None,
+        typer.Option("--lang", help="it or en (default: the tournament's)."),
+    ] = None,
 ) -> None:
     """The referee's console: the game, who acts, what is legal; one short line a move.
 
-    It speaks Italian at the table (``--lang en`` for English); moves are typed in the notation.
+    It speaks the tournament's language (Italian unless it was created with ``--lang en``; a
+    match outside a tournament: Italian), or the one ``--lang`` asks; moves are typed in the
+    notation.
     """
     from rich.console import Console as Screen
     from rich.panel import Panel
@@ -88,7 +102,7 @@ def play(
     from exports.i18n import LANGS, say
     from tournament.cli.console import SAVED, Console
 
-    if lang not in LANGS:
+    if lang is not None and lang not in LANGS:
         fail(f"the console speaks Italian (it) or English (en), not {lang!r}")
 
     screen = Screen(highlight=False)
@@ -99,6 +113,7 @@ def play(
     s = store()
     read = tty_read_line if sys.stdin.isatty() else plain_read_line
     number = s.get_match(match_id).number
+    lang = lang or _tournament_lang(s)
     console = Console(
         s,
         number,
