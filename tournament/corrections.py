@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.message import msg
 from tournament.day import PARTITA, PARTITA_GAMES, OutcomeOf, current_standings, pairings_for
 from tournament.matches import Refused
 from tournament.names import registered
+from tournament.tables import table_at
 from tournament.tournaments import Tournament
 
 
@@ -23,29 +25,35 @@ def amend_result(
     by: str = "organizer",
 ) -> None:
     """Amend a table's result on ``t`` (the caller saves): the match logs stay as recorded."""
-    if not 1 <= round_number <= len(t.rounds):
-        raise Refused(f"there is no round {round_number}")
-    tables = t.rounds[round_number - 1]["tables"]
-    if not 1 <= table_number <= len(tables):
-        raise Refused(f"round {round_number} has no table {table_number}")
-    table = tables[table_number - 1]
+    table = table_at(t, round_number, table_number)
     if table["bye"]:
-        raise Refused(f"table {table_number} is a bye: there is no result to amend")
+        raise Refused(
+            msg("table %(table)s is a bye: there is no result to amend", table=table_number)
+        )
     points = {registered(p, table["players"]) or p: v for p, v in points.items()}  # #11
     if set(points) != set(table["players"]):
-        raise Refused(f"give the challenge points of {', '.join(table['players'])}, each once")
+        raise Refused(
+            msg(
+                "give the challenge points of %(players)s, each once",
+                players=tuple(table["players"]),
+            )
+        )
     most = most_points(t)
     if any(type(v) is not int or not 0 <= v <= most for v in points.values()):
         raise Refused(
-            f"challenge points at a table are whole numbers from 0 to {most}: "
-            + (
-                f"a point for each of the partita's {PARTITA_GAMES} challenges won (CH-2, CH-3)"
+            msg(
+                "challenge points at a table are whole numbers from 0 to %(most)s: %(why)s",
+                most=most,
+                why=msg(
+                    "a point for each of the partita's %(games)s challenges won (CH-2, CH-3)",
+                    games=PARTITA_GAMES,
+                )
                 if t.settings["plays"] == PARTITA
-                else "a point for its one challenge won (CH-2)"
+                else msg("a point for its one challenge won (CH-2)"),
             )
         )
     if not reason.strip():
-        raise Refused("an amended result needs a reason")
+        raise Refused(msg("an amended result needs a reason"))
     t.amend_result(round=round_number, table=table_number, points=points, reason=reason, by=by)
 
 

@@ -15,6 +15,7 @@ from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.games.base import Outcome
+from engine.message import msg
 from tournament.matches import Refused, load
 from tournament.names import registered
 from tournament.pairing import (
@@ -34,6 +35,11 @@ OutcomeOf = Callable[[str], Outcome | None]
 PARTITA = "partita"
 PARTITA_GAMES = 4  # CH-3
 ATTEMPTS = 50  # saves tried against other terminals changing the tournament at the same moment
+# One sentence per format, not the format's name in one sentence: a translation says each whole.
+LATE_ENTRIES = {
+    "round_robin": msg("a round robin takes no late entries"),
+    "elimination": msg("a elimination takes no late entries"),
+}
 
 
 def replayed_outcome(store: Store) -> OutcomeOf:
@@ -46,7 +52,7 @@ def get_tournament(store: Store) -> Tournament:
         t: Tournament = store.get(TOURNAMENT_ID, "the tournament")
         return t
     except AggregateNotFoundError:
-        raise Refused("there is no tournament in this database: create one first") from None
+        raise Refused(msg("there is no tournament in this database: create one first")) from None
 
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
@@ -56,7 +62,7 @@ def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> T
     except AggregateNotFoundError:
         pass
     else:
-        raise Refused("this database already holds a tournament: use another --db")
+        raise Refused(msg("this database already holds a tournament: use another --db"))
     config = {
         "name": name,
         "date": settings.get("date", ""),
@@ -86,29 +92,52 @@ def _check_settings(config: dict[str, Any]) -> None:
     if config["rounds"] is not None and (
         not isinstance(config["rounds"], int) or config["rounds"] < 1
     ):
-        raise Refused("a tournament has at least one round")
+        raise Refused(msg("a tournament has at least one round"))
     if config["format"] not in FORMATS:
-        raise Refused(f"unknown format {config['format']!r} (known: {', '.join(FORMATS)})")
+        raise Refused(
+            msg(
+                "unknown format %(format)r (known: %(known)s)",
+                format=config["format"],
+                known=tuple(FORMATS),
+            )
+        )
     if config["plays"] != PARTITA and config["plays"] not in GAMES:
-        raise Refused(f"a pairing plays {PARTITA!r} or one game ({', '.join(GAMES)})")
+        raise Refused(
+            msg(
+                "a pairing plays %(partita)r or one game (%(games)s)",
+                partita=PARTITA,
+                games=tuple(GAMES),
+            )
+        )
     bad = [g for g in config["games"] if g not in GAMES]
     if bad:
-        raise Refused(f"unknown game {bad[0]!r} (known: {', '.join(GAMES)})")
+        raise Refused(
+            msg("unknown game %(game)r (known: %(known)s)", game=bad[0], known=tuple(GAMES))
+        )
     if config["plays"] == PARTITA and len(set(config["games"])) < PARTITA_GAMES:
-        raise Refused("a Tetragon partita chooses four games: allow at least four (CH-3)")
+        raise Refused(msg("a Tetragon partita chooses four games: allow at least four (CH-3)"))
     if config["plays"] != PARTITA and config["format"] == "pods":
         if getattr(game(config["plays"]), "max_players", 10) < 3:
             raise Refused(
-                f"{game(config['plays']).title} is a duel: pair it in a two-player format"
+                msg(
+                    "%(game)s is a duel: pair it in a two-player format",
+                    game=game(config["plays"]).title,
+                )
             )
     bad = [t for t in config["tiebreaks"] if t not in TIEBREAKS]
     if bad:
-        raise Refused(f"unknown tie-break {bad[0]!r} (known: {', '.join(TIEBREAKS)})")
+        raise Refused(
+            msg(
+                "unknown tie-break %(tiebreak)r (known: %(known)s)",
+                tiebreak=bad[0],
+                known=tuple(TIEBREAKS),
+            )
+        )
     if config["lang"] not in ("it", "en"):
-        raise Refused("printed material is in Italian (it) or English (en)")
+        raise Refused(msg("printed material is in Italian (it) or English (en)"))
     smallest = pod_minimum(config["plays"], config["games"])
     if not smallest <= config["table_size"] <= 10:
-        raise Refused(f"tables of several players seat {smallest} to 10")
+        raise Refused(msg("tables of several players seat %(smallest)s to 10", smallest=smallest))
 
 
 def pod_minimum(plays: str, games: Sequence[str]) -> int:
@@ -196,14 +225,14 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
     for name in names:
         name = name.strip()
         if not name or name == "referee":
-            raise Refused(f"{name!r} cannot be a player's name")
+            raise Refused(msg("%(name)r cannot be a player's name", name=name))
         same = registered(name, t.players)  # giallo beside Giallo is Giallo (#11)
         if same is not None and t.players[same]["status"] != "withdrawn":
-            shown = same if same == name else f"{name} (as {same})"
-            raise Refused(f"{shown} is already registered")
+            shown = same if same == name else msg("%(name)s (as %(same)s)", name=name, same=same)
+            raise Refused(msg("%(player)s is already registered", player=shown))
         name = same or name
         if t.settings["format"] in ("round_robin", "elimination") and t.rounds:
-            raise Refused(f"a {t.settings['format'].replace('_', ' ')} takes no late entries")
+            raise Refused(LATE_ENTRIES[t.settings["format"]])
         t.register(player=name, by=by)
     save(store, t)
     return t
@@ -212,10 +241,10 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
 def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
     t = get_tournament(store)
     if not name.strip():
-        raise Refused("name the player to withdraw")
+        raise Refused(msg("name the player to withdraw"))
     name = registered(name, t.players) or name
     if name not in t.players or t.players[name]["status"] != "active":
-        raise Refused(f"{name} is not an active player of this tournament")
+        raise Refused(msg("%(name)s is not an active player of this tournament", name=name))
     t.withdraw(player=name, reason=reason, by=by)
     save(store, t)
     return t
@@ -288,7 +317,7 @@ def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") 
     """Pair the next round and record it; the previous round must be closed."""
     t = get_tournament(store)
     if t.rounds and not t.rounds[-1]["closed"]:
-        raise Refused(f"round {len(t.rounds)} is not closed yet")
+        raise Refused(msg("round %(round)s is not closed yet", round=len(t.rounds)))
     number = len(t.rounds) + 1
     tables = pairings_for(t, number, outcome_of)
     records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
@@ -315,10 +344,10 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     active = active_in(t, number)
     before = number - 1
     if len(active) < 2:
-        raise Refused("at least two active players are needed to pair a round")
+        raise Refused(msg("at least two active players are needed to pair a round"))
     limit = t.settings.get("rounds")
     if fmt in ("swiss", "pods") and limit and number > limit:
-        raise Refused(f"the tournament has {limit} rounds: all are paired")
+        raise Refused(msg("the tournament has %(rounds)s rounds: all are paired", rounds=limit))
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
@@ -333,7 +362,9 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         ]
         rounds = len(order) - 1 + len(order) % 2
         if number > rounds:
-            raise Refused(f"the round robin has {rounds} rounds: all are paired")
+            raise Refused(
+                msg("the round robin has %(rounds)s rounds: all are paired", rounds=rounds)
+            )
         tables = berger(order, number)
         # A player who dropped out forfeits: the opponent has a bye.
         out = []
@@ -353,7 +384,7 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         previous = t.rounds[before - 1]["tables"]
         main = [tb for tb in previous if "third place" not in tb.get("why", "")]
         if len(main) <= 1:
-            raise Refused("the bracket is complete: the final has been played")
+            raise Refused(msg("the bracket is complete: the final has been played"))
         results = [table_result(t, tb, outcome_of) for tb in main]
         winners = {i: table_winner(t, r) for i, r in enumerate(results)}
         prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
@@ -365,19 +396,28 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         ranked = initial_ranking(t, ranked)
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:
-        raise Refused(f"tables of several players need at least {minimum} active players")
+        raise Refused(
+            msg(
+                "tables of several players need at least %(minimum)s active players",
+                minimum=minimum,
+            )
+        )
     return pods(ranked, minimum, history(t, before), t.settings["table_size"])
 
 
 def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
     t = get_tournament(store)
     if not t.rounds or t.rounds[-1]["closed"]:
-        raise Refused("there is no open round to close")
+        raise Refused(msg("there is no open round to close"))
     r = t.rounds[-1]
     pending = [tb["table"] for tb in r["tables"] if not table_result(t, tb, outcome_of).decided]
     if pending:
         raise Refused(
-            f"round {r['number']} cannot close: table(s) {', '.join(map(str, pending))} not decided"
+            msg(
+                "round %(round)s cannot close: table(s) %(tables)s not decided",
+                round=r["number"],
+                tables=tuple(pending),
+            )
         )
     for tb in r["tables"]:  # the heads of matches finished while nobody recorded them
         for number in tb.get("matches", {}).values():

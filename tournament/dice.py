@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.dice import seed_commitment
 from engine.events import REFEREE, DiceCommit, DiceReveal, Event
+from engine.message import msg
 from engine.notation import format as format_move
 from tournament.matches import Loaded, Refused, load, record_move
 from tournament.persistence.sql import ReadDB, ensure, own_tables
@@ -92,7 +93,9 @@ def reveal(store: Store, number: str, lexicon: str | None = None) -> list[Event]
         return []
     kept = seed(store, number)
     if kept is None:
-        raise Refused(f"the seed of {number}'s digital dice is not in this database")
+        raise Refused(
+            msg("the seed of %(match)s's digital dice is not in this database", match=number)
+        )
     return record_move(store, number, format_move(DiceReveal(REFEREE, kept)), lexicon)[1]
 
 

@@ -99,8 +99,13 @@ def load(
         if not position:
             raise
         raise Refused(
-            f"the stored log of {match.number} does not replay at position {position}: {v} "
-            "(was the database changed outside the program?)"
+            msg(
+                "the stored log of %(match)s does not replay at position %(position)s: %(why)s "
+                "(was the database changed outside the program?)",
+                match=match.number,
+                position=position,
+                why=refusal(v) if v.rule else str(v),
+            )
         ) from None
     return Loaded(match, replay)
 
@@ -110,11 +115,13 @@ def read_deck(path: Path) -> list[Any]:
     try:
         deck = jsontext.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:
-        raise Refused(f"cannot read the deck {path}: {e.strerror}") from None
+        raise Refused(
+            msg("cannot read the deck %(path)s: %(why)s", path=str(path), why=e.strerror)
+        ) from None
     except (jsontext.JsonError, UnicodeDecodeError):
-        raise Refused(f"the deck {path} is not a JSON list of cards") from None
+        deck = None  # not JSON: the same sentence as JSON that is not a list
     if not isinstance(deck, list):
-        raise Refused(f"the deck {path} is not a JSON list of cards")
+        raise Refused(msg("the deck %(path)s is not a JSON list of cards", path=str(path)))
     return deck
 
 
@@ -138,7 +145,13 @@ def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> Mat
     names = [*header.get("players", []), *header.get("outside", [])]
     for i, name in enumerate(names):
         if isinstance(name, str) and (same := registered(name, names[:i])) is not None:
-            raise Refused(f"{name} and {same} are one player (names are read regardless of case)")
+            raise Refused(
+                msg(
+                    "%(name)s and %(same)s are one player (names are read regardless of case)",
+                    name=name,
+                    same=same,
+                )
+            )
     try:
         return check_log(json.dumps(header), lexicon_path)
     except LogError as e:

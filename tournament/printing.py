@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import game
+from engine.message import msg
 from exports import render
 from tournament import day, readmodels
 from tournament.audit import best_possible
@@ -134,10 +135,10 @@ class Printer:
     ) -> list[Path]:
         t = day.get_tournament(self.store)
         if not t.rounds:
-            raise Refused("no round has been paired yet")
+            raise Refused(msg("no round has been paired yet"))
         n = number or len(t.rounds)
         if not 1 <= n <= len(t.rounds):
-            raise Refused(f"there is no round {n}")
+            raise Refused(msg("there is no round %(round)s", round=n))
         r = t.rounds[n - 1]
         name = t.settings["name"]
         makers: dict[str, Any] = {
@@ -217,7 +218,7 @@ class Printer:
     def bracket(self) -> Path:
         t = day.get_tournament(self.store)
         if t.settings["format"] != "elimination":
-            raise Refused("a bracket is drawn for a single-elimination tournament")
+            raise Refused(msg("a bracket is drawn for a single-elimination tournament"))
         readmodels.update(self.store)
         known = readmodels.outcomes(readmodels.database(self.store))
         results = {}

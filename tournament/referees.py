@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.message import msg
 from tournament import day
 from tournament.matches import Refused
 from tournament.store import Conflict, Store
@@ -23,9 +24,11 @@ def checked(name: str) -> str:
     stored)."""
     shown = " ".join(name.split())
     if not shown:
-        raise Refused("--referee needs the referee's name")
+        raise Refused(msg("--referee needs the referee's name"))
     if len(shown) > LONGEST or not shown.isprintable():
-        raise Refused(f"a referee's name is printable text of at most {LONGEST} characters")
+        raise Refused(
+            msg("a referee's name is printable text of at most %(most)s characters", most=LONGEST)
+        )
     return shown
 
 
@@ -41,8 +44,11 @@ def name_referee(store: Store, match: str, referee: str, by: str = "organizer") 
         except Conflict:
             continue
     raise Refused(
-        f"the tournament kept changing at the same moment: {match} is stored, but not its "
-        "referee's name"
+        msg(
+            "the tournament kept changing at the same moment: %(match)s is stored, but not its "
+            "referee's name",
+            match=match,
+        )
     )
 
 

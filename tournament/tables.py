@@ -7,6 +7,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from engine.message import msg
 from tournament.day import (
     ATTEMPTS,
     PARTITA,
@@ -25,17 +26,25 @@ from tournament.tournaments import Tournament
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
 
 
-def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+def table_at(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    """A paired table by its round's and its own number, or one sentence saying there is none."""
     if not 1 <= round_number <= len(t.rounds):
-        raise Refused(f"there is no round {round_number}")
+        raise Refused(msg("there is no round %(round)s", round=round_number))
     tables = t.rounds[round_number - 1]["tables"]
     if not 1 <= table_number <= len(tables):
-        raise Refused(f"round {round_number} has no table {table_number}")
+        raise Refused(
+            msg("round %(round)s has no table %(table)s", round=round_number, table=table_number)
+        )
+    table: dict[str, Any] = tables[table_number - 1]
+    return table
+
+
+def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    table = table_at(t, round_number, table_number)
     if t.rounds[round_number - 1]["closed"]:
-        raise Refused(f"round {round_number} is closed")
-    table = tables[table_number - 1]
+        raise Refused(msg("round %(round)s is closed", round=round_number))
     if table["bye"]:
-        raise Refused(f"table {table_number} is a bye")
+        raise Refused(msg("table %(table)s is a bye", table=table_number))
     return table
 
 
@@ -54,18 +63,30 @@ def decide_partita(
 ) -> None:
     """Check a partita's choice and record it on ``t`` (the caller saves)."""
     if t.settings["plays"] != PARTITA:
-        raise Refused(f"this tournament plays {t.settings['plays']}, not partite")
+        raise Refused(
+            msg("this tournament plays %(plays)s, not partite", plays=t.settings["plays"])
+        )
     table = _open_table(t, round_number, table_number)
     if table.get("games"):
         raise Refused(
-            f"the partita of table {table_number} already plays {', '.join(table['games'])}"
+            msg(
+                "the partita of table %(table)s already plays %(games)s",
+                table=table_number,
+                games=tuple(table["games"]),
+            )
         )
     allowed = t.settings["games"]
     if len(games) != PARTITA_GAMES or len(set(games)) != PARTITA_GAMES:
-        raise Refused("a partita is four different games (CH-3)")
+        raise Refused(msg("a partita is four different games (CH-3)"))
     bad = [g for g in games if g not in allowed]
     if bad:
-        raise Refused(f"{bad[0]} is not among this tournament's games ({', '.join(allowed)})")
+        raise Refused(
+            msg(
+                "%(game)s is not among this tournament's games (%(games)s)",
+                game=bad[0],
+                games=tuple(allowed),
+            )
+        )
     t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
 
 
@@ -88,7 +109,9 @@ def start_match(
             )
         except Conflict:
             continue
-    raise Refused("the tournament kept changing at the same moment; nothing was stored: repeat")
+    raise Refused(
+        msg("the tournament kept changing at the same moment; nothing was stored: repeat")
+    )
 
 
 def open_match(
@@ -110,11 +133,23 @@ def open_match(
     table = _open_table(t, round_number, table_number)
     games = table_games(t, table)
     if game_name not in games:
-        planned = ", ".join(games) or "nothing yet (choose the partita first)"
-        raise Refused(f"table {table_number} plays {planned}, not {game_name}")
+        planned = tuple(games) or msg("nothing yet (choose the partita first)")
+        raise Refused(
+            msg(
+                "table %(table)s plays %(planned)s, not %(game)s",
+                table=table_number,
+                planned=planned,
+                game=game_name,
+            )
+        )
     if game_name in table.get("matches", {}):
         raise Refused(
-            f"{game_name} of table {table_number} is already {table['matches'][game_name]}"
+            msg(
+                "%(game)s of table %(table)s is already %(match)s",
+                game=game_name,
+                table=table_number,
+                match=table["matches"][game_name],
+            )
         )
     players = list(table["players"])
     turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
@@ -139,7 +174,7 @@ def _registered(t: Tournament, name: str) -> str:
     """A registered player's name as registered (#11), or one sentence."""
     found = registered(name, t.players)
     if found is None:
-        raise Refused(f"{name!r} is not a registered player of this tournament")
+        raise Refused(msg("%(name)r is not a registered player of this tournament", name=name))
     return found
 
 
@@ -160,13 +195,19 @@ def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> Non
                     stored = read_match(store, number)
                 except StoreError as e:
                     raise Refused(
-                        f"this tournament's word list cannot be checked (EQ-4): {e}"
+                        msg(
+                            "this tournament's word list cannot be checked (EQ-4): %(why)s",
+                            why=str(e),
+                        )
                     ) from None
                 other = json.loads(stored.header).get("lexicon") or {}
                 if other.get("sha256") != lexicon["sha256"]:
                     raise Refused(
-                        f"this tournament's matches are recorded with the word list "
-                        f"{other.get('name')!r}, not {lexicon['name']!r}: pass that list with "
-                        "--lexicon"
+                        msg(
+                            "this tournament's matches are recorded with the word list "
+                            "%(stored)r, not %(given)r: pass that list with --lexicon",
+                            stored=other.get("name"),
+                            given=lexicon["name"],
+                        )
                     )
                 return

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+
 from starlette.testclient import TestClient
 
 from tournament import day
@@ -59,7 +62,7 @@ def test_the_organizer_pairs_a_round_and_downloads_the_exports(
     assert r.status_code == 200 and "giallo" in r.text
     assert rounds(store) == 1
     r = client.post("/organizer/round/pair", data={"csrf": token})
-    assert "round 1 is not closed yet" in r.text and rounds(store) == 1
+    assert "il turno 1 non è ancora chiuso" in r.text and rounds(store) == 1
     r = client.get("/organizer/export/standings.csv")
     assert r.status_code == 200 and r.text.startswith("rank,player,points")
     assert client.get("/organizer/export/all.zip").content[:2] == b"PK"
@@ -142,11 +145,51 @@ def test_the_organizer_registers_withdraws_chooses_and_starts(
     client.post("/organizer/round/pair", data={"csrf": token})
     data = {"csrf": token, "round": "1", "table": "1"}
     r = client.post("/organizer/partita", data={**data, "games": GAMES[:3]})
-    assert "a partita is four different games (CH-3)" in r.text
+    assert "una partita è di quattro giochi diversi (CH-3)" in r.text
     client.post("/organizer/partita", data={**data, "games": GAMES})
     r = client.post("/organizer/table/start", data={**data, "game": "tiro"})
     assert "M1 avviata" in r.text
     assert day.get_tournament(store).table(1, 1)["matches"] == {"tiro": "M1"}
+
+
+def test_a_refusal_is_said_in_the_pages_language(client: TestClient, store: Store) -> None:
+    """#14: the services' refusals are catalogue messages; the CLI's English is their str."""
+    token = log_in(client)
+    client.post("/organizer/round/pair", data={"csrf": token})
+    data = {"csrf": token, "round": "1", "table": "1"}
+    refusals = [
+        ("/organizer/round/pair", {"csrf": token}),
+        ("/organizer/partita", {**data, "games": GAMES[:3]}),
+        ("/organizer/table/start", {**data, "game": "tiro"}),
+        ("/organizer/round/close", {"csrf": token}),
+        ("/organizer/players/withdraw", {"csrf": token, "player": "nessuno"}),
+    ]
+    italian = [
+        "il turno 1 non è ancora chiuso",
+        "una partita è di quattro giochi diversi (CH-3)",
+        "il tavolo 1 gioca ancora niente (prima scegli la partita), non tiro",
+        "il turno 1 non si può chiudere: tavolo/i 1 senza risultato",
+        "nessuno non è un giocatore attivo di questo torneo",
+    ]
+    english = [
+        "round 1 is not closed yet",
+        "a partita is four different games (CH-3)",
+        "table 1 plays nothing yet (choose the partita first), not tiro",
+        "round 1 cannot close: table(s) 1 not decided",
+        "nessuno is not an active player of this tournament",
+    ]
+    before = store.recorder.max_notification_id()
+    assert [said(client.post(path, data=form).text) for path, form in refusals] == italian
+    client.get("/lang/en")
+    assert [said(client.post(path, data=form).text) for path, form in refusals] == english
+    assert store.recorder.max_notification_id() == before  # a refusal stores nothing
+
+
+def said(page: str) -> str:
+    """The sentence an action's answer shows (its flash)."""
+    found = re.search(r'<p class="flash[^"]*"[^>]*>(.*?)</p>', page, re.S)
+    assert found, "the answer shows no flash"
+    return html.unescape(found.group(1)).strip()
 
 
 def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, store: Store) -> None:
