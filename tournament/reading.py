@@ -21,9 +21,9 @@ from tournament.store import (
     STARTED,
     SealedLog,
     Store,
-    StoreError,
     _number_in,
     match_uuid,
+    no_match,
     normalise_number,
     unreadable,
 )
@@ -55,7 +55,7 @@ def read_match(store: Store, number: str) -> StoredMatch:
     except ValueError:
         raise unreadable(number) from None
     if not rows:
-        raise StoreError(f"there is no match {number} in this database")
+        raise no_match(number)
     try:
         return _decoded(number, uuid, rows)
     except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors

@@ -38,6 +38,7 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import TopicError, get_topic, resolve_topic
 
+from engine.message import msg
 from tournament.digests import sha1
 from tournament.errors import NewerVersionError, StoreError
 from tournament.matchlog import Binding, chain, genesis, link, write_log
@@ -161,7 +162,7 @@ def normalise_number(text: str) -> str:
     """``m7`` and ``7`` -> ``M7``; anything else is not a match number."""
     m = NUMBER.match(text.strip()) or re.match(r"^(\d+)$", text.strip())
     if not m:
-        raise StoreError(f"{text!r} is not a match number (they look like M7)")
+        raise StoreError(msg("%(text)r is not a match number (they look like M7)", text=text))
     return f"M{int(m.group(1))}"
 
 
@@ -192,6 +193,11 @@ def new_mapper() -> Mapper[UUID]:
     for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
         transcoder.register(transcoding)
     return _Mapper(transcoder=transcoder)
+
+
+def no_match(number: str) -> StoreError:
+    """The refusal of a match number the store does not hold."""
+    return StoreError(msg("there is no match %(match)s in this database", match=number))
 
 
 def unreadable(what: str) -> StoreError:
@@ -285,7 +291,7 @@ class Store(Application):
         try:
             match: Match = self.get(match_uuid(number), number)
         except AggregateNotFoundError:
-            raise StoreError(f"there is no match {number} in this database") from None
+            raise no_match(number) from None
         if not isinstance(match, Match) or not match.intact():
             raise unreadable(number)
         return match
@@ -298,8 +304,11 @@ class Store(Application):
             self.save(match)
         except IntegrityError:
             raise StoreError(
-                f"{match.number} changed while this was being recorded (another terminal wrote to "
-                "it); nothing was stored: look at the match again and repeat"
+                msg(
+                    "%(match)s changed while this was being recorded (another terminal wrote to "
+                    "it); nothing was stored: look at the match again and repeat",
+                    match=match.number,
+                )
             ) from None
 
     def matches(self) -> Iterator[Match]:

@@ -197,7 +197,7 @@ def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> Non
                     raise Refused(
                         msg(
                             "this tournament's word list cannot be checked (EQ-4): %(why)s",
-                            why=str(e),
+                            why=e.args[0] if len(e.args) == 1 else str(e),
                         )
                     ) from None
                 other = json.loads(stored.header).get("lexicon") or {}

@@ -163,6 +163,7 @@ def test_a_refusal_is_said_in_the_pages_language(client: TestClient, store: Stor
         ("/organizer/table/start", {**data, "game": "tiro"}),
         ("/organizer/round/close", {"csrf": token}),
         ("/organizer/players/withdraw", {"csrf": token, "player": "nessuno"}),
+        ("/organizer/correct", {**data, "match": "M9", "on": "1", "kind": "void", "reason": "x"}),
     ]
     italian = [
         "il turno 1 non è ancora chiuso",
@@ -170,6 +171,7 @@ def test_a_refusal_is_said_in_the_pages_language(client: TestClient, store: Stor
         "il tavolo 1 gioca ancora niente (prima scegli la partita), non tiro",
         "il turno 1 non si può chiudere: tavolo/i 1 senza risultato",
         "nessuno non è un giocatore attivo di questo torneo",
+        "non c'è una partita M9 in questo database",
     ]
     english = [
         "round 1 is not closed yet",
@@ -177,6 +179,7 @@ def test_a_refusal_is_said_in_the_pages_language(client: TestClient, store: Stor
         "table 1 plays nothing yet (choose the partita first), not tiro",
         "round 1 cannot close: table(s) 1 not decided",
         "nessuno is not an active player of this tournament",
+        "there is no match M9 in this database",
     ]
     before = store.recorder.max_notification_id()
     assert [said(client.post(path, data=form).text) for path, form in refusals] == italian

@@ -87,11 +87,17 @@ async def run(
             msg("someone else wrote at the same moment; nothing was stored: try again"),
             lang_of(request),
         )
-    except USER_ERRORS as e:  # the engine's and services' messages, said in the page's language
-        why = refusal(e) if isinstance(e, RuleViolation) else e.args[0] if e.args else str(e)
-        return False, say(why if isinstance(why, Msg) else str(e), lang_of(request))
+    except USER_ERRORS as e:
+        return False, refused(request, e)
     except PersistenceError as e:
         return False, f"the database cannot be used: {e}"
+
+
+def refused(request: Request, e: Exception) -> str:
+    """A refusal in the page's language: the engine's and the services' messages are catalogue
+    messages; any other text is shown as it is."""
+    why = refusal(e) if isinstance(e, RuleViolation) else e.args[0] if e.args else str(e)
+    return say(why if isinstance(why, Msg) else str(e), lang_of(request))
 
 
 def flash(request: Request, text: str, good: bool = True) -> None:

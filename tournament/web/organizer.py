@@ -24,9 +24,9 @@ from engine.events import parse_event
 from engine.message import msg
 from tournament import corrections, day, dice, readmodels, tables
 from tournament.audit import outcome_json
-from tournament.matches import Refused, load, record
+from tournament.matches import Refused, load, record, refusal
 from tournament.web import tokens, views
-from tournament.web.actions import back, checked_form, field, number, run
+from tournament.web.actions import back, checked_form, field, number, refused, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
 from tournament.web.words import kind, page_words
 
@@ -220,7 +220,7 @@ def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | N
     try:
         after = loaded.replay.apply(parse_event(event))
     except RuleViolation as v:
-        raise Refused(str(v)) from None
+        raise Refused(refusal(v) if v.rule else str(v)) from None
     from engine.notation import format as notation
 
     preview: dict[str, Any] = {
@@ -265,9 +265,9 @@ async def correct(request: Request, form: FormData) -> Response:
             lambda: preview_of(store, match, _correction(form), lexicon)
         )
     except (Refused, ValueError) as e:
-        return back(request, HOME, str(e), False)
+        return back(request, HOME, refused(request, e), False)
     except Exception as e:  # a store error, said in one sentence
-        return back(request, HOME, str(e), False)
+        return back(request, HOME, refused(request, e), False)
     return page(request, "correction.html", preview, form=dict(form))
 
 
