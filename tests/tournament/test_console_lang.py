@@ -252,7 +252,5 @@ def test_the_console_speaks_the_tournaments_language_unless_asked(tmp_path: Path
     english = runner.invoke(app, ["--db", str(db), "play", number], input="help\nquit\n")
     assert english.exit_code == 0, english.output
     assert "the log is saved" in english.stdout and "il registro è salvato" not in english.stdout
-    italian = runner.invoke(
-        app, ["--db", str(db), "play", number, "--lang", "it"], input="quit\n"
-    )
+    italian = runner.invoke(app, ["--db", str(db), "play", number, "--lang", "it"], input="quit\n")
     assert "il registro è salvato" in italian.stdout
