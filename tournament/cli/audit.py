@@ -267,7 +267,7 @@ def audit(
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     from tournament import corrections, day, readmodels
     from tournament.audit import outcome_json, what_if
-    from tournament.cli.match import show_effect
+    from tournament.cli.record import show_effect
     from tournament.matches import Refused
 
     changed, why = what_if(loaded, change)

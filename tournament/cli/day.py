@@ -508,7 +508,7 @@ def amend(
     import copy
 
     from tournament import corrections, day, readmodels
-    from tournament.cli.match import show_effect
+    from tournament.cli.record import show_effect
 
     given: dict[str, int] = {}
     for item in points:

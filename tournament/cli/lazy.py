@@ -20,9 +20,10 @@ import typer
 GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
 NOT_COMMANDS = ("common", "console", "lazy")  # modules of tournament.cli that register nothing
 
-# The module of tournament.cli that registers each first word (a word not here: all of them).
-MODULES = {
-    "match": "match",
+# The module of tournament.cli that registers each first word (a word not here: all of them);
+# ``match`` is two: its logs (match) and its recording verbs (record).
+MODULES: dict[str, str | tuple[str, ...]] = {
+    "match": ("match", "record"),
     "words": "match",
     "verify": "audit",
     "audit": "audit",
@@ -77,7 +78,8 @@ def command_modules() -> list[str]:
 def register(words: Sequence[str]) -> None:
     """Import the command modules a call needs: the one of its first word, or else all."""
     module = MODULES.get(words[0]) if words else None
-    for name in [module] if module else command_modules():
+    names = (module,) if isinstance(module, str) else module or command_modules()
+    for name in names:
         importlib.import_module(f"tournament.cli.{name}")
 
 
