@@ -7,7 +7,6 @@ writes: when they are behind, it brings a copy up to date in memory (see readmod
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -397,99 +396,6 @@ def rebuild(as_json: JSON = False) -> None:
         print_json({"events": progress.events})
     else:
         typer.echo(f"rebuilt the read models from {progress.events} events")
-
-
-@app.command("simulate")
-@guarded
-def simulate(
-    players: Annotated[int, typer.Option(help="How many players.")] = 8,
-    format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
-    rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
-    seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
-    as_json: JSON = False,
-) -> None:
-    """Simulate a whole tournament with computer players, into a database without one."""
-    from tournament import readmodels
-    from tournament import simulate as sim
-
-    if players < 2:
-        fail(f"a tournament needs at least two players, not {players}")
-    from tournament.cli.progress import bar, wanted
-
-    s = store(create=True)
-    # The rounds to play: a round robin's every opponent once, a bracket's halvings (#11).
-    total = {
-        "round_robin": players - 1 + players % 2,
-        "elimination": (players - 1).bit_length(),
-    }.get(format, rounds)
-    with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
-        sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
-    readmodels.update(s)
-    rows = list(readmodels.database(s).query("select * from standings order by rank, player"))
-    if as_json:
-        print_json(rows)
-    else:
-        show_standings(rows, "Standings after the simulation")
-
-
-@app.command("demo")
-@guarded
-def demo(
-    as_json: JSON = False,
-    pdf: Annotated[
-        bool, typer.Option("--pdf/--no-pdf", help="Write each printable page as PDF too.")
-    ] = True,
-) -> None:
-    """A small club tournament and the examples of the rules, in a fresh database; its
-    printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
-    from tournament import readmodels
-    from tournament.cli.progress import bar, wanted
-    from tournament.demo import build_demo
-    from tournament.persistence import locate
-    from tournament.printing import Printer
-
-    where = locate(settings().db)
-    with bar("building the demo", None, wanted(as_json)) as built:
-        s = build_demo(where, built.done)
-    out = where.exports_folder()
-    printer = Printer(s, out, pdf=pdf)
-    with bar("writing its sheets", None, wanted(as_json)) as printed:
-        written = printer.everything(printed.done)
-    if printer.pdf_missing:
-        typer.echo(f"warning: {printer.pdf_missing}", err=True)
-    db = readmodels.database(s)
-    rows = list(db.query("select * from standings order by rank, player"))
-    examples = list(
-        db.query("select id, game, players, status, winners from matches where round is null")
-    )
-    if as_json:
-        print_json(
-            {
-                "standings": rows,
-                "examples": examples,
-                "database": where.full_name(),
-                "exports": [str(p) for p in written],
-            }
-        )
-        return
-    show_standings(rows, "Torneo dimostrativo: Swiss, 3 rounds of Tetragon partite")
-    from rich.table import Table
-
-    table = Table("id", "game", "players", "winners", title="The examples of the rules")
-    for m in examples:
-        table.add_row(
-            m["id"],
-            m["game"],
-            ", ".join(json.loads(m["players"])),
-            ", ".join(json.loads(m["winners"] or "[]")) or "nobody"
-            if m["status"] == "finished"
-            else "(a turn, in play)",
-        )
-    _console().print(table)
-    _console().print(f"Demo database: {where.full_name()}")
-    _console().print(f"Printable sheets and files ({len(written)}): {out}")
-    _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
 
 
 @app.command("amend")
