@@ -227,3 +227,6 @@ def test_a_table_card_names_the_games_by_their_titles_and_the_tables_referee(
         or "Tiro di precisione, Texas Word'em" in page
     )
     assert "Anna Rossi" in page
+    # The QR scales to the card's 62 mm whole (a viewBox, no size of its own that CSS would crop).
+    qr = re.search(r'<svg[^>]*class="segno"[^>]*>', page)
+    assert qr and "viewBox" in qr.group(0) and "width=" not in qr.group(0)

@@ -66,8 +66,9 @@ def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
     cards = []
     for c in issued:
         url = f"{base}/table/{c['token']}"
-        # Larger than a score sheet's QR: it is scanned from across a table.
-        qr = segno.make(url, error="m").svg_inline(scale=7, border=2)
+        # Larger than a score sheet's QR: it is scanned from across a table. A viewBox and no
+        # size of its own, so that the card's 62 mm scale it whole rather than crop it.
+        qr = segno.make(url, error="m").svg_inline(scale=7, border=2, omitsize=True)
         cards.append({**c, "url": url, "qr": qr})
     return cards
 
