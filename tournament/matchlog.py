@@ -60,11 +60,13 @@ def genesis(header_line: str, binding: Binding | None = None) -> str:
     return sha256(header_line.encode()).hexdigest()
 
 
-def link(previous: str, line: str, at: str | None = None) -> str:
+def link(previous: str, line: str, at: str | None = None, digest: Any = sha256) -> str:
     """One link of the chain: sha256 of the previous hash followed by the event's canonical JSON
-    (bound: ``previous + "\\n" + at + "\\n" + line``)."""
+    (bound: ``previous + "\\n" + at + "\\n" + line``). ``digest``: another sha256 (hashlib's,
+    where OpenSSL is loaded anyway: twice as fast over a whole store)."""
     text = previous + line if at is None else f"{previous}\n{at}\n{line}"
-    return sha256(text.encode()).hexdigest()
+    hashed: str = digest(text.encode()).hexdigest()
+    return hashed
 
 
 def chain(header_line: str, lines: Iterable[str], binding: Binding | None = None) -> list[str]:

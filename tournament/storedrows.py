@@ -1,9 +1,11 @@
 """The stored rows ``tournament verify`` reads, as bytes: each taken only if it is exactly what
 the program writes for the values it holds (so that every byte is accounted for by a value).
 
-A row is decoded and encoded back through eventsourcing's mapper (:func:`decode`); the rows
-of a match (nearly all of a tournament's) are first looked at with orjson (:func:`plain`),
-which decides the common case the same way at a fraction of the cost.
+A row is decoded and encoded back through eventsourcing's mapper (:func:`decode`). Every row
+is first looked at with orjson (:func:`plain` for a match's, :func:`read` for the others), which
+decides the common case the same way at a fraction of the cost: the row is taken when orjson's
+encoding of what it decodes to is the row itself, and the values are plain
+(:mod:`tournament.plainjson`), where orjson writes what eventsourcing's transcoder writes.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import get_topic
+from eventsourcing.utils import get_topic, resolve_topic
 
+from tournament import plainjson
 from tournament.errors import NEWER, NewerVersionError
 from tournament.persistence import Location, scan
-from tournament.store import Match
+from tournament.store import Match, known_topic
 
 MATCH_TOPIC = get_topic(Match)
 RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
@@ -35,12 +38,23 @@ Row = tuple[str, int, str, bytes]  # originator_id, originator_version, topic, s
 TEXTS = ("number", "header", "line", "hash")  # a match's fields
 
 
+_RECORDED_KEYS = ["timestamp", "line", "hash"]
+_STARTED_KEYS = ["timestamp", "originator_topic", "number", "header", "hash"]
+_STAMP_KEYS = ["_type_", "_data_"]
+_CANONICAL_ID = re.compile("[0-9a-f]{32}")  # an aggregate id as the program writes it
+
+
 class Unreadable(Exception):
     """A stored row that does not decode, or does not encode back to the same bytes."""
 
 
 def decode(mapper: Mapper[UUID], row: Row) -> Any:
     """The stored event of a row, if the row is exactly what the program writes for it."""
+    return read(mapper, row)[0]
+
+
+def _decode(mapper: Mapper[UUID], row: Row) -> Any:
+    """:func:`decode` through eventsourcing's mapper: the verdict on any row."""
     aggregate, version, topic, state = row
     try:
         stored = StoredEvent(UUID(hex=aggregate), version, topic, bytes(state))
@@ -66,10 +80,125 @@ def decode(mapper: Mapper[UUID], row: Row) -> Any:
     return event
 
 
-_RECORDED_KEYS = ["timestamp", "line", "hash"]
-_STARTED_KEYS = ["timestamp", "originator_topic", "number", "header", "hash"]
-_STAMP_KEYS = ["_type_", "_data_"]
-_CANONICAL_ID = re.compile("[0-9a-f]{32}")  # an aggregate id as the program writes it
+def read(mapper: Mapper[UUID], row: Row) -> tuple[Any, bool]:
+    """The stored event of a row (:func:`decode`), and whether every value of it but its time
+    is plain JSON (:mod:`tournament.plainjson`: what orjson writes as json does).
+
+    A row that orjson takes (:func:`_plain_event`) is taken as the mapper would take it, to the
+    same event; any other goes through the mapper for the verdict.
+    """
+    found = _plain_event(row)
+    if found is not None:
+        return found
+    return _decode(mapper, row), False
+
+
+_FIXED = frozenset({"originator_id", "originator_version", "timestamp"})
+# topic -> its event class and field names, when rows of it may be read plainly (else None)
+_KINDS: dict[str, tuple[type[Any], frozenset[str]] | None] = {}
+
+
+def _kind(topic: str) -> tuple[type[Any], frozenset[str]] | None:
+    """The event class a topic names and its fields, for the classes whose rows the mapper turns
+    into an event with no more than a decoding (no upcasting, a UUID id); not a match's, whose
+    rows :func:`plain` and :func:`decode` read."""
+    if topic in _KINDS:
+        return _KINDS[topic]
+    kind = None
+    try:
+        if known_topic(topic):
+            cls = resolve_topic(topic)
+            if (
+                isinstance(cls, type)
+                and dataclasses.is_dataclass(cls)
+                and get_topic(cls) == topic
+                and getattr(cls, "class_version", 1) == 1
+                and getattr(cls, "originator_id_type", None) is UUID
+                and not issubclass(cls, Match.Event)
+            ):
+                names = frozenset(f.name for f in dataclasses.fields(cls))
+                kind = (cls, names) if _FIXED <= names else None
+    except Exception:  # whatever a stored topic makes of the lookup: the mapper says why
+        kind = None
+    _KINDS[topic] = kind
+    return kind
+
+
+def _plain_event(row: Row) -> tuple[Any, bool] | None:
+    """:func:`read`'s answer when orjson decides it: the row is an event of a known class (not a
+    match's), its id written as the program writes ids, its bytes those orjson (so, for plain
+    values, the transcoder) writes for what they decode to, with every field and no other, the
+    time canonical; None when it is not plainly so."""
+    aggregate, version, topic, state = row
+    kind = _kind(topic)
+    if kind is None or not _CANONICAL_ID.fullmatch(aggregate):
+        return None
+    cls, names = kind
+    try:
+        values = orjson.loads(state)
+        if (
+            type(values) is not dict
+            or len(values) + 2 != len(names)
+            or "originator_id" in values
+            or "originator_version" in values
+            or not names.issuperset(values)
+            or orjson.dumps(values) != bytes(state)
+        ):
+            return None
+        times = _decoded(values)
+    except Exception:  # not JSON, too deep, a number orjson does not write: not plainly so
+        return None
+    if times is None or type(values["timestamp"]) is not datetime:
+        return None
+    values["originator_id"] = UUID(hex=aggregate)  # in the mapper's order
+    values["originator_version"] = version
+    event = object.__new__(cls)
+    object.__setattr__(event, "__dict__", values)  # as the mapper makes an event
+    return event, times == 1
+
+
+def _decoded(container: Any) -> int | None:
+    """Decode, in place, what eventsourcing's transcoder decodes in a value orjson read: each
+    time as the program writes times; return how many there were (None: a value not plain, or
+    another encoded type, or a time not written as the program writes times)."""
+    found = 0
+    items = container.items() if type(container) is dict else enumerate(container)
+    for key, item in items:
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            continue  # orjson reads whole numbers of 64 bits only (it writes them all back)
+        if kind is float:
+            if not plainjson.plain(item):
+                return None
+            continue
+        if kind is dict and len(item) == 2 and "_type_" in item and "_data_" in item:
+            at = _time(item)
+            if at is None:
+                return None
+            container[key] = at  # an existing key: the dict keeps its size
+            found += 1
+            continue
+        inner = _decoded(item)  # a dict or a list
+        if inner is None:
+            return None
+        found += inner
+    return found
+
+
+def _time(stamp: Any) -> datetime | None:
+    """An encoded time, if it is written as the program writes times (else None)."""
+    if type(stamp) is not dict or list(stamp) != _STAMP_KEYS or stamp["_type_"] != plainjson.TIME:
+        return None
+    text = stamp["_data_"]
+    if type(text) is not str:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at if at.isoformat() == text else None
+
+
 # Written as eventsourcing's JSON encoder writes (compact, UTF-8 as it is): for objects of text
 # only, orjson escapes exactly as json does (checked over every code point), and it is faster.
 _ENCODE = orjson.dumps
@@ -83,22 +212,11 @@ def plain(state: bytes, keys: list[str]) -> dict[str, Any] | None:
         values = orjson.loads(state)
     except ValueError:
         return None
-    if type(values) is not dict or list(values) != keys:
+    if type(values) is not dict or list(values) != keys or _time(values["timestamp"]) is None:
         return None
-    stamp = values["timestamp"]
-    if type(stamp) is not dict or list(stamp) != _STAMP_KEYS or stamp["_type_"] != "datetime_iso":
-        return None
-    at = stamp["_data_"]
-    if (
-        not all(type(v) is str for k, v in values.items() if k != "timestamp")
-        or type(at) is not str
-    ):
-        return None
-    try:
-        if datetime.fromisoformat(at).isoformat() != at:
+    for key in keys[1:]:  # the first is the time
+        if type(values[key]) is not str:
             return None
-    except ValueError:
-        return None
     if _ENCODE(values) != bytes(state):
         return None
     return values

@@ -22,6 +22,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.domain import Snapshot as SnapshotBase
 from eventsourcing.utils import get_topic
 
+from tournament import plainjson
 from tournament.matchlog import canonical
 
 TOURNAMENT_ID = uuid5(NAMESPACE_URL, "tournament/tournament")
@@ -29,18 +30,27 @@ FORMATS = ("swiss", "round_robin", "elimination", "pods")
 BASE_FIELDS = ("originator_id", "originator_version", "timestamp", "hash")
 
 
-def seal(previous: str, topic: str, version: int, at: str, fields: dict[str, Any]) -> str:
+def seal(
+    previous: str, topic: str, version: int, at: str, fields: dict[str, Any], plain: bool = False
+) -> str:
     """One link of the tournament's chain: sha256 of the previous hash, a newline, and the
     canonical JSON of ``{"at", "fields", "topic", "version"}``. The first event's previous hash
-    is the tournament's id (32 hex digits)."""
-    body = canonical({"at": at, "fields": fields, "topic": topic, "version": version})
-    return hashlib.sha256(f"{previous}\n{body}".encode()).hexdigest()
+    is the tournament's id (32 hex digits). ``plain``: the fields are known to be plain JSON
+    (:mod:`tournament.plainjson`), which orjson writes faster, to the same bytes."""
+    body = {"at": at, "fields": fields, "topic": topic, "version": version}
+    text = plainjson.sorted_text(body) if plain else canonical(body).encode()
+    return hashlib.sha256(previous.encode() + b"\n" + text).hexdigest()
 
 
 def state_seal(state: dict[str, Any]) -> str:
     """sha256 of a snapshot's state (its times as text)."""
-    text = json.dumps(state, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()
+    if plainjson.plain(state, times=True):
+        text = plainjson.sorted_text(state)  # the same bytes as json's, faster (#15)
+    else:
+        text = json.dumps(
+            state, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+        ).encode()
+    return hashlib.sha256(text).hexdigest()
 
 
 def event_fields(event_obj: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ who recomputes every hash after a change (the printed head hash again).
 
 from __future__ import annotations
 
+import hashlib  # OpenSSL's sha256: loaded by the tournament's chain anyway, faster than CPython's
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
-from tournament import sqlitefile
+from tournament import plainjson, sqlitefile
 from tournament.errors import StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
 from tournament.persistence import Location, SqliteFile, locate
@@ -47,6 +48,7 @@ from tournament.storedrows import (
     Unreadable,
     decode,
     match_start,
+    read,
     recorded,
     streams,
 )
@@ -206,7 +208,7 @@ def _verify_match(
         except Unreadable as e:
             broken = Failure(name, position, str(e))
             break
-        previous = link(previous, line, at)
+        previous = link(previous, line, at, hashlib.sha256)
         if digest != previous:
             broken = Failure(
                 name,
@@ -290,13 +292,14 @@ def _verify_tournament(
             )
             return None
         try:
-            e = decode(mapper, row)
+            e, plain = read(mapper, row)
             if not isinstance(e, Tournament.Event):
                 raise Unreadable("the stored event is not the tournament's")
         except Unreadable as err:
             report.failures.append(Failure(TOURNAMENT, version, str(err)))
             return None
-        expected = seal(previous, row[2], version, e.timestamp.isoformat(), event_fields(e))
+        at = e.timestamp.isoformat()
+        expected = seal(previous, row[2], version, at, event_fields(e), plain)
         if e.hash != expected:
             report.failures.append(
                 Failure(
@@ -320,9 +323,9 @@ def _verify_tournament(
         # events change it in place).
         for snapshot in seen.waiting.get(version, ()):
             taken = type(snapshot).take(t)
-            if snapshot.topic != taken.topic or transcoder.encode(
-                snapshot.state
-            ) != transcoder.encode(taken.state):
+            if snapshot.topic != taken.topic or _encoded(transcoder, snapshot.state) != _encoded(
+                transcoder, taken.state
+            ):
                 seen.differ.append(version)
     for owner, version, snapshot in snapshots:
         where = f"the snapshot at version {version}"
@@ -333,6 +336,13 @@ def _verify_tournament(
                 Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
             )
     return events, t, seen
+
+
+def _encoded(transcoder: Any, state: Any) -> bytes:
+    """A snapshot's state as the store's transcoder encodes it (by orjson when it is plain)."""
+    if plainjson.plain(state, times=True):
+        return plainjson.transcoded(state)
+    return bytes(transcoder.encode(state))
 
 
 def _cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
