@@ -11,6 +11,7 @@ that what is written or compared never depends on the road taken.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -41,17 +42,20 @@ def plain(value: Any, times: bool = False) -> bool:
 def _plain(value: Any, times: bool) -> bool:
     kind = type(value)
     if kind is dict:
-        if not all(type(key) is str for key in value):
-            return False
-        items = value.values()
-    elif kind is list:
-        items = value
-    elif kind is int:
+        for key in value:
+            if type(key) is not str:
+                return False
+        return _all_plain(value.values(), times)
+    if kind is list:
+        return _all_plain(value, times)
+    if kind is int:
         return _LOW <= value < _HIGH
-    elif kind is float:
+    if kind is float:
         return _float(value)
-    else:
-        return kind in _ATOMS or (times and kind is datetime)
+    return kind in _ATOMS or (times and kind is datetime)
+
+
+def _all_plain(items: Iterable[Any], times: bool) -> bool:
     for item in items:  # the common items here, the rest one call down
         kind = type(item)
         if kind is str or kind is bool or item is None:

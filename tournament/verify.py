@@ -246,21 +246,25 @@ class _Snapshots:
     compared with the replay as it passes their version (the tournament replayed once)."""
 
     failures: list[Failure] = field(default_factory=list)  # unreadable, or of no event
-    waiting: dict[int, list[Any]] = field(default_factory=dict)  # version -> snapshots there
+    # version -> the snapshots there (and whether each is known plain, with times)
+    waiting: dict[int, list[tuple[Any, bool]]] = field(default_factory=dict)
     differ: list[int] = field(default_factory=list)  # versions of snapshots the events deny
 
 
-def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any]]:
-    """Every stored snapshot in the order stored: its aggregate, version, and the snapshot or
-    why it is unreadable (an :class:`Unreadable`)."""
-    read: list[tuple[str, int, Any]] = []
+def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any, bool]]:
+    """Every stored snapshot in the order stored: its aggregate, version, the snapshot or why it
+    is unreadable (an :class:`Unreadable`), and whether its state is known plain, with times
+    (:mod:`tournament.plainjson`)."""
+    found: list[tuple[str, int, Any, bool]] = []
     for aggregate, rows in streams(place, "snapshots"):
         for row in rows:
             try:
-                read.append((aggregate, row[1], decode(mapper, row)))
+                snapshot, times, _ = read(mapper, row)
             except Unreadable as e:
-                read.append((aggregate, row[1], e))
-    return read
+                found.append((aggregate, row[1], e, False))
+                continue
+            found.append((aggregate, row[1], snapshot, times is not None))
+    return found
 
 
 def _verify_tournament(
@@ -268,7 +272,7 @@ def _verify_tournament(
     rows: list[Row],
     mapper: Mapper[UUID],
     report: Report,
-    snapshots: list[tuple[str, int, Any]],
+    snapshots: list[tuple[str, int, Any, bool]],
 ) -> tuple[list[Any], Any, _Snapshots] | None:
     """Check the tournament's chain and that its events apply, and compare its snapshots on the
     way; return its events, the tournament they give and what the snapshots showed (None:
@@ -277,11 +281,11 @@ def _verify_tournament(
         report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
         return None
     seen = _Snapshots()
-    for owner, version, snapshot in snapshots:
+    for owner, version, snapshot, plain in snapshots:
         if isinstance(snapshot, Unreadable):
             continue
         if owner == TOURNAMENT_ID.hex and version >= 1:
-            seen.waiting.setdefault(version, []).append(snapshot)
+            seen.waiting.setdefault(version, []).append((snapshot, plain))
     transcoder = mapper.transcoder
     previous, t, events = TOURNAMENT_ID.hex, None, []
     for version, row in enumerate(rows, 1):
@@ -292,14 +296,13 @@ def _verify_tournament(
             )
             return None
         try:
-            e, plain = read(mapper, row)
+            e, times, at = read(mapper, row)
             if not isinstance(e, Tournament.Event):
                 raise Unreadable("the stored event is not the tournament's")
         except Unreadable as err:
             report.failures.append(Failure(TOURNAMENT, version, str(err)))
             return None
-        at = e.timestamp.isoformat()
-        expected = seal(previous, row[2], version, at, event_fields(e), plain)
+        expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
         if e.hash != expected:
             report.failures.append(
                 Failure(
@@ -321,13 +324,14 @@ def _verify_tournament(
         events.append(e)
         # Each snapshot taken here is compared now (the state is encoded there and then: later
         # events change it in place).
-        for snapshot in seen.waiting.get(version, ()):
+        for snapshot, plain in seen.waiting.get(version, ()):
             taken = type(snapshot).take(t)
-            if snapshot.topic != taken.topic or _encoded(transcoder, snapshot.state) != _encoded(
-                transcoder, taken.state
-            ):
+            # Read plain, its state is written by orjson without another look (#15).
+            state = snapshot.state
+            stored = plainjson.transcoded(state) if plain else transcoder.encode(state)
+            if snapshot.topic != taken.topic or stored != _encoded(transcoder, taken.state):
                 seen.differ.append(version)
-    for owner, version, snapshot in snapshots:
+    for owner, version, snapshot, _ in snapshots:
         where = f"the snapshot at version {version}"
         if isinstance(snapshot, Unreadable):
             seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))

@@ -9,6 +9,7 @@ The plain values of :mod:`tournament.plainjson` are written to the same bytes as
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 from datetime import UTC, datetime
 from typing import Any
@@ -19,7 +20,16 @@ import pytest
 from tournament import plainjson, simulate
 from tournament.persistence import locate
 from tournament.store import Store, new_mapper
-from tournament.storedrows import Row, Unreadable, _decode, _plain_event, decode, read, streams
+from tournament.storedrows import (
+    Row,
+    Unreadable,
+    _decode,
+    _plain_event,
+    _time,
+    decode,
+    read,
+    streams,
+)
 from tournament.tournaments import TOURNAMENT_ID, event_fields, seal, state_seal
 
 MAPPER = new_mapper()
@@ -58,6 +68,7 @@ def agree(row: Row) -> bool:
     assert slow is not None, row
     assert type(fast[0]) is type(slow)
     assert list(vars(fast[0]).items()) == list(vars(slow).items())  # values and their order
+    assert fast[2] == slow.timestamp.isoformat()
     return True
 
 
@@ -69,8 +80,8 @@ def test_every_stored_row_of_the_tournament_takes_the_fast_road(
     for row in tournament + rows["snapshots"]:
         assert agree(row), row
     # The tournament's events are plain JSON but their time; a snapshot holds times inside.
-    assert all(read(MAPPER, row)[1] for row in tournament)
-    assert not any(read(MAPPER, row)[1] for row in rows["snapshots"])
+    assert all(read(MAPPER, row)[1] == 0 for row in tournament)
+    assert all(read(MAPPER, row)[1] == 2 for row in rows["snapshots"])  # created, modified
 
 
 def variants(state: bytes) -> list[bytes]:
@@ -183,8 +194,8 @@ def test_the_seals_are_the_same_on_both_roads(rows: dict[str, list[Row]]) -> Non
     for row in rows["events"]:
         if row[0] != TOURNAMENT_ID.hex:
             continue
-        event, plain = read(MAPPER, row)
-        at = event.timestamp.isoformat()
+        event, times, at = read(MAPPER, row)
+        plain = times == 0
         fields = event_fields(event)
         assert plain and seal("x", row[2], row[1], at, fields, True) == event_seal(row, fields)
     snapshot = decode(MAPPER, rows["snapshots"][-1])
@@ -196,3 +207,42 @@ def test_the_seals_are_the_same_on_both_roads(rows: dict[str, list[Row]]) -> Non
 
 def event_seal(row: Row, fields: dict[str, Any]) -> str:
     return seal("x", row[2], row[1], decode(MAPPER, row).timestamp.isoformat(), fields)
+
+
+def test_a_time_is_taken_as_the_program_writes_it_and_only_so() -> None:
+    """The shape that spares formatting a UTC time back decides as formatting it back does."""
+    rng = random.Random(15)
+    written = ["2026-11-30T03:37:47.632025+00:00", "2026-11-30T03:37:47+00:00"]
+    times = written + [
+        "2026-11-30T03:37:47.000000+00:00",  # parsed, but written without microseconds
+        "2024-02-29T00:00:00+00:00",
+        "2026-02-29T00:00:00+00:00",
+        "2026-11-30T24:00:00+00:00",
+        "2026-11-30T23:59:60+00:00",
+        "0000-01-01T00:00:00+00:00",
+        "2026-11-30T03:37:47.632+00:00",
+        "2026-11-30 03:37:47+00:00",
+        "2026-11-30T03:37:47-00:00",
+        "2026-11-30T03:37:47Z",
+        "2026-11-30T03:37:47.632025+01:00",  # written back as it is: not UTC, still the same
+        "2026-11-30T03:37:47.632025",
+        "\uff12026-11-30T03:37:47+00:00",
+        "2026-11-30T03:37:47,632025+00:00",
+        "2026-11-30T03:37:47.632025+00:00:00",
+    ]
+    for _ in range(3000):
+        text = list(rng.choice(written))
+        for _ in range(rng.randint(1, 3)):
+            text[rng.randrange(len(text))] = rng.choice("0123456789T:+-. Z")
+        times.append("".join(text))
+    taken = 0
+    for text in times:
+        try:
+            back = datetime.fromisoformat(text)
+            expected = back if back.isoformat() == text else None
+        except ValueError:
+            expected = None
+        got = _time({"_type_": "datetime_iso", "_data_": text})
+        assert got == expected and (got is None or got.isoformat() == text), text
+        taken += got is not None
+    assert 2 < taken < len(times) - 10
