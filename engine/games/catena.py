@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.dice import face_letters, is_double_face
 from engine.errors import BadHeader
@@ -17,6 +17,7 @@ from engine.games.base import (
     Turn,
     not_a_letter,
     outcome_for,
+    replace,
     roll_turns,
     take_roll,
 )

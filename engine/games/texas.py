@@ -78,14 +78,16 @@ def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, Msg]:
     if not admitted:
         return 0, msg("%(word)s is not admitted: 0", word=w)
     need = Counter(w)
-    if need - letters:
-        missing = "".join(sorted((need - letters).elements()))
+    # (Said without Counter's arithmetic, which builds new counters: this runs for every word
+    # replayed, #15.)
+    missing = "".join(c * (n - letters[c]) for c, n in need.items() if n > letters[c])
+    if missing:
         return 0, msg(
             "%(word)s needs letters that are not available (%(missing)s): 0",
             word=w,
-            missing=missing,
+            missing="".join(sorted(missing)),
         )
-    if need == letters:
+    if len(w) == letters.total():  # every needed letter is available: all of them used
         return len(w) + 1, msg(
             "%(word)s: %(n)s letters, all of them used: %(points)s",
             word=w,
