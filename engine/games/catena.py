@@ -15,6 +15,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     not_a_letter,
     outcome_for,
     replace,
@@ -93,7 +94,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("chain", "pass", "timeout"),
-            msg("write a chain through %(words)s", words=tuple(anchor_words(state))),
+            expecting("write a chain through %(words)s", words=tuple(anchor_words(state))),
             "CAT-2",
         )
         for p in state.header.players
@@ -114,7 +115,9 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 p,
                 events,
-                msg("write a 4-letter word from %(first)s to %(last)s", first=first, last=last),
+                expecting(
+                    "write a 4-letter word from %(first)s to %(last)s", first=first, last=last
+                ),
                 "CAT-1",
                 choices=choices,
             )

@@ -17,6 +17,7 @@ from engine.games.base import (
     OutRecord,
     Turn,
     describe_due,
+    expecting,
     outcome_for,
     replace,
     roll_turn,
@@ -103,7 +104,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.round > ROUNDS:
         return ()
     if state.common_owed:
-        say = msg(
+        say = expecting(
             "round %(round)s: %(roll)s (common letters)",
             round=state.round,
             roll=describe_due(state.common_owed),
@@ -116,7 +117,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("word", "pass", "timeout"),
-            msg(
+            expecting(
                 "round %(round)s: a word from %(own)s + %(common)s",
                 round=state.round,
                 own="".join(state.personal[p]).upper(),
