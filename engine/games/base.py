@@ -9,8 +9,9 @@ frozen state values. Every state carries ``out`` (who went out, in order, and wh
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from engine.dice import DICE, check_roll
@@ -99,7 +100,7 @@ class OutRecord(Record):
     rule: str
 
 
-class Note(Record):
+class Note(NamedTuple):  # (a tuple: one for nearly every move replayed, #15)
     """How a played move was judged: shown to the referee and in the outcome."""
 
     position: int
@@ -166,15 +167,14 @@ def ruled_keys(event: Event, accept: bool) -> tuple[RuledKey, ...]:
     return ()
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):  # (a tuple: built for every event replayed, #15)
     """What an event is applied with besides the state: the words, its position, any ruling."""
 
     lexicon: Lexicon
     position: int
     verdict: bool | None = None  # a referee's ruling on this event (REF-1), if any
     # What the standing rulings on earlier events decided (``ruled_keys``): key -> accepted.
-    ruled: Mapping[RuledKey, bool] = field(default_factory=dict)
+    ruled: Mapping[RuledKey, bool] = MappingProxyType({})
 
     def admitted(self, word: str) -> bool:
         """EQ-4 and REF-1: this event's ruling, else a ruling on the word earlier, else the
