@@ -125,14 +125,14 @@ def outcome_for(players: Sequence[str], winners: Iterable[str]) -> Outcome:
 
 
 def last_standing(
-    players: Sequence[str], out: Iterable[OutRecord], winner: str | None = None
+    players: Sequence[str], out: Sequence[OutRecord], winner: str | None = None
 ) -> Outcome | None:
     """The outcome of a game won outright by ``winner``, or by the last player still in."""
     if winner is not None:
         return outcome_for(players, [winner])
-    gone = {o.player for o in out}
-    if len(gone) < len(players) - 1:
+    if len(out) < len(players) - 1:
         return None  # two or more are still in (the common case: said without counting them)
+    gone = {o.player for o in out}
     left = [p for p in players if p not in gone]
     return outcome_for(players, left) if len(left) == 1 else None
 
