@@ -49,17 +49,43 @@ def replace(value: _Value, /, **changes: Any) -> _Value:
     return copy
 
 
+class Said(Record):
+    """A message put into words only when it is read: what a turn expects. The replay checks
+    every event against the turns open then and seldom shows them, so their words are not made
+    for each event (#15). ``expecting(id, **params)`` is ``msg(id, **params)``, later."""
+
+    id: str
+    params: Mapping[str, Any]
+
+    def text(self) -> Msg:
+        return Msg(self.id, self.params)
+
+    def __hash__(self) -> int:  # (its parameters are a dict)
+        return hash(self.text())
+
+
+def expecting(id: str, **params: Any) -> Said:
+    """:func:`~engine.message.msg`, put into words when read (Babel extracts it as msg)."""
+    return Said(id, params)
+
+
 @dataclass(frozen=True)  # built by keyword in every replay step: a dataclass builds it faster
 class Turn:
     """One player who may act now, the event types open to them, and what is expected."""
 
     player: str
     events: tuple[str, ...]
-    say: str
+    expects: Said | str  # what is expected, as said to people: ``say``
     rule: str
     dice: Due = ()  # the rolls expected, where a roll is open
     choices: tuple[Any, ...] = ()  # the values open to a choose or a bet
     numbers: tuple[int, ...] = ()  # the dice an expression must use
+
+    @property
+    def say(self) -> str:
+        """What is expected, in words (a :class:`~engine.message.Msg` where the game said one)."""
+        expects = self.expects
+        return expects.text() if isinstance(expects, Said) else expects
 
 
 # Records, not dataclasses, where no field needs a factory: a dataclass generates code for each
@@ -220,7 +246,11 @@ def describe_due(due: Due) -> Msg:
 
 
 def roll_turn(
-    player: str, due: Due, rule: str, events: tuple[str, ...] = ("roll",), say: str | None = None
+    player: str,
+    due: Due,
+    rule: str,
+    events: tuple[str, ...] = ("roll",),
+    say: Said | str | None = None,
 ) -> Turn:
     """A turn whose open event is a roll of ``due`` (and maybe others, such as a timeout)."""
     return Turn(player, events, say or describe_due(due), rule, dice=due)
