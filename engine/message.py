@@ -5,7 +5,7 @@ A :class:`Msg` *is* its English text (a ``str``), so the command line, the JSON 
 and the derived ``out`` events read exactly as before; it also carries the gettext message id and
 its parameters, so a printed sheet can say it in Italian. The engine stays pure: it never looks
 up a translation. Message ids are marked with :func:`msg` and :func:`nmsg`, which Babel's
-extraction reads (``pybabel extract -k msg -k nmsg:1,2``; see ``babel.cfg``).
+extraction reads (``pybabel extract -k msg -k expecting -k nmsg:1,2``; see ``babel.cfg``).
 
 >>> m = msg("round %(round)s: no word: 0", round=2)
 >>> m
