@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib  # OpenSSL's sha256: loaded by the tournament's chain anyway, faster than CPython's
 import json
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,7 +38,7 @@ from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
-from tournament import plainjson, sqlitefile
+from tournament import parallel, plainjson, sqlitefile
 from tournament.errors import StoreError
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
 from tournament.persistence import Location, SqliteFile, locate
@@ -81,6 +82,15 @@ class Report:
     def ok(self) -> bool:
         return not self.failures
 
+    def add(self, part: Report) -> None:
+        """Take in what a part of the store gave (a match checked in another process)."""
+        self.matches += part.matches
+        self.events += part.events
+        self.tournament_events += part.tournament_events
+        self.heads.update(part.heads)
+        self.failures += part.failures
+        self.sealed_dice += part.sealed_dice
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
@@ -97,9 +107,16 @@ def verify_store(
     lexicon_for: Callable[[Any], Lexicon],
     number: str | None = None,
     checked: Callable[[str], None] | None = None,
+    jobs: int | None = None,
 ) -> Report:
     """Check every stored match (or one), the tournament and its snapshots; ``checked`` hears
-    each match (its number) and the tournament once checked (a progress bar, #11)."""
+    each match (its number) and the tournament once checked (a progress bar, #11).
+
+    The matches are checked side by side on up to ``jobs`` processes (default: one a core, once
+    the store holds enough of them to be worth it; 1: here, one after the other) and their
+    results taken in the order stored, so the report is the same either way
+    (:mod:`tournament.parallel`).
+    """
     place = locate(db)
     # Unknown event types are reported below, row by row, rather than refused here.
     if isinstance(place, SqliteFile):
@@ -115,39 +132,88 @@ def verify_store(
     tournament: tuple[list[Any], Any, _Snapshots] | None = None
     # Read first (a second scan, not one inside the other): compared as the tournament replays.
     snapshots = _read_snapshots(place, mapper) if not number else []
-    for aggregate, rows in streams(place, "events"):
-        if wanted and aggregate != wanted:
-            continue
-        where = f"the events stored as {aggregate}"
-        try:
-            first = match_start(mapper, rows[0])
-        except Unreadable as e:
-            report.failures.append(Failure(where, 0, str(e)))
-            continue
-        if isinstance(first, Start):
-            report.matches += 1
-            report.events += len(rows) - 1
-            name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, report)
-            heads[name] = hashes
+    sent: deque[tuple[str, list[Row]]] = deque()  # the streams whose results are awaited
+
+    def pieces() -> Iterator[list[tuple[str, list[Row]]]]:
+        batch: list[tuple[str, list[Row]]] = []
+        size = 0
+        for aggregate, rows in streams(place, "events"):
+            if wanted and aggregate != wanted:
+                continue
+            sent.append((aggregate, rows))
+            batch.append((aggregate, rows))
+            size += len(rows)
+            if size >= _BATCH:
+                yield batch
+                batch, size = [], 0
+        if batch:
+            yield batch
+
+    def work(batch: list[tuple[str, list[Row]]]) -> list[_Stream]:
+        return [_check_stream(*stream, mapper, lexicon_for) for stream in batch]
+
+    results = parallel.in_order(work, pieces(), jobs, at_least=_WORTH_A_PROCESS)
+    for done in (each for batch in results for each in batch):
+        aggregate, rows = sent.popleft()
+        report.add(done.part)
+        if done.kind == _MATCH:
+            heads[done.name] = done.hashes
             if checked is not None:
-                checked(name)
-        elif isinstance(first, Tournament.Event):
+                checked(done.name)
+        elif done.kind == TOURNAMENT:
             tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
             if checked is not None:
                 checked(TOURNAMENT)
-        else:
-            # Another kind of aggregate (a newer feature's): its rows must at least be intact.
-            for row in rows[1:]:
-                try:
-                    decode(mapper, row)
-                except Unreadable as e:
-                    report.failures.append(Failure(where, row[1], str(e)))
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
     if tournament is not None and not number:
         _cross_check(tournament[1], heads, report)
         _snapshot_failures(tournament[2], report)
     return report
+
+
+# The streams go to the processes in batches of about this many rows (one task each: a task
+# costs its sending, whatever its size), and fewer batches than this are checked here.
+_BATCH = 2000
+_WORTH_A_PROCESS = 4
+_MATCH = "match"
+
+
+@dataclass
+class _Stream:
+    """What one aggregate's rows add to the report, checked on their own (in any process): a
+    match's, or the tournament's, to be checked with its snapshots, or another kind's."""
+
+    kind: str  # _MATCH, TOURNAMENT, or "" (another kind, or a first row not readable)
+    part: Report
+    name: str = ""  # a match's number (or where it is stored)
+    hashes: list[str] = field(default_factory=list)  # a match's chain, as far as it holds
+
+
+def _check_stream(
+    aggregate: str, rows: list[Row], mapper: Mapper[UUID], lexicon_for: Callable[[Any], Lexicon]
+) -> _Stream:
+    """Check one aggregate's rows as far as they can be checked alone."""
+    part = Report()
+    where = f"the events stored as {aggregate}"
+    try:
+        first = match_start(mapper, rows[0])
+    except Unreadable as e:
+        part.failures.append(Failure(where, 0, str(e)))
+        return _Stream("", part)
+    if isinstance(first, Start):
+        part.matches, part.events = 1, len(rows) - 1
+        name, hashes = _verify_match(aggregate, first, rows, mapper, lexicon_for, part)
+        return _Stream(_MATCH, part, name, hashes)
+    if isinstance(first, Tournament.Event):
+        return _Stream(TOURNAMENT, part)
+    # Another kind of aggregate (a newer feature's): its rows must at least be intact.
+    for row in rows[1:]:
+        try:
+            decode(mapper, row)
+        except Unreadable as e:
+            part.failures.append(Failure(where, row[1], str(e)))
+    return _Stream("", part)
 
 
 def _verify_match(

@@ -13,12 +13,13 @@ import random
 import sqlite3
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.lexicon import default_lexicon
 from tests.tournament.test_match_cli import ok, refused, run
-from tournament import readmodels, simulate
+from tournament import parallel, readmodels, simulate, verify
 from tournament.store import Store, match_uuid
 from tournament.tournaments import TOURNAMENT_ID
 from tournament.verify import verify_store
@@ -230,3 +231,44 @@ def test_an_outside_checker_recomputes_the_chain_from_the_docs(
     assert "chain intact" in ok(db, "verify", "--file", str(path))
     path.write_text(path.read_text().replace('"match": "M1"', '"match": "M2"'))
     assert "the hash does not match" in refused(db, "verify", "--file", str(path))
+
+
+@pytest.mark.skipif(not parallel._can_fork(), reason="processes are forked only where offered")
+def test_checked_side_by_side_the_report_is_the_same(
+    pristine: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Batches of a few rows, so that this small store's matches go to two processes (#15).
+    monkeypatch.setattr(verify, "_BATCH", 8)
+    monkeypatch.setattr(verify, "_WORTH_A_PROCESS", 2)
+    batches: list[int] = []
+    in_order = parallel.in_order
+
+    def counted(work: Any, pieces: Any, jobs: Any = None, at_least: int = 2) -> Any:
+        pieces = list(pieces)
+        batches.append(len(pieces))
+        return in_order(work, pieces, jobs, at_least)
+
+    monkeypatch.setattr(parallel, "in_order", counted)
+    rng = random.Random(15)
+    seen: list[list[str]] = []
+    for n in range(12):
+        db = copy(pristine, tmp_path / f"p{n}.db")
+        if n:  # the first as it is; then changed, some with a match's last events removed
+            mutate(db, rng)
+            if n % 3 == 0:
+                conn = sqlite3.connect(db)
+                with conn:
+                    conn.execute(
+                        "delete from stored_events where originator_id = ? "
+                        "and originator_version > 2",
+                        [match_uuid("M2").hex],
+                    )
+                conn.close()
+        heard: dict[int, list[str]] = {1: [], 2: []}
+        here = verify_store(db, words, checked=heard[1].append, jobs=1)
+        side = verify_store(db, words, checked=heard[2].append, jobs=2)
+        assert side.to_json() == here.to_json() and side.heads == here.heads
+        assert heard[2] == heard[1] and "tournament" in heard[1]
+        seen.append([str(f) for f in side.failures])
+    assert not seen[0] and sum(bool(s) for s in seen) >= 8
+    assert min(batches) >= 2  # each store went in batches to the workers (at least 2)
