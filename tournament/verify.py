@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib  # OpenSSL's sha256: loaded by the tournament's chain anyway, faster than CPython's
 import json
-from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -132,29 +131,27 @@ def verify_store(
     tournament: tuple[list[Any], Any, _Snapshots] | None = None
     # Read first (a second scan, not one inside the other): compared as the tournament replays.
     snapshots = _read_snapshots(place, mapper) if not number else []
-    sent: deque[tuple[str, list[Row]]] = deque()  # the streams whose results are awaited
+    kept: list[tuple[str, list[Row]]] = []  # every stream checked, in the order stored
 
-    def pieces() -> Iterator[list[tuple[str, list[Row]]]]:
-        batch: list[tuple[str, list[Row]]] = []
-        size = 0
+    def spans() -> Iterator[range]:
+        # Every stream is read before the first span is given, so before any worker is forked:
+        # a worker finds the rows in the memory it inherits, and only a span is sent to it.
         for aggregate, rows in streams(place, "events"):
-            if wanted and aggregate != wanted:
-                continue
-            sent.append((aggregate, rows))
-            batch.append((aggregate, rows))
+            if not wanted or aggregate == wanted:
+                kept.append((aggregate, rows))
+        begin = size = 0
+        for end, (_, rows) in enumerate(kept, 1):
             size += len(rows)
-            if size >= _BATCH:
-                yield batch
-                batch, size = [], 0
-        if batch:
-            yield batch
+            if size >= _BATCH or end == len(kept):
+                yield range(begin, end)
+                begin, size = end, 0
 
-    def work(batch: list[tuple[str, list[Row]]]) -> list[_Stream]:
-        return [_check_stream(*stream, mapper, lexicon_for) for stream in batch]
+    def work(span: range) -> list[_Stream]:
+        return [_check_stream(*kept[i], mapper, lexicon_for) for i in span]
 
-    results = parallel.in_order(work, pieces(), jobs, at_least=_WORTH_A_PROCESS)
-    for done in (each for batch in results for each in batch):
-        aggregate, rows = sent.popleft()
+    results = parallel.in_order(work, spans(), jobs, at_least=_WORTH_A_PROCESS)
+    for position, done in enumerate(each for span in results for each in span):
+        aggregate, rows = kept[position]  # read by now: the first span is given after them all
         report.add(done.part)
         if done.kind == _MATCH:
             heads[done.name] = done.hashes
@@ -172,8 +169,8 @@ def verify_store(
     return report
 
 
-# The streams go to the processes in batches of about this many rows (one task each: a task
-# costs its sending, whatever its size), and fewer batches than this are checked here.
+# The streams go to the processes in spans of about this many rows (one task each: a task costs
+# its sending and its result's, whatever its size), and fewer spans than this are checked here.
 _BATCH = 2000
 _WORTH_A_PROCESS = 4
 _MATCH = "match"
