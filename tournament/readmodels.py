@@ -25,7 +25,6 @@ after it: the engine checked that event against a replay when it was stored. Any
 
 from __future__ import annotations
 
-import json
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -179,9 +178,10 @@ def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = N
             counted(progress.events)
         last = page[-1][0]
     progress.matches = set(summaries)
-    _matches(db, store, summaries)
+    touched = _matches(db, store, summaries)
     if progress.tournament or progress.matches:
-        readtables.tournament(db, store, outcomes(db))
+        # From the first event every match was touched: their outcomes are all there are.
+        readtables.tournament(db, store, touched if start == 1 else outcomes(db))
     db.advance(PROJECTION, last)
     return progress
 
@@ -211,21 +211,25 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
-    for topic in {row[3] for row in page} - _KNOWN:
+    topics = {row[3] for row in page}
+    for topic in topics - _KNOWN:
         if not known_topic(topic):
             raise NewerVersionError()
         _KNOWN.add(topic)
+    kinds = {topic: topic.rpartition(":")[2] for topic in topics}  # the type column
     rows: list[tuple[Any, ...]] = []
     append = rows.append
+    # A match's events come in runs (one save stores a move, an import the whole log): its
+    # number and summary are looked up when the run starts, not at every event.
+    current, number, s = None, "", {}
     for notification, aggregate, version, topic, raw in page:
         state = loads(raw)
-        at = state["timestamp"]["_data_"]
         if topic == MATCH_RECORDED:
-            match = numbers[aggregate]
+            if aggregate != current:
+                number = numbers[aggregate]
+                s = summaries.get(number) or summaries.setdefault(number, {})
+                current = aggregate
             payload = state["line"]
-            s = summaries.get(match)
-            if s is None:
-                s = summaries[match] = {}
             s["events"] = version - 1
             s["head"] = state["hash"]
             # A cheap look for the few lines that matter; parsed to be sure (a field of
@@ -240,7 +244,11 @@ def _flat_rows(
                     s["last_end"], s["end_at"] = payload, version - 1
                 elif kind in ("ruling", "void"):
                     s["corrected_at"] = version - 1
-        elif topic == MATCH_STARTED:
+            append((notification, aggregate, version, kinds[topic], state["timestamp"]["_data_"],
+                    number, payload))  # fmt: skip
+            continue
+        at = state["timestamp"]["_data_"]
+        if topic == MATCH_STARTED:
             match = numbers[aggregate] = state["number"]
             payload = state["header"]
             summaries.setdefault(match, {})["new"] = (aggregate, payload)
@@ -249,14 +257,12 @@ def _flat_rows(
             progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
             state.pop("timestamp")
             state.pop("originator_topic", None)
-            payload = _PAYLOAD(state)
-        append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
+            payload = readtables.dumps_unicode(state)
+        append((notification, aggregate, version, kinds[topic], at, match, payload))
     return rows
 
 
 _KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
-# json.dumps(state, ensure_ascii=False), without building the encoder again for every event.
-_PAYLOAD = json.JSONEncoder(ensure_ascii=False).encode
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
@@ -269,31 +275,37 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
         yield items[k : k + size]
 
 
-def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
-    """Bring the touched matches' rows and challenges up to date, a few statements in all."""
+def _matches(
+    db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]
+) -> dict[str, Outcome | None]:
+    """Bring the touched matches' rows and challenges up to date, a few statements in all;
+    their outcomes, as the rows now hold them."""
     from tournament.matches import load
 
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
+    dumps = readtables.dumps
     rows: dict[str, dict[str, Any]] = {}
     for chunk in _chunks(list(summaries)):
         marks = db.marks(len(chunk))
         for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
     written, challenges = [], []
+    outcomes: dict[str, Outcome | None] = {}
     for number, s in summaries.items():
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
         if "new" in s:
             aggregate, header_line = s.pop("new")
             # (orjson reads as json does every header the program stores: strict I-JSON.)
             header = orjson.loads(header_line)
+            outside = header.get("outside")
             row.update(
                 id=number,
                 uuid=aggregate,
                 game=header["game"],
                 events=0,
-                players=json.dumps(header["players"]),
-                outside=json.dumps(header["outside"]) if header.get("outside") else "[]",
+                players=dumps(header["players"]),
+                outside=dumps(outside) if outside else "[]",
             )
         row.update(s)
         outcome: Outcome | None
@@ -302,21 +314,22 @@ def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> 
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             outcome = load(store, number).replay.outcome
-        row.update(
-            status="finished" if outcome else "in_progress",
-            winners=json.dumps(list(outcome.winners)) if outcome else None,
-            points=json.dumps(dict(outcome.points)) if outcome else None,
-        )
-        written.append(as_row(row))
+        outcomes[number] = outcome
         if outcome:
-            challenges += [
-                (number, p, row["game"], pts, int(p in outcome.winners))
-                for p, pts in outcome.points.items()
-            ]
+            points = dict(outcome.points)
+            row["status"], row["winners"], row["points"] = (
+                "finished", dumps(list(outcome.winners)), dumps(points)
+            )
+            game, winners = row["game"], outcome.winners
+            challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
+        else:
+            row["status"], row["winners"], row["points"] = "in_progress", None, None
+        written.append(as_row(row))
     db.upsert("matches", MATCH_COLUMNS, "id", written)
     for chunk in _chunks(list(summaries)):
         db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
     db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
+    return outcomes
 
 
 def outcomes(db: ReadDB) -> dict[str, Outcome | None]:

@@ -7,7 +7,8 @@ SQLite's or PostgreSQL's dialect."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+import json.encoder
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from engine.games.base import Outcome
@@ -15,6 +16,26 @@ from tournament.persistence.sql import ReadDB
 from tournament.store import Store
 
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+
+
+def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=ensure_ascii)``, the same text, from an encoder built
+    once: json.dumps builds the C encoder again on every call (a microsecond, more than a short
+    list takes to write), and a rebuild writes thousands of these columns (#15)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - a Python without the json module's C accelerator
+        return json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+    text = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    # As json.dumps's own encoder with its default options (no circular check: these values
+    # come from JSON or from the engine, never from a structure that holds itself).
+    chunks = make(None, json.JSONEncoder().default, text, None, ": ", ", ", False, False, True)
+    return lambda value: "".join(chunks(value, 0))
+
+
+dumps = _encoder(ensure_ascii=True)
+"""``json.dumps(value)``: how the JSON columns (players, winners, points, ...) are written."""
+dumps_unicode = _encoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``: how the events table writes a tournament event."""
 
 
 def create(db: ReadDB) -> None:
@@ -149,14 +170,14 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
                 {
                     "round": r["number"],
                     "table_no": tb["table"],
-                    "players": json.dumps(tb["players"]),
+                    "players": dumps(tb["players"]),
                     "bye": int(tb["bye"]),
                     "why": tb.get("why", ""),
-                    "games": json.dumps(day.table_games(t, tb)),
-                    "matches": json.dumps(tb.get("matches", {})),
+                    "games": dumps(day.table_games(t, tb)),
+                    "matches": dumps(tb.get("matches", {})),
                     "decided": int(result.decided),
-                    "points": json.dumps(dict(result.points)) if result.points else None,
-                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
+                    "points": dumps(dict(result.points)) if result.points else None,
+                    "amended": dumps(tb["amendments"]) if tb.get("amendments") else None,
                 }
             )
             places += [(r["number"], tb["table"], n) for n in tb.get("matches", {}).values()]
