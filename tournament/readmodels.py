@@ -294,19 +294,14 @@ def _matches(
     outcomes: dict[str, Outcome | None] = {}
     for number, s in summaries.items():
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
-        if "new" in s:
-            aggregate, header_line = s.pop("new")
+        new = s.pop("new", None)
+        if new is not None:
             # (orjson reads as json does every header the program stores: strict I-JSON.)
-            header = orjson.loads(header_line)
+            header = orjson.loads(new[1])
             outside = header.get("outside")
-            row.update(
-                id=number,
-                uuid=aggregate,
-                game=header["game"],
-                events=0,
-                players=dumps(header["players"]),
-                outside=dumps(outside) if outside else "[]",
-            )
+            row["id"], row["uuid"], row["game"], row["events"] = number, new[0], header["game"], 0
+            row["players"] = dumps(header["players"])
+            row["outside"] = dumps(outside) if outside else "[]"
         row.update(s)
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
@@ -316,11 +311,12 @@ def _matches(
             outcome = load(store, number).replay.outcome
         outcomes[number] = outcome
         if outcome:
-            points = dict(outcome.points)
+            points, winners, game = dict(outcome.points), outcome.winners, row["game"]
             row["status"], row["winners"], row["points"] = (
-                "finished", dumps(list(outcome.winners)), dumps(points)
+                "finished",
+                dumps(list(winners)),
+                dumps(points),
             )
-            game, winners = row["game"], outcome.winners
             challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
         else:
             row["status"], row["winners"], row["points"] = "in_progress", None, None

@@ -18,6 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from itertools import chain
 from typing import Any
 
 Columns = dict[str, type]
@@ -135,6 +136,18 @@ class SqliteReadDB(ReadDB):
     def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
         self.conn.executemany(statement, rows)
 
+    def drop(self, name: str) -> None:
+        # The read models are copies of the event log, which keeps every byte of them: zeroing
+        # each freed page (secure_delete, on in Debian's SQLite) would write the dropped tables
+        # out once more for nothing, a third of a rebuild's writing (#15). "fast" still clears
+        # deleted rows on the pages that are written anyway.
+        (before,) = self.conn.execute("pragma secure_delete").fetchone()
+        self.conn.execute("pragma secure_delete = fast")
+        try:
+            super().drop(name)
+        finally:
+            self.conn.execute(f"pragma secure_delete = {('off', 'on', 'fast')[before]}")
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         # IMMEDIATE: take the write lock first, so two updaters never apply the same events.
@@ -168,14 +181,33 @@ class SqliteReadDB(ReadDB):
     def forget(self, projection: str) -> None:
         pass  # its row goes with the _projections table
 
+    def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        self._write("insert", table, columns, rows)
+
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
     ) -> None:
-        self.run_many(
-            f"insert or replace into {table} ({', '.join(columns)}) values "
-            f"({self.marks(len(columns))})",
-            rows,
-        )
+        self._write("insert or replace", table, columns, rows)
+
+    VALUES = 900  # values bound to one statement (the oldest SQLite builds allow 999)
+
+    def _write(
+        self, verb: str, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Rows written many to a statement, in their order: executemany pays for binding,
+        stepping and resetting a statement once a row, a third of writing the events table (#15)."""
+        rows = list(rows)
+        per = max(1, self.VALUES // len(columns))
+        head = f"{verb} into {table} ({', '.join(columns)}) values "
+        one = f"({self.marks(len(columns))})"
+        whole = len(rows) - len(rows) % per
+        if whole:
+            statement = head + ", ".join([one] * per)
+            flat = chain.from_iterable
+            self.run_many(statement, [list(flat(rows[k : k + per])) for k in range(0, whole, per)])
+        if whole < len(rows):
+            rest = rows[whole:]
+            self.run(head + ", ".join([one] * len(rest)), list(chain.from_iterable(rest)))
 
     def close(self) -> None:
         self.conn.close()
