@@ -38,7 +38,7 @@ from engine.lexicon import LexiconError
 from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
-from tournament.store import PAGE, Store, known_topic
+from tournament.store import Store, known_topic
 
 PROJECTION = "read_models"
 SCHEMA = readtables.SCHEMA
@@ -193,7 +193,7 @@ def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
     event, which made the rebuild four times slower.)
     """
     while True:
-        page = db.stored(start, PAGE * 5)
+        page = db.stored(start, db.page)
         if not page:
             return
         yield page

@@ -33,6 +33,9 @@ class ReadDB:
 
     placeholder = "?"
     types: dict[type, str] = {}
+    # Stored events projected at a time. On SQLite a page's rows, their decoded events and the
+    # rows written stay in the processor's caches: 1,000 rebuild 8% faster than 5,000 (#15).
+    page = 1000
 
     # --- the dialect's primitives (each subclass) ---------------------------------------
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -218,6 +221,7 @@ class PostgresSQL(ReadDB):
 
     placeholder = "%s"
     types = {str: "text", int: "bigint", float: "double precision"}
+    page = 5000  # a round trip to the server a page, and a COPY
 
     def __init__(self, conn: Any, schema: str) -> None:
         import psycopg
