@@ -5,7 +5,7 @@ A :class:`Msg` *is* its English text (a ``str``), so the command line, the JSON 
 and the derived ``out`` events read exactly as before; it also carries the gettext message id and
 its parameters, so a printed sheet can say it in Italian. The engine stays pure: it never looks
 up a translation. Message ids are marked with :func:`msg` and :func:`nmsg`, which Babel's
-extraction reads (``pybabel extract -k msg -k nmsg:1,2``; see ``babel.cfg``).
+extraction reads (``pybabel extract -k msg -k expecting -k nmsg:1,2``; see ``babel.cfg``).
 
 >>> m = msg("round %(round)s: no word: 0", round=2)
 >>> m
@@ -31,6 +31,10 @@ class Msg(str):
     is written joined by commas.
     """
 
+    # Slots: a replay makes one or more of these per event, and a str subclass with a __dict__
+    # costs a dict and its filling each time.
+    __slots__ = ("id", "params", "plural", "n")
+
     id: str
     params: Mapping[str, Any]
     plural: str | None
@@ -39,13 +43,26 @@ class Msg(str):
     def __new__(
         cls, id: str, params: Mapping[str, Any], plural: str | None = None, n: int | None = None
     ) -> Msg:
-        text = plural if plural is not None and n != 1 else id
-        self = super().__new__(cls, text % {k: joined(v) for k, v in params.items()})
-        self.id, self.params, self.plural, self.n = id, dict(params), plural, n
-        return self
+        return _made(cls, id, dict(params), plural, n)
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickles (and copies) as a Msg, not a bare str
         return (Msg, (self.id, self.params, self.plural, self.n))
+
+
+def _made(
+    cls: type[Msg], id: str, params: dict[str, Any], plural: str | None, n: int | None
+) -> Msg:
+    """A Msg that keeps ``params`` itself: a dict of its own (``msg`` passes its fresh keywords)."""
+    template = plural if plural is not None and n != 1 else id
+    for value in params.values():
+        if isinstance(value, tuple):
+            text = template % {k: joined(v) for k, v in params.items()}
+            break
+    else:  # no tuple to join: the parameters are the English text's as they are
+        text = template % params
+    self = str.__new__(cls, text)
+    self.id, self.params, self.plural, self.n = id, params, plural, n
+    return self
 
 
 def joined(value: Any) -> Any:
@@ -57,7 +74,7 @@ def joined(value: Any) -> Any:
 
 def msg(id: str, **params: Any) -> Msg:
     """A message: ``id`` is the English text with ``%(name)s`` placeholders."""
-    return Msg(id, params)
+    return _made(Msg, id, params, None, None)
 
 
 def either(values: Sequence[Any]) -> Msg | str:
@@ -69,4 +86,4 @@ def either(values: Sequence[Any]) -> Msg | str:
 
 def nmsg(singular: str, plural: str, n: int, **params: Any) -> Msg:
     """A message with plural forms chosen by ``n`` (``%(n)s`` in the text is ``n``)."""
-    return Msg(singular, {"n": n, **params}, plural, n)
+    return _made(Msg, singular, {"n": n, **params}, plural, n)

@@ -13,7 +13,7 @@ the i18n extension installed (``_()``, ``ngettext()``, ``{% trans %}``) and ``sa
 
 Refresh after changing texts::
 
-    pybabel extract -F babel.cfg -k msg -k nmsg:1,2 -o exports/locale/messages.pot .
+    pybabel extract -F babel.cfg -k msg -k expecting -k nmsg:1,2 -o exports/locale/messages.pot .
     pybabel update -i exports/locale/messages.pot -d exports/locale
     pybabel compile --statistics -d exports/locale
 

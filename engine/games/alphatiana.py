@@ -15,6 +15,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     replace,
     roll_turn,
@@ -66,12 +67,14 @@ def start(header: Header) -> State:
 def turns(state: State) -> tuple[Turn, ...]:
     if state.attacker is None:
         return tuple(
-            roll_turn(p, FIVE, "ALP-2", say=msg("roll-off: roll d6 x5, most sixes attacks first"))
+            roll_turn(
+                p, FIVE, "ALP-2", say=expecting("roll-off: roll d6 x5, most sixes attacks first")
+            )
             for p in state.header.players
             if p not in state.rolloff
         )
     if not state.hand:
-        return (roll_turn(state.attacker, FIVE, "ALP-3", say=msg("attack: roll d6 x5")),)
+        return (roll_turn(state.attacker, FIVE, "ALP-3", say=expecting("attack: roll d6 x5")),)
     if not state.standing:
         events = ("reroll", "stand") if len(state.last_throw) > 1 else ("stand",)
         hand = " ".join(map(str, sorted(state.hand, reverse=True)))
@@ -79,7 +82,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 state.attacker,
                 events,
-                msg("attack %(hand)s: reroll or stand", hand=hand),
+                expecting("attack %(hand)s: reroll or stand", hand=hand),
                 "ALP-3",
                 numbers=state.last_throw,
             ),
@@ -90,7 +93,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 state.defender,
                 ("choose",),
-                msg("defend: choose a face shown"),
+                expecting("defend: choose a face shown"),
                 "ALP-4",
                 choices=faces,
             ),
@@ -101,7 +104,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             state.defender,
             (("d6", count),),
             "ALP-4",
-            say=msg("defend the %(face)ss: roll d6 x%(n)s", face=state.face, n=count),
+            say=expecting("defend the %(face)ss: roll d6 x%(n)s", face=state.face, n=count),
         ),
     )
 

@@ -15,6 +15,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     next_player,
     not_a_letter,
@@ -144,7 +145,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             state.current,
             events,
-            msg("a %(n)s-letter word adding one of %(letters)s", n=target, letters=letters),
+            expecting("a %(n)s-letter word adding one of %(letters)s", n=target, letters=letters),
             rule,
             choices=choices,
         ),

@@ -9,9 +9,10 @@ frozen state values. Every state carries ``out`` (who went out, in order, and wh
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import fields
 from functools import lru_cache
-from typing import Any, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
@@ -49,17 +50,44 @@ def replace(value: _Value, /, **changes: Any) -> _Value:
     return copy
 
 
-@dataclass(frozen=True)  # built by keyword in every replay step: a dataclass builds it faster
-class Turn:
+class Said(NamedTuple):
+    """A message put into words only when it is read: what a turn expects. The replay checks
+    every event against the turns open then and seldom shows them, so their words are not made
+    for each event (#15). ``expecting(id, **params)`` is ``msg(id, **params)``, later."""
+
+    id: str
+    params: Mapping[str, Any]
+
+    def text(self) -> Msg:
+        return Msg(self.id, self.params)
+
+    def __hash__(self) -> int:  # (its parameters are a dict)
+        return hash(self.text())
+
+
+def expecting(id: str, **params: Any) -> Said:
+    """:func:`~engine.message.msg`, put into words when read (Babel extracts it as msg)."""
+    return Said(id, params)
+
+
+# Named tuples: the replay builds one or more turns for every event it checks, and a tuple is
+# built several times faster than a frozen dataclass (#15).
+class Turn(NamedTuple):
     """One player who may act now, the event types open to them, and what is expected."""
 
     player: str
     events: tuple[str, ...]
-    say: str
+    expects: Said | str  # what is expected, as said to people: ``say``
     rule: str
     dice: Due = ()  # the rolls expected, where a roll is open
     choices: tuple[Any, ...] = ()  # the values open to a choose or a bet
     numbers: tuple[int, ...] = ()  # the dice an expression must use
+
+    @property
+    def say(self) -> str:
+        """What is expected, in words (a :class:`~engine.message.Msg` where the game said one)."""
+        expects = self.expects
+        return expects.text() if isinstance(expects, Said) else expects
 
 
 # Records, not dataclasses, where no field needs a factory: a dataclass generates code for each
@@ -72,7 +100,7 @@ class OutRecord(Record):
     rule: str
 
 
-class Note(Record):
+class Note(NamedTuple):  # (a tuple: one for nearly every move replayed, #15)
     """How a played move was judged: shown to the referee and in the outcome."""
 
     position: int
@@ -97,14 +125,14 @@ def outcome_for(players: Sequence[str], winners: Iterable[str]) -> Outcome:
 
 
 def last_standing(
-    players: Sequence[str], out: Iterable[OutRecord], winner: str | None = None
+    players: Sequence[str], out: Sequence[OutRecord], winner: str | None = None
 ) -> Outcome | None:
     """The outcome of a game won outright by ``winner``, or by the last player still in."""
     if winner is not None:
         return outcome_for(players, [winner])
-    gone = {o.player for o in out}
-    if len(gone) < len(players) - 1:
+    if len(out) < len(players) - 1:
         return None  # two or more are still in (the common case: said without counting them)
+    gone = {o.player for o in out}
     left = [p for p in players if p not in gone]
     return outcome_for(players, left) if len(left) == 1 else None
 
@@ -139,15 +167,14 @@ def ruled_keys(event: Event, accept: bool) -> tuple[RuledKey, ...]:
     return ()
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):  # (a tuple: built for every event replayed, #15)
     """What an event is applied with besides the state: the words, its position, any ruling."""
 
     lexicon: Lexicon
     position: int
     verdict: bool | None = None  # a referee's ruling on this event (REF-1), if any
     # What the standing rulings on earlier events decided (``ruled_keys``): key -> accepted.
-    ruled: Mapping[RuledKey, bool] = field(default_factory=dict)
+    ruled: Mapping[RuledKey, bool] = MappingProxyType({})
 
     def admitted(self, word: str) -> bool:
         """EQ-4 and REF-1: this event's ruling, else a ruling on the word earlier, else the
@@ -220,7 +247,11 @@ def describe_due(due: Due) -> Msg:
 
 
 def roll_turn(
-    player: str, due: Due, rule: str, events: tuple[str, ...] = ("roll",), say: str | None = None
+    player: str,
+    due: Due,
+    rule: str,
+    events: tuple[str, ...] = ("roll",),
+    say: Said | str | None = None,
 ) -> Turn:
     """A turn whose open event is a roll of ``due`` (and maybe others, such as a timeout)."""
     return Turn(player, events, say or describe_due(due), rule, dice=due)

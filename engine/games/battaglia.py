@@ -16,6 +16,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     next_player,
     replace,
@@ -59,7 +60,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             state.current,
             ("expression", "pass", "timeout"),
-            msg("write an expression with %(dice)s that equals an enemy ship", dice=dice),
+            expecting("write an expression with %(dice)s that equals an enemy ship", dice=dice),
             "BAT-2",
             numbers=state.rolled,
         ),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from engine.dice import face_letters, is_double_face
 from engine.errors import BadHeader
@@ -15,8 +15,10 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     not_a_letter,
     outcome_for,
+    replace,
     roll_turns,
     take_roll,
 )
@@ -92,7 +94,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("chain", "pass", "timeout"),
-            msg("write a chain through %(words)s", words=tuple(anchor_words(state))),
+            expecting("write a chain through %(words)s", words=tuple(anchor_words(state))),
             "CAT-2",
         )
         for p in state.header.players
@@ -113,7 +115,9 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 p,
                 events,
-                msg("write a 4-letter word from %(first)s to %(last)s", first=first, last=last),
+                expecting(
+                    "write a 4-letter word from %(first)s to %(last)s", first=first, last=last
+                ),
                 "CAT-1",
                 choices=choices,
             )

@@ -17,7 +17,16 @@ from engine.decks import BEATS, TIEBREAK_WORDS, WORD_KINDS, Card, deck_from_head
 from engine.errors import BadHeader, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
-from engine.games.base import Context, Note, Outcome, OutRecord, Turn, outcome_for, replace
+from engine.games.base import (
+    Context,
+    Note,
+    Outcome,
+    OutRecord,
+    Turn,
+    expecting,
+    outcome_for,
+    replace,
+)
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.text import fold
@@ -129,27 +138,37 @@ def turns(state: State) -> tuple[Turn, ...]:
         if dealt:
             to = tuple(msg("table") if p == TABLE else p for p in dealt)
             out.append(
-                Turn("referee", ("card",), msg("deal a card to %(players)s", players=to), "PN-2")
+                Turn(
+                    "referee",
+                    ("card",),
+                    expecting("deal a card to %(players)s", players=to),
+                    "PN-2",
+                )
             )
         out += [
-            Turn(p, ("seal",), msg("seal the word written for the card"), "PN-3")
+            Turn(p, ("seal",), expecting("seal the word written for the card"), "PN-3")
             for p in unsealed
             if p in state.cards
         ]
         if not dealt and not unsealed:
             out.append(
-                Turn("referee", ("start",), msg("name the player the table card points at"), "PN-4")
+                Turn(
+                    "referee",
+                    ("start",),
+                    expecting("name the player the table card points at"),
+                    "PN-4",
+                )
             )
         return tuple(out)
     owed = _reveals_owed(state)
     voluntary = [
-        Turn(p, ("reveal",), msg("may show their word"), "PN-3")
+        Turn(p, ("reveal",), expecting("may show their word"), "PN-3")
         for p in state.header.players
         if p not in state.revealed and p not in owed
     ]
     if owed:
         return tuple(
-            Turn(p, ("reveal",), msg("reveal the word and its salt"), "PN-4") for p in owed
+            Turn(p, ("reveal",), expecting("reveal the word and its salt"), "PN-4") for p in owed
         )
     if state.pending:
         p = state.pending
@@ -157,21 +176,24 @@ def turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 p.target,
                 ("answer",),
-                msg("answer %(player)s's guess: right or wrong", player=p.guesser),
+                expecting("answer %(player)s's guess: right or wrong", player=p.guesser),
                 "PN-4",
             ),
             *voluntary,
         )
     if state.hints_owed:
         which = (
-            msg("say the first letter of the word")
+            expecting("say the first letter of the word")
             if state.silent == 1
-            else msg("say the last letter of the word")
+            else expecting("say the last letter of the word")
         )
         return tuple(
             Turn(p, ("hint",), which, "PN-5") for p in state.header.players if p in state.hints_owed
         ) + tuple(voluntary)
-    return (Turn(state.current, ("guess",), msg("guess another player's word"), "PN-4"), *voluntary)
+    return (
+        Turn(state.current, ("guess",), expecting("guess another player's word"), "PN-4"),
+        *voluntary,
+    )
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:

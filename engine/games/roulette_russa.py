@@ -13,6 +13,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     next_player,
     replace,
@@ -72,7 +73,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.writer is not None:
-        say = msg("write a word with the consonants %(letters)s", letters=listed(state))
+        say = expecting("write a word with the consonants %(letters)s", letters=listed(state))
         return (Turn(state.writer, ("word", "pass", "timeout"), say, "RR-3"),)
     # CH-4: every turn has its time, so a roll or doubt turn may run out too (see apply).
     target = last_roller(state)
@@ -82,7 +83,7 @@ def turns(state: State) -> tuple[Turn, ...]:
             Turn(
                 state.current,
                 ("doubt", "timeout"),
-                msg("doubt %(player)s again", player=target),
+                expecting("doubt %(player)s again", player=target),
                 "RR-5",
             ),
         )
@@ -93,7 +94,7 @@ def turns(state: State) -> tuple[Turn, ...]:
                 ONE,
                 "RR-1",
                 ("roll", "doubt", "timeout"),
-                msg("roll the consonant die or doubt %(player)s", player=target),
+                expecting("roll the consonant die or doubt %(player)s", player=target),
             ),
         )
     return (roll_turn(state.current, ONE, "RR-1", ("roll", "timeout")),)

@@ -17,6 +17,7 @@ from engine.games.base import (
     OutRecord,
     Turn,
     describe_due,
+    expecting,
     outcome_for,
     replace,
     roll_turn,
@@ -78,14 +79,16 @@ def score(word: str, letters: Counter[str], admitted: bool) -> tuple[int, Msg]:
     if not admitted:
         return 0, msg("%(word)s is not admitted: 0", word=w)
     need = Counter(w)
-    if need - letters:
-        missing = "".join(sorted((need - letters).elements()))
+    # (Said without Counter's arithmetic, which builds new counters: this runs for every word
+    # replayed, #15.)
+    missing = "".join(c * (n - letters[c]) for c, n in need.items() if n > letters[c])
+    if missing:
         return 0, msg(
             "%(word)s needs letters that are not available (%(missing)s): 0",
             word=w,
-            missing=missing,
+            missing="".join(sorted(missing)),
         )
-    if need == letters:
+    if len(w) == letters.total():  # every needed letter is available: all of them used
         return len(w) + 1, msg(
             "%(word)s: %(n)s letters, all of them used: %(points)s",
             word=w,
@@ -101,7 +104,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.round > ROUNDS:
         return ()
     if state.common_owed:
-        say = msg(
+        say = expecting(
             "round %(round)s: %(roll)s (common letters)",
             round=state.round,
             roll=describe_due(state.common_owed),
@@ -114,7 +117,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             p,
             ("word", "pass", "timeout"),
-            msg(
+            expecting(
                 "round %(round)s: a word from %(own)s + %(common)s",
                 round=state.round,
                 own="".join(state.personal[p]).upper(),

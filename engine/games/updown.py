@@ -13,6 +13,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     next_player,
     replace,
@@ -58,7 +59,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
     if state.stage == "bet":
-        say = msg("say up or down against %(number)s", number=state.last_number)
+        say = expecting("say up or down against %(number)s", number=state.last_number)
         return (Turn(state.current, ("bet", "timeout"), say, "UPD-2", choices=CALLS),)
     rule = "UPD-1" if state.stage == "first" else "UPD-2"
     return (roll_turn(state.current, THREE, rule, ("roll", "timeout")),)

@@ -12,6 +12,7 @@ from engine.games.base import (
     Outcome,
     OutRecord,
     Turn,
+    expecting,
     last_standing,
     next_player,
     replace,
@@ -66,7 +67,7 @@ def turns(state: State) -> tuple[Turn, ...]:
         Turn(
             state.current,
             ("choose", "timeout"),
-            msg("choose the value to add: %(values)s", values=either(shown)),
+            expecting("choose the value to add: %(values)s", values=either(shown)),
             "VEN-1",
             choices=open_values,
         ),

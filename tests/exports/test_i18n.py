@@ -27,7 +27,7 @@ from tournament.demo import build_demo  # noqa: E402
 from tournament.printing import Printer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "nmsg": (1, 2)}
+KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "expecting": None, "nmsg": (1, 2)}
 METHODS = [
     ("engine/**.py", "python"),
     ("exports/**.py", "python"),
