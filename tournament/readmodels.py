@@ -44,6 +44,7 @@ PROJECTION = "read_models"
 SCHEMA = readtables.SCHEMA
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
+RECORDED_TYPE = MATCH_RECORDED.rpartition(":")[2]  # its type in the events table
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
 EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
@@ -193,7 +194,7 @@ def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
     event, which made the rebuild four times slower.)
     """
     while True:
-        page = db.stored(start, db.page)
+        page = db.stored(start, db.page, MATCH_RECORDED)
         if not page:
             return
         yield page
@@ -211,7 +212,8 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
-    topics = {row[3] for row in page}
+    topics = {row[3] for row in page}  # None: a recorded move (see ReadDB.stored)
+    topics.discard(None)
     for topic in topics - _KNOWN:
         if not known_topic(topic):
             raise NewerVersionError()
@@ -224,7 +226,7 @@ def _flat_rows(
     current, number, s = None, "", {}
     for notification, aggregate, version, topic, raw in page:
         state = loads(raw)
-        if topic == MATCH_RECORDED:
+        if topic is None:  # a recorded move
             if aggregate != current:
                 number = numbers[aggregate]
                 s = summaries.get(number) or summaries.setdefault(number, {})
@@ -244,7 +246,7 @@ def _flat_rows(
                     s["last_end"], s["end_at"] = payload, version - 1
                 elif kind in ("ruling", "void"):
                     s["corrected_at"] = version - 1
-            append((notification, aggregate, version, kinds[topic], state["timestamp"]["_data_"],
+            append((notification, aggregate, version, RECORDED_TYPE, state["timestamp"]["_data_"],
                     number, payload))  # fmt: skip
             continue
         at = state["timestamp"]["_data_"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.games.base import Outcome
 from tournament.persistence.sql import ReadDB
+from tournament.standings import standings
 from tournament.store import Store
 
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
@@ -163,9 +164,9 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
     )
     pairings = []
     places: list[tuple[int, int, str]] = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            result = day.table_result(t, tb, outcome_of)
+    results = day.round_results(t, outcome_of)  # once, for the pairings and the standings
+    for r, round_results in zip(t.rounds, results, strict=True):
+        for tb, result in zip(r["tables"], round_results, strict=True):
             pairings.append(
                 {
                     "round": r["number"],
@@ -204,7 +205,13 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
                     )
                 },
             }
-            for row in day.current_standings(t, outcome_of)
+            for row in standings(
+                t.ranked_players,
+                results,
+                day.scoring_of(t),
+                t.settings["tiebreaks"],
+                t.settings["seed"],
+            )
         ),
     )
 

@@ -58,8 +58,10 @@ class ReadDB:
     def tables(self) -> set[str]:
         raise NotImplementedError
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
-        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state)."""
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
+        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state),
+        the topic None where it is ``common`` (the topic of nearly every event: not made again
+        as a string for each row)."""
         raise NotImplementedError
 
     def position(self, projection: str) -> int:
@@ -165,11 +167,12 @@ class SqliteReadDB(ReadDB):
     def tables(self) -> set[str]:
         return {r[0] for r in self.rows("select name from sqlite_master where type = 'table'")}
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
         return self.rows(
-            "select rowid, originator_id, originator_version, topic, state from stored_events "
+            "select rowid, originator_id, originator_version, "
+            "case topic when ? then null else topic end, state from stored_events "
             "where rowid >= ? order by rowid limit ?",
-            [start, limit],
+            [common, start, limit],
         )
 
     def position(self, projection: str) -> int:
@@ -321,14 +324,14 @@ class PostgresReadDB(PostgresSQL):
 
         return (*super()._conflicts(), IntegrityError)  # the tracking record moved on meanwhile
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
         from tournament.persistence.postgres import EVENTS
 
         return self.rows(
             "select notification_id, replace(originator_id::text, '-', ''), originator_version, "
-            f"topic, state from {EVENTS} where notification_id >= ? "
+            f"nullif(topic, ?), state from {EVENTS} where notification_id >= ? "
             "order by notification_id limit ?",
-            [start, limit],
+            [common, start, limit],
         )
 
     def position(self, projection: str) -> int:
