@@ -47,3 +47,16 @@ def test_dropping_a_read_model_leaves_the_connections_secure_delete_as_it_was(
     db.drop("t")
     assert "t" not in db.tables()
     assert db.rows("pragma secure_delete")[0][0] == ("off", "on", "fast").index(setting)
+
+
+def test_the_log_is_read_with_the_common_topic_left_out(db: SqliteReadDB) -> None:
+    db.run(
+        "create table stored_events (originator_id TEXT, originator_version INTEGER, "
+        "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+    )
+    db.run_many(
+        "insert into stored_events values (?, ?, ?, ?)",
+        [("a", 1, "m:Started", b"{}"), ("a", 2, "m:Recorded", b"{}"), ("b", 1, "t:Created", b"{}")],
+    )
+    rows = db.stored(2, 10, common="m:Recorded")
+    assert [row[:4] for row in rows] == [(2, "a", 2, None), (3, "b", 1, "t:Created")]
