@@ -179,10 +179,13 @@ def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = N
             counted(progress.events)
         last = page[-1][0]
     progress.matches = set(summaries)
-    touched = _matches(db, store, summaries)
-    if progress.tournament or progress.matches:
-        # From the first event every match was touched: their outcomes are all there are.
-        readtables.tournament(db, store, touched if start == 1 else outcomes(db))
+    t = readtables.current(store) if progress.tournament or progress.matches else None
+    touched = _matches(db, store, summaries, readtables.places(t) if t else {})
+    if t is not None:
+        # From the first event every match was touched and its row written here, in its
+        # place: their outcomes are all there are.
+        fresh = start == 1
+        readtables.tournament(db, t, touched if fresh else outcomes(db), placed=fresh)
     db.advance(PROJECTION, last)
     return progress
 
@@ -278,10 +281,13 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
 
 
 def _matches(
-    db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]
+    db: ReadDB,
+    store: Store,
+    summaries: dict[str, dict[str, Any]],
+    places: dict[str, tuple[int, int]],
 ) -> dict[str, Outcome | None]:
-    """Bring the touched matches' rows and challenges up to date, a few statements in all;
-    their outcomes, as the rows now hold them."""
+    """Bring the touched matches' rows and challenges up to date, a few statements in all (each
+    row in its round and table, from ``places``); their outcomes, as the rows now hold them."""
     from tournament.matches import load
 
     columns = ", ".join(MATCH_COLUMNS)
@@ -305,6 +311,8 @@ def _matches(
             row["players"] = dumps(header["players"])
             row["outside"] = dumps(outside) if outside else "[]"
         row.update(s)
+        if number in places:
+            row["round"], row["table_no"] = places[number]
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
             end = orjson.loads(row["last_end"])

@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 import json.encoder
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Outcome
 from tournament.persistence.sql import ReadDB
 from tournament.standings import standings
 from tournament.store import Store
+
+if TYPE_CHECKING:
+    from tournament.tournaments import Tournament
 
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
 
@@ -124,15 +127,33 @@ def create(db: ReadDB) -> None:
     )
 
 
-def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> None:
-    """Rewrite the tournament's tables from the tournament and the matches' outcomes."""
+def current(store: Store) -> Tournament | None:
+    """The store's tournament (None: the store holds matches only)."""
     from tournament import day
     from tournament.matches import Refused
 
     try:
-        t = day.get_tournament(store)
+        return day.get_tournament(store)
     except Refused:
-        return
+        return None
+
+
+def places(t: Tournament) -> dict[str, tuple[int, int]]:
+    """Each match of the tournament's tables: its round and table."""
+    return {
+        number: (r["number"], tb["table"])
+        for r in t.rounds
+        for tb in r["tables"]
+        for number in tb.get("matches", {}).values()
+    }
+
+
+def tournament(
+    db: ReadDB, t: Tournament, known: dict[str, Outcome | None], placed: bool = False
+) -> None:
+    """Rewrite the tournament's tables from the tournament and the matches' outcomes, and each
+    match's round and table in its row (``placed``: the rows were written with them)."""
+    from tournament import day
 
     def outcome_of(match_id: str) -> Outcome | None:
         return known.get(match_id)
@@ -163,7 +184,6 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
         ),
     )
     pairings = []
-    places: list[tuple[int, int, str]] = []
     results = day.round_results(t, outcome_of)  # once, for the pairings and the standings
     for r, round_results in zip(t.rounds, results, strict=True):
         for tb, result in zip(r["tables"], round_results, strict=True):
@@ -181,9 +201,11 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
                     "amended": dumps(tb["amendments"]) if tb.get("amendments") else None,
                 }
             )
-            places += [(r["number"], tb["table"], n) for n in tb.get("matches", {}).values()]
-    # One statement for all (a server's round trip for each match was half of a rebuild).
-    db.run_many("update matches set round = ?, table_no = ? where id = ?", places)
+    if not placed:  # one statement for all (a round trip for each was half of a rebuild)
+        db.run_many(
+            "update matches set round = ?, table_no = ? where id = ?",
+            [(*place, number) for number, place in places(t).items()],
+        )
     insert(db, "pairings", pairings)
     insert(
         db,
