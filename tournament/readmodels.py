@@ -25,7 +25,6 @@ after it: the engine checked that event against a replay when it was stored. Any
 
 from __future__ import annotations
 
-import json
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -39,12 +38,13 @@ from engine.lexicon import LexiconError
 from tournament import readtables, sqlitefile
 from tournament.errors import NewerVersionError, StoreError
 from tournament.persistence.sql import Conflict, ReadDB, SqliteReadDB, read_db
-from tournament.store import PAGE, Store, known_topic
+from tournament.store import Store, known_topic
 
 PROJECTION = "read_models"
 SCHEMA = readtables.SCHEMA
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
+RECORDED_TYPE = MATCH_RECORDED.rpartition(":")[2]  # its type in the events table
 TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
 EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
@@ -179,9 +179,13 @@ def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = N
             counted(progress.events)
         last = page[-1][0]
     progress.matches = set(summaries)
-    _matches(db, store, summaries)
-    if progress.tournament or progress.matches:
-        readtables.tournament(db, store, outcomes(db))
+    t = readtables.current(store) if progress.tournament or progress.matches else None
+    touched = _matches(db, store, summaries, readtables.places(t) if t else {})
+    if t is not None:
+        # From the first event every match was touched and its row written here, in its
+        # place: their outcomes are all there are.
+        fresh = start == 1
+        readtables.tournament(db, t, touched if fresh else outcomes(db), placed=fresh)
     db.advance(PROJECTION, last)
     return progress
 
@@ -193,7 +197,7 @@ def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
     event, which made the rebuild four times slower.)
     """
     while True:
-        page = db.stored(start, PAGE * 5)
+        page = db.stored(start, db.page, MATCH_RECORDED)
         if not page:
             return
         yield page
@@ -211,21 +215,26 @@ def _flat_rows(
     The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
     """
     loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
-    for topic in {row[3] for row in page} - _KNOWN:
+    topics = {row[3] for row in page}  # None: a recorded move (see ReadDB.stored)
+    topics.discard(None)
+    for topic in topics - _KNOWN:
         if not known_topic(topic):
             raise NewerVersionError()
         _KNOWN.add(topic)
+    kinds = {topic: topic.rpartition(":")[2] for topic in topics}  # the type column
     rows: list[tuple[Any, ...]] = []
     append = rows.append
+    # A match's events come in runs (one save stores a move, an import the whole log): its
+    # number and summary are looked up when the run starts, not at every event.
+    current, number, s = None, "", {}
     for notification, aggregate, version, topic, raw in page:
         state = loads(raw)
-        at = state["timestamp"]["_data_"]
-        if topic == MATCH_RECORDED:
-            match = numbers[aggregate]
+        if topic is None:  # a recorded move
+            if aggregate != current:
+                number = numbers[aggregate]
+                s = summaries.get(number) or summaries.setdefault(number, {})
+                current = aggregate
             payload = state["line"]
-            s = summaries.get(match)
-            if s is None:
-                s = summaries[match] = {}
             s["events"] = version - 1
             s["head"] = state["hash"]
             # A cheap look for the few lines that matter; parsed to be sure (a field of
@@ -240,7 +249,11 @@ def _flat_rows(
                     s["last_end"], s["end_at"] = payload, version - 1
                 elif kind in ("ruling", "void"):
                     s["corrected_at"] = version - 1
-        elif topic == MATCH_STARTED:
+            append((notification, aggregate, version, RECORDED_TYPE, state["timestamp"]["_data_"],
+                    number, payload))  # fmt: skip
+            continue
+        at = state["timestamp"]["_data_"]
+        if topic == MATCH_STARTED:
             match = numbers[aggregate] = state["number"]
             payload = state["header"]
             summaries.setdefault(match, {})["new"] = (aggregate, payload)
@@ -249,14 +262,12 @@ def _flat_rows(
             progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
             state.pop("timestamp")
             state.pop("originator_topic", None)
-            payload = _PAYLOAD(state)
-        append((notification, aggregate, version, topic.rpartition(":")[2], at, match, payload))
+            payload = readtables.dumps_unicode(state)
+        append((notification, aggregate, version, kinds[topic], at, match, payload))
     return rows
 
 
 _KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
-# json.dumps(state, ensure_ascii=False), without building the encoder again for every event.
-_PAYLOAD = json.JSONEncoder(ensure_ascii=False).encode
 
 MATCH_COLUMNS = (
     "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
@@ -269,54 +280,62 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
         yield items[k : k + size]
 
 
-def _matches(db: ReadDB, store: Store, summaries: dict[str, dict[str, Any]]) -> None:
-    """Bring the touched matches' rows and challenges up to date, a few statements in all."""
+def _matches(
+    db: ReadDB,
+    store: Store,
+    summaries: dict[str, dict[str, Any]],
+    places: dict[str, tuple[int, int]],
+) -> dict[str, Outcome | None]:
+    """Bring the touched matches' rows and challenges up to date, a few statements in all (each
+    row in its round and table, from ``places``); their outcomes, as the rows now hold them."""
     from tournament.matches import load
 
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
+    dumps = readtables.dumps
     rows: dict[str, dict[str, Any]] = {}
     for chunk in _chunks(list(summaries)):
         marks = db.marks(len(chunk))
         for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
     written, challenges = [], []
+    outcomes: dict[str, Outcome | None] = {}
     for number, s in summaries.items():
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
-        if "new" in s:
-            aggregate, header_line = s.pop("new")
+        new = s.pop("new", None)
+        if new is not None:
             # (orjson reads as json does every header the program stores: strict I-JSON.)
-            header = orjson.loads(header_line)
-            row.update(
-                id=number,
-                uuid=aggregate,
-                game=header["game"],
-                events=0,
-                players=json.dumps(header["players"]),
-                outside=json.dumps(header["outside"]) if header.get("outside") else "[]",
-            )
+            header = orjson.loads(new[1])
+            outside = header.get("outside")
+            row["id"], row["uuid"], row["game"], row["events"] = number, new[0], header["game"], 0
+            row["players"] = dumps(header["players"])
+            row["outside"] = dumps(outside) if outside else "[]"
         row.update(s)
+        if number in places:
+            row["round"], row["table_no"] = places[number]
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
             end = orjson.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             outcome = load(store, number).replay.outcome
-        row.update(
-            status="finished" if outcome else "in_progress",
-            winners=json.dumps(list(outcome.winners)) if outcome else None,
-            points=json.dumps(dict(outcome.points)) if outcome else None,
-        )
-        written.append(as_row(row))
+        outcomes[number] = outcome
         if outcome:
-            challenges += [
-                (number, p, row["game"], pts, int(p in outcome.winners))
-                for p, pts in outcome.points.items()
-            ]
+            points, winners, game = dict(outcome.points), outcome.winners, row["game"]
+            row["status"], row["winners"], row["points"] = (
+                "finished",
+                dumps(list(winners)),
+                dumps(points),
+            )
+            challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
+        else:
+            row["status"], row["winners"], row["points"] = "in_progress", None, None
+        written.append(as_row(row))
     db.upsert("matches", MATCH_COLUMNS, "id", written)
     for chunk in _chunks(list(summaries)):
         db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
     db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
+    return outcomes
 
 
 def outcomes(db: ReadDB) -> dict[str, Outcome | None]:

@@ -7,14 +7,39 @@ SQLite's or PostgreSQL's dialect."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import Any
+import json.encoder
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Outcome
 from tournament.persistence.sql import ReadDB
+from tournament.standings import standings
 from tournament.store import Store
 
+if TYPE_CHECKING:
+    from tournament.tournaments import Tournament
+
 SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+
+
+def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:
+    """``json.dumps(value, ensure_ascii=ensure_ascii)``, the same text, from an encoder built
+    once: json.dumps builds the C encoder again on every call (a microsecond, more than a short
+    list takes to write), and a rebuild writes thousands of these columns (#15)."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:  # pragma: no cover - a Python without the json module's C accelerator
+        return json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+    text = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
+    # As json.dumps's own encoder with its default options (no circular check: these values
+    # come from JSON or from the engine, never from a structure that holds itself).
+    chunks = make(None, json.JSONEncoder().default, text, None, ": ", ", ", False, False, True)
+    return lambda value: "".join(chunks(value, 0))
+
+
+dumps = _encoder(ensure_ascii=True)
+"""``json.dumps(value)``: how the JSON columns (players, winners, points, ...) are written."""
+dumps_unicode = _encoder(ensure_ascii=False)
+"""``json.dumps(value, ensure_ascii=False)``: how the events table writes a tournament event."""
 
 
 def create(db: ReadDB) -> None:
@@ -102,15 +127,33 @@ def create(db: ReadDB) -> None:
     )
 
 
-def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> None:
-    """Rewrite the tournament's tables from the tournament and the matches' outcomes."""
+def current(store: Store) -> Tournament | None:
+    """The store's tournament (None: the store holds matches only)."""
     from tournament import day
     from tournament.matches import Refused
 
     try:
-        t = day.get_tournament(store)
+        return day.get_tournament(store)
     except Refused:
-        return
+        return None
+
+
+def places(t: Tournament) -> dict[str, tuple[int, int]]:
+    """Each match of the tournament's tables: its round and table."""
+    return {
+        number: (r["number"], tb["table"])
+        for r in t.rounds
+        for tb in r["tables"]
+        for number in tb.get("matches", {}).values()
+    }
+
+
+def tournament(
+    db: ReadDB, t: Tournament, known: dict[str, Outcome | None], placed: bool = False
+) -> None:
+    """Rewrite the tournament's tables from the tournament and the matches' outcomes, and each
+    match's round and table in its row (``placed``: the rows were written with them)."""
+    from tournament import day
 
     def outcome_of(match_id: str) -> Outcome | None:
         return known.get(match_id)
@@ -141,27 +184,28 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
         ),
     )
     pairings = []
-    places: list[tuple[int, int, str]] = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            result = day.table_result(t, tb, outcome_of)
+    results = day.round_results(t, outcome_of)  # once, for the pairings and the standings
+    for r, round_results in zip(t.rounds, results, strict=True):
+        for tb, result in zip(r["tables"], round_results, strict=True):
             pairings.append(
                 {
                     "round": r["number"],
                     "table_no": tb["table"],
-                    "players": json.dumps(tb["players"]),
+                    "players": dumps(tb["players"]),
                     "bye": int(tb["bye"]),
                     "why": tb.get("why", ""),
-                    "games": json.dumps(day.table_games(t, tb)),
-                    "matches": json.dumps(tb.get("matches", {})),
+                    "games": dumps(day.table_games(t, tb)),
+                    "matches": dumps(tb.get("matches", {})),
                     "decided": int(result.decided),
-                    "points": json.dumps(dict(result.points)) if result.points else None,
-                    "amended": json.dumps(tb["amendments"]) if tb.get("amendments") else None,
+                    "points": dumps(dict(result.points)) if result.points else None,
+                    "amended": dumps(tb["amendments"]) if tb.get("amendments") else None,
                 }
             )
-            places += [(r["number"], tb["table"], n) for n in tb.get("matches", {}).values()]
-    # One statement for all (a server's round trip for each match was half of a rebuild).
-    db.run_many("update matches set round = ?, table_no = ? where id = ?", places)
+    if not placed:  # one statement for all (a round trip for each was half of a rebuild)
+        db.run_many(
+            "update matches set round = ?, table_no = ? where id = ?",
+            [(*place, number) for number, place in places(t).items()],
+        )
     insert(db, "pairings", pairings)
     insert(
         db,
@@ -183,7 +227,13 @@ def tournament(db: ReadDB, store: Store, known: dict[str, Outcome | None]) -> No
                     )
                 },
             }
-            for row in day.current_standings(t, outcome_of)
+            for row in standings(
+                t.ranked_players,
+                results,
+                day.scoring_of(t),
+                t.settings["tiebreaks"],
+                t.settings["seed"],
+            )
         ),
     )
 

@@ -18,6 +18,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from itertools import chain
 from typing import Any
 
 Columns = dict[str, type]
@@ -32,6 +33,9 @@ class ReadDB:
 
     placeholder = "?"
     types: dict[type, str] = {}
+    # Stored events projected at a time. On SQLite a page's rows, their decoded events and the
+    # rows written stay in the processor's caches: 1,000 rebuild 8% faster than 5,000 (#15).
+    page = 1000
 
     # --- the dialect's primitives (each subclass) ---------------------------------------
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -54,8 +58,10 @@ class ReadDB:
     def tables(self) -> set[str]:
         raise NotImplementedError
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
-        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state)."""
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
+        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state),
+        the topic None where it is ``common`` (the topic of nearly every event: not made again
+        as a string for each row)."""
         raise NotImplementedError
 
     def position(self, projection: str) -> int:
@@ -135,6 +141,18 @@ class SqliteReadDB(ReadDB):
     def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
         self.conn.executemany(statement, rows)
 
+    def drop(self, name: str) -> None:
+        # The read models are copies of the event log, which keeps every byte of them: zeroing
+        # each freed page (secure_delete, on in Debian's SQLite) would write the dropped tables
+        # out once more for nothing, a third of a rebuild's writing (#15). "fast" still clears
+        # deleted rows on the pages that are written anyway.
+        (before,) = self.conn.execute("pragma secure_delete").fetchone()
+        self.conn.execute("pragma secure_delete = fast")
+        try:
+            super().drop(name)
+        finally:
+            self.conn.execute(f"pragma secure_delete = {('off', 'on', 'fast')[before]}")
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         # IMMEDIATE: take the write lock first, so two updaters never apply the same events.
@@ -149,11 +167,12 @@ class SqliteReadDB(ReadDB):
     def tables(self) -> set[str]:
         return {r[0] for r in self.rows("select name from sqlite_master where type = 'table'")}
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
         return self.rows(
-            "select rowid, originator_id, originator_version, topic, state from stored_events "
+            "select rowid, originator_id, originator_version, "
+            "case topic when ? then null else topic end, state from stored_events "
             "where rowid >= ? order by rowid limit ?",
-            [start, limit],
+            [common, start, limit],
         )
 
     def position(self, projection: str) -> int:
@@ -168,14 +187,33 @@ class SqliteReadDB(ReadDB):
     def forget(self, projection: str) -> None:
         pass  # its row goes with the _projections table
 
+    def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+        self._write("insert", table, columns, rows)
+
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
     ) -> None:
-        self.run_many(
-            f"insert or replace into {table} ({', '.join(columns)}) values "
-            f"({self.marks(len(columns))})",
-            rows,
-        )
+        self._write("insert or replace", table, columns, rows)
+
+    VALUES = 900  # values bound to one statement (the oldest SQLite builds allow 999)
+
+    def _write(
+        self, verb: str, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
+    ) -> None:
+        """Rows written many to a statement, in their order: executemany pays for binding,
+        stepping and resetting a statement once a row, a third of writing the events table (#15)."""
+        rows = list(rows)
+        per = max(1, self.VALUES // len(columns))
+        head = f"{verb} into {table} ({', '.join(columns)}) values "
+        one = f"({self.marks(len(columns))})"
+        whole = len(rows) - len(rows) % per
+        if whole:
+            statement = head + ", ".join([one] * per)
+            flat = chain.from_iterable
+            self.run_many(statement, [list(flat(rows[k : k + per])) for k in range(0, whole, per)])
+        if whole < len(rows):
+            rest = rows[whole:]
+            self.run(head + ", ".join([one] * len(rest)), list(chain.from_iterable(rest)))
 
     def close(self) -> None:
         self.conn.close()
@@ -186,6 +224,7 @@ class PostgresSQL(ReadDB):
 
     placeholder = "%s"
     types = {str: "text", int: "bigint", float: "double precision"}
+    page = 5000  # a round trip to the server a page, and a COPY
 
     def __init__(self, conn: Any, schema: str) -> None:
         import psycopg
@@ -285,14 +324,14 @@ class PostgresReadDB(PostgresSQL):
 
         return (*super()._conflicts(), IntegrityError)  # the tracking record moved on meanwhile
 
-    def stored(self, start: int, limit: int) -> list[tuple[Any, ...]]:
+    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
         from tournament.persistence.postgres import EVENTS
 
         return self.rows(
             "select notification_id, replace(originator_id::text, '-', ''), originator_version, "
-            f"topic, state from {EVENTS} where notification_id >= ? "
+            f"nullif(topic, ?), state from {EVENTS} where notification_id >= ? "
             "order by notification_id limit ?",
-            [start, limit],
+            [common, start, limit],
         )
 
     def position(self, projection: str) -> int:
