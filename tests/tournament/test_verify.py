@@ -51,6 +51,17 @@ def test_an_untouched_store_verifies(tmp_path: Path) -> None:
     }
 
 
+def test_jobs_choose_the_processes_and_the_words_stay_the_same(tmp_path: Path) -> None:
+    db = imported(tmp_path)
+    version, state = stored(db, "M2")[2]
+    overwrite(db, "M2", version, state.replace(b'\\"by\\":', b'\\"by\\" :'))
+    said = {jobs: run(db, "verify", "--jobs", jobs) for jobs in ("1", "3")}
+    assert said["1"].exit_code == said["3"].exit_code == 1
+    assert said["1"].stderr == said["3"].stderr and "FAILED M2, position 2" in said["1"].stderr
+    zero = run(db, "verify", "--jobs", "0")
+    assert zero.exit_code == 2 and "--jobs" in zero.stderr and "Traceback" not in zero.stderr
+
+
 def test_a_changed_value_breaks_the_chain_at_its_position(tmp_path: Path) -> None:
     db = imported(tmp_path)
     version, state = stored(db, "M1")[3]  # position 3: verde rolls the target, 11

@@ -28,6 +28,12 @@ def verify(
     head: Annotated[
         str | None, typer.Option(help="The head hash printed on the score sheet, to compare.")
     ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Processes checking matches side by side (default: one a core; 1: here)."
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Check hash chains and replays; exit 1 if anything was changed or does not replay."""
@@ -60,7 +66,7 @@ def verify(
     from tournament.cli.progress import bar, wanted
 
     with bar("verifying", None, not match_id and wanted(as_json)) as checked:
-        report = verify_store(locate(settings().db), words, match_id, checked)  # (none: said)
+        report = verify_store(locate(settings().db), words, match_id, checked, jobs)  # (none: said)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
         fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
     if head and report.ok:
