@@ -182,6 +182,8 @@ Event = (
     | End
 )
 
+# Each type by its name; none has a subclass, so an event's type names it (the replay reads
+# ``type(event)`` where isinstance would cost more, #15).
 EVENT_TYPES: dict[str, type[Record]] = {
     "roll": Roll, "choose": Choose, "word": Word, "chain": Chain, "expression": Expression,
     "doubt": Doubt, "bet": Bet, "pass": Pass, "timeout": Timeout, "reroll": Reroll,

@@ -238,7 +238,8 @@ class Replay:
 
     def _step(self, state: Any, event: Event, position: int, ctx: Context) -> Any:
         """Check who acts and what, then let the game apply the event."""
-        # actor() and type_name(), said inline: this runs for every event replayed (#15).
+        # actor() and type_name(), said inline: this runs for every event replayed (#15). (The
+        # event types have no subclasses: ``type(event)`` is the type.)
         cls = type(event)
         by = REFEREE if cls is Card else getattr(event, "by", None)
         kind = TYPE_NAMES[cls]

@@ -26,13 +26,17 @@ def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:
     """``json.dumps(value, ensure_ascii=ensure_ascii)``, the same text, from an encoder built
     once: json.dumps builds the C encoder again on every call (a microsecond, more than a short
     list takes to write), and a rebuild writes thousands of these columns (#15)."""
-    make = getattr(json.encoder, "c_make_encoder", None)
+    plain = json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+    make = getattr(json.encoder, "c_make_encoder", None)  # the json module's own, not public
     if make is None:  # pragma: no cover - a Python without the json module's C accelerator
-        return json.JSONEncoder(ensure_ascii=ensure_ascii).encode
+        return plain
     text = json.encoder.encode_basestring_ascii if ensure_ascii else json.encoder.encode_basestring
-    # As json.dumps's own encoder with its default options (no circular check: these values
-    # come from JSON or from the engine, never from a structure that holds itself).
-    chunks = make(None, json.JSONEncoder().default, text, None, ": ", ", ", False, False, True)
+    try:
+        # As json.dumps's own encoder with its default options (no circular check: these values
+        # come from JSON or from the engine, never from a structure that holds itself).
+        chunks = make(None, json.JSONEncoder().default, text, None, ": ", ", ", False, False, True)
+    except TypeError:  # pragma: no cover - another Python's signature
+        return plain
     return lambda value: "".join(chunks(value, 0))
 
 

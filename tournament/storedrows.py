@@ -90,9 +90,12 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
 
 
 def read(mapper: Mapper[UUID], row: Row) -> tuple[Any, int | None, str]:
-    """The stored event of a row (:func:`decode`); how many times its values hold beside its
-    own, all else in them plain (:mod:`tournament.plainjson`: what orjson writes as json does),
-    or None when that is not known; and its time as stored (its ``isoformat``).
+    """The stored event of a row (:func:`decode`), with two things its reader needs:
+
+    - how many datetimes its fields hold besides its own ``timestamp``, when every other value in
+      them is plain (:mod:`tournament.plainjson`: what orjson writes as json does); None when
+      the mapper decided the row (then nothing is known of its values);
+    - its time as stored (its ``isoformat``).
 
     A row that orjson takes (:func:`_plain_event`) is taken as the mapper would take it, to the
     same event; any other goes through the mapper for the verdict.

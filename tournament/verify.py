@@ -149,18 +149,18 @@ def verify_store(
     def work(span: range) -> list[_Stream]:
         return [_check_stream(*kept[i], mapper, lexicon_for) for i in span]
 
-    results = parallel.in_order(work, spans(), jobs, at_least=_WORTH_A_PROCESS)
-    for position, done in enumerate(each for span in results for each in span):
-        aggregate, rows = kept[position]  # read by now: the first span is given after them all
-        report.add(done.part)
-        if done.kind == _MATCH:
-            heads[done.name] = done.hashes
-            if checked is not None:
-                checked(done.name)
-        elif done.kind == TOURNAMENT:
-            tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
-            if checked is not None:
-                checked(TOURNAMENT)
+    with parallel.in_order(work, spans(), jobs, at_least=_WORTH_A_PROCESS) as results:
+        for position, done in enumerate(each for span in results for each in span):
+            aggregate, rows = kept[position]  # read by now: the first span is given after all
+            report.add(done.part)
+            if done.kind == _MATCH:
+                heads[done.name] = done.hashes
+                if checked is not None:
+                    checked(done.name)
+            elif done.kind == TOURNAMENT:
+                tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
+                if checked is not None:
+                    checked(TOURNAMENT)
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
     if tournament is not None and not number:
@@ -365,7 +365,10 @@ def _verify_tournament(
         except Unreadable as err:
             report.failures.append(Failure(TOURNAMENT, version, str(err)))
             return None
-        expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
+        try:
+            expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
+        except (TypeError, ValueError):  # a value the program never writes (a uuid, a time)
+            expected = None
         if e.hash != expected:
             report.failures.append(
                 Failure(

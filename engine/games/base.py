@@ -73,7 +73,11 @@ def expecting(id: str, **params: Any) -> Said:
 # Named tuples: the replay builds one or more turns for every event it checks, and a tuple is
 # built several times faster than a frozen dataclass (#15).
 class Turn(NamedTuple):
-    """One player who may act now, the event types open to them, and what is expected."""
+    """One player who may act now, the event types open to them, and what is expected.
+
+    Two turns are equal when every field is (``expects`` as given: a game words each kind of
+    turn one way, so the replays of one log give equal turns).
+    """
 
     player: str
     events: tuple[str, ...]

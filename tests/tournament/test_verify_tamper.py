@@ -272,3 +272,33 @@ def test_checked_side_by_side_the_report_is_the_same(
         seen.append([str(f) for f in side.failures])
     assert not seen[0] and sum(bool(s) for s in seen) >= 8
     assert min(batches) >= 2  # each store went in batches to the workers (at least 2)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b'{"_type_":"uuid_hex","_data_":"a56382dea77f573d9ac059b2073067ac"}',
+        b'{"_type_":"datetime_iso","_data_":"2026-11-30T02:59:11.705115+00:00"}',
+    ],
+)
+def test_a_field_changed_into_a_value_the_program_never_writes(
+    pristine: bytes, tmp_path: Path, value: bytes
+) -> None:
+    # eventsourcing reads these back as a uuid and a time, which no tournament event holds:
+    # the chain cannot be sealed over them, and verify says so rather than crash.
+    db = copy(pristine, tmp_path / "t.db")
+    conn = sqlite3.connect(db)
+    where = "where originator_id = ? and originator_version = 1"
+    (state,) = conn.execute(
+        f"select state from stored_events {where}", [TOURNAMENT_ID.hex]
+    ).fetchone()
+    assert b'"date":""' in state
+    with conn:
+        conn.execute(
+            f"update stored_events set state = ? {where}",
+            [state.replace(b'"date":""', b'"date":' + value), TOURNAMENT_ID.hex],
+        )
+    conn.close()
+    report = verify_store(db, words)
+    assert [(f.match, f.position) for f in report.failures][:1] == [("tournament", 1)]
+    assert "hash chain breaks" in report.failures[0].problem
