@@ -14,6 +14,10 @@ value is checked:
 - the tournament's snapshots are what its events give at that version (a snapshot's own time is
   read by nothing: it only has to be a valid time).
 
+This module reads the store and checks the matches (side by side on the machine's cores:
+:mod:`tournament.parallel`); :mod:`tournament.verifytournament` checks the tournament, and
+:mod:`tournament.findings` holds what both find.
+
 What it cannot see: the newest events of a match outside any tournament, removed together with
 their hashes (the head hash printed on the signed score sheet is the anchor then), and a forger
 who recomputes every hash after a change (the printed head hash again).
@@ -37,8 +41,9 @@ from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
-from tournament import parallel, plainjson, sqlitefile
+from tournament import parallel, sqlitefile, verifytournament
 from tournament.errors import StoreError
+from tournament.findings import TOURNAMENT, Failure, Report
 from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
 from tournament.persistence import Location, SqliteFile, locate
 from tournament.store import NUMBER, match_uuid, new_mapper, normalise_number
@@ -48,57 +53,10 @@ from tournament.storedrows import (
     Unreadable,
     decode,
     match_start,
-    read,
     recorded,
     streams,
 )
-from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
-
-TOURNAMENT = "tournament"
-
-
-@dataclass(frozen=True)
-class Failure:
-    match: str  # a match's number, "tournament", or where the row is stored
-    position: int  # 0: the header (a match's start); the tournament: its event's version
-    problem: str
-
-    def __str__(self) -> str:
-        where = "the header" if self.position == 0 else f"position {self.position}"
-        return f"{self.match}, {where}: {self.problem}"
-
-
-@dataclass
-class Report:
-    matches: int = 0
-    events: int = 0
-    tournament_events: int = 0
-    heads: dict[str, str | None] = field(default_factory=dict)
-    failures: list[Failure] = field(default_factory=list)
-    sealed_dice: list[str] = field(default_factory=list)  # digital dice not revealed yet
-
-    @property
-    def ok(self) -> bool:
-        return not self.failures
-
-    def add(self, part: Report) -> None:
-        """Take in what a part of the store gave (a match checked in another process)."""
-        self.matches += part.matches
-        self.events += part.events
-        self.tournament_events += part.tournament_events
-        self.heads.update(part.heads)
-        self.failures += part.failures
-        self.sealed_dice += part.sealed_dice
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "matches": self.matches,
-            "events": self.events,
-            "tournament_events": self.tournament_events,
-            "failures": [vars(f) for f in self.failures],
-            "sealed_dice": self.sealed_dice,
-        }
+from tournament.tournaments import Tournament
 
 
 def verify_store(
@@ -128,9 +86,9 @@ def verify_store(
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
     heads: dict[str, list[str]] = {}
-    tournament: tuple[list[Any], Any, _Snapshots] | None = None
+    tournament: tuple[list[Any], Any, verifytournament.Snapshots] | None = None
     # Read first (a second scan, not one inside the other): compared as the tournament replays.
-    snapshots = _read_snapshots(place, mapper) if not number else []
+    snapshots = verifytournament.read_snapshots(place, mapper) if not number else []
     kept: list[tuple[str, list[Row]]] = []  # every stream checked, in the order stored
 
     def spans() -> Iterator[range]:
@@ -158,14 +116,16 @@ def verify_store(
                 if checked is not None:
                     checked(done.name)
             elif done.kind == TOURNAMENT:
-                tournament = _verify_tournament(aggregate, rows, mapper, report, snapshots)
+                tournament = verifytournament.verify_tournament(
+                    aggregate, rows, mapper, report, snapshots
+                )
                 if checked is not None:
                     checked(TOURNAMENT)
     if number and not report.matches:
         report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
     if tournament is not None and not number:
-        _cross_check(tournament[1], heads, report)
-        _snapshot_failures(tournament[2], report)
+        verifytournament.cross_check(tournament[1], heads, report)
+        verifytournament.snapshot_failures(tournament[2], report)
     return report
 
 
@@ -301,160 +261,6 @@ def _verify_match(
     if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
         report.sealed_dice.append(name)  # their rolls are checked when the seed is revealed
     return name, hashes
-
-
-@dataclass
-class _Snapshots:
-    """The tournament's stored snapshots, read before its events are replayed, so that each is
-    compared with the replay as it passes their version (the tournament replayed once)."""
-
-    failures: list[Failure] = field(default_factory=list)  # unreadable, or of no event
-    # version -> the snapshots there (and whether each is known plain, with times)
-    waiting: dict[int, list[tuple[Any, bool]]] = field(default_factory=dict)
-    differ: list[int] = field(default_factory=list)  # versions of snapshots the events deny
-
-
-def _read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any, bool]]:
-    """Every stored snapshot in the order stored: its aggregate, version, the snapshot or why it
-    is unreadable (an :class:`Unreadable`), and whether its state is known plain, with times
-    (:mod:`tournament.plainjson`)."""
-    found: list[tuple[str, int, Any, bool]] = []
-    for aggregate, rows in streams(place, "snapshots"):
-        for row in rows:
-            try:
-                snapshot, times, _ = read(mapper, row)
-            except Unreadable as e:
-                found.append((aggregate, row[1], e, False))
-                continue
-            found.append((aggregate, row[1], snapshot, times is not None))
-    return found
-
-
-def _verify_tournament(
-    aggregate: str,
-    rows: list[Row],
-    mapper: Mapper[UUID],
-    report: Report,
-    snapshots: list[tuple[str, int, Any, bool]],
-) -> tuple[list[Any], Any, _Snapshots] | None:
-    """Check the tournament's chain and that its events apply, and compare its snapshots on the
-    way; return its events, the tournament they give and what the snapshots showed (None:
-    broken)."""
-    if aggregate != TOURNAMENT_ID.hex:
-        report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
-        return None
-    seen = _Snapshots()
-    for owner, version, snapshot, plain in snapshots:
-        if isinstance(snapshot, Unreadable):
-            continue
-        if owner == TOURNAMENT_ID.hex and version >= 1:
-            seen.waiting.setdefault(version, []).append((snapshot, plain))
-    transcoder = mapper.transcoder
-    previous, t, events = TOURNAMENT_ID.hex, None, []
-    for version, row in enumerate(rows, 1):
-        report.tournament_events += 1
-        if row[1] != version:
-            report.failures.append(
-                Failure(TOURNAMENT, version, "an event is missing here, or the order was changed")
-            )
-            return None
-        try:
-            e, times, at = read(mapper, row)
-            if not isinstance(e, Tournament.Event):
-                raise Unreadable("the stored event is not the tournament's")
-        except Unreadable as err:
-            report.failures.append(Failure(TOURNAMENT, version, str(err)))
-            return None
-        try:
-            expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
-        except (TypeError, ValueError):  # a value the program never writes (a uuid, a time)
-            expected = None
-        if e.hash != expected:
-            report.failures.append(
-                Failure(
-                    TOURNAMENT,
-                    version,
-                    "the tournament's hash chain breaks here: this event, or one before it, was "
-                    "changed after it was recorded",
-                )
-            )
-            return None
-        try:
-            t = e.mutate(t)
-        except Exception:
-            report.failures.append(
-                Failure(TOURNAMENT, version, "the event does not apply to the tournament")
-            )
-            return None
-        previous = e.hash
-        events.append(e)
-        # Each snapshot taken here is compared now (the state is encoded there and then: later
-        # events change it in place).
-        for snapshot, plain in seen.waiting.get(version, ()):
-            taken = type(snapshot).take(t)
-            # Read plain, its state is written by orjson without another look (#15).
-            state = snapshot.state
-            stored = plainjson.transcoded(state) if plain else transcoder.encode(state)
-            if snapshot.topic != taken.topic or stored != _encoded(transcoder, taken.state):
-                seen.differ.append(version)
-    for owner, version, snapshot, _ in snapshots:
-        where = f"the snapshot at version {version}"
-        if isinstance(snapshot, Unreadable):
-            seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))
-        elif owner != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
-            seen.failures.append(
-                Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
-            )
-    return events, t, seen
-
-
-def _encoded(transcoder: Any, state: Any) -> bytes:
-    """A snapshot's state as the store's transcoder encodes it (by orjson when it is plain)."""
-    if plainjson.plain(state, times=True):
-        return plainjson.transcoded(state)
-    return bytes(transcoder.encode(state))
-
-
-def _cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
-    """The tournament's matches are stored, and still carry the head hashes it recorded."""
-    for r in t.rounds:
-        for tb in r["tables"]:
-            for number in tb.get("matches", {}).values():
-                if number not in heads:
-                    report.failures.append(
-                        Failure(
-                            number,
-                            0,
-                            f"round {r['number']}, table {tb['table']} plays it, but it is not "
-                            "stored (or cannot be read)",
-                        )
-                    )
-    for number, (count, head) in t.heads.items():
-        hashes = heads.get(number)
-        if hashes is None:
-            continue  # reported above, or it is not one of the tournament's
-        if len(hashes) < count or hashes[count - 1] != head:
-            report.failures.append(
-                Failure(
-                    number,
-                    min(count, len(hashes) + 1),
-                    f"the tournament recorded its head hash at position {count} when it finished;"
-                    " the stored log no longer has it (events removed or changed)",
-                )
-            )
-
-
-def _snapshot_failures(seen: _Snapshots, report: Report) -> None:
-    """Each snapshot is the tournament as its events give it at that version."""
-    report.failures.extend(seen.failures)
-    for version in seen.differ:
-        report.failures.append(
-            Failure(
-                TOURNAMENT,
-                version,
-                f"the snapshot at version {version} is not what the events give",
-            )
-        )
 
 
 def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:

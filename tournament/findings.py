@@ -1,0 +1,52 @@
+"""What ``tournament verify`` finds: each failure with its match and position, and the report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+TOURNAMENT = "tournament"
+
+
+@dataclass(frozen=True)
+class Failure:
+    match: str  # a match's number, "tournament", or where the row is stored
+    position: int  # 0: the header (a match's start); the tournament: its event's version
+    problem: str
+
+    def __str__(self) -> str:
+        where = "the header" if self.position == 0 else f"position {self.position}"
+        return f"{self.match}, {where}: {self.problem}"
+
+
+@dataclass
+class Report:
+    matches: int = 0
+    events: int = 0
+    tournament_events: int = 0
+    heads: dict[str, str | None] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    sealed_dice: list[str] = field(default_factory=list)  # digital dice not revealed yet
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def add(self, part: Report) -> None:
+        """Take in what a part of the store gave (a match checked in another process)."""
+        self.matches += part.matches
+        self.events += part.events
+        self.tournament_events += part.tournament_events
+        self.heads.update(part.heads)
+        self.failures += part.failures
+        self.sealed_dice += part.sealed_dice
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "matches": self.matches,
+            "events": self.events,
+            "tournament_events": self.tournament_events,
+            "failures": [vars(f) for f in self.failures],
+            "sealed_dice": self.sealed_dice,
+        }

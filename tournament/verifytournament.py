@@ -1,0 +1,172 @@
+"""``tournament verify``, the tournament's side: its own chain of events, that they apply one
+after the other, its snapshots (each what the events give at its version), and that every match
+it plays is stored with the head hash it recorded (:func:`tournament.verify.verify_store` calls
+these in turn)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper
+
+from tournament import plainjson
+from tournament.findings import TOURNAMENT, Failure, Report
+from tournament.persistence import Location
+from tournament.storedrows import Row, Unreadable, read, streams
+from tournament.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
+
+
+@dataclass
+class Snapshots:
+    """The tournament's stored snapshots, read before its events are replayed, so that each is
+    compared with the replay as it passes their version (the tournament replayed once)."""
+
+    failures: list[Failure] = field(default_factory=list)  # unreadable, or of no event
+    # version -> the snapshots there (and whether each is known plain, with times)
+    waiting: dict[int, list[tuple[Any, bool]]] = field(default_factory=dict)
+    differ: list[int] = field(default_factory=list)  # versions of snapshots the events deny
+
+
+def read_snapshots(place: Location, mapper: Mapper[UUID]) -> list[tuple[str, int, Any, bool]]:
+    """Every stored snapshot in the order stored: its aggregate, version, the snapshot or why it
+    is unreadable (an :class:`Unreadable`), and whether its state is known plain, with times
+    (:mod:`tournament.plainjson`)."""
+    found: list[tuple[str, int, Any, bool]] = []
+    for aggregate, rows in streams(place, "snapshots"):
+        for row in rows:
+            try:
+                snapshot, times, _ = read(mapper, row)
+            except Unreadable as e:
+                found.append((aggregate, row[1], e, False))
+                continue
+            found.append((aggregate, row[1], snapshot, times is not None))
+    return found
+
+
+def verify_tournament(
+    aggregate: str,
+    rows: list[Row],
+    mapper: Mapper[UUID],
+    report: Report,
+    snapshots: list[tuple[str, int, Any, bool]],
+) -> tuple[list[Any], Any, Snapshots] | None:
+    """Check the tournament's chain and that its events apply, and compare its snapshots on the
+    way; return its events, the tournament they give and what the snapshots showed (None:
+    broken)."""
+    if aggregate != TOURNAMENT_ID.hex:
+        report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
+        return None
+    seen = Snapshots()
+    for owner, version, snapshot, plain in snapshots:
+        if isinstance(snapshot, Unreadable):
+            continue
+        if owner == TOURNAMENT_ID.hex and version >= 1:
+            seen.waiting.setdefault(version, []).append((snapshot, plain))
+    transcoder = mapper.transcoder
+    previous, t, events = TOURNAMENT_ID.hex, None, []
+    for version, row in enumerate(rows, 1):
+        report.tournament_events += 1
+        if row[1] != version:
+            report.failures.append(
+                Failure(TOURNAMENT, version, "an event is missing here, or the order was changed")
+            )
+            return None
+        try:
+            e, times, at = read(mapper, row)
+            if not isinstance(e, Tournament.Event):
+                raise Unreadable("the stored event is not the tournament's")
+        except Unreadable as err:
+            report.failures.append(Failure(TOURNAMENT, version, str(err)))
+            return None
+        try:
+            expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
+        except (TypeError, ValueError):  # a value the program never writes (a uuid, a time)
+            expected = None
+        if e.hash != expected:
+            report.failures.append(
+                Failure(
+                    TOURNAMENT,
+                    version,
+                    "the tournament's hash chain breaks here: this event, or one before it, was "
+                    "changed after it was recorded",
+                )
+            )
+            return None
+        try:
+            t = e.mutate(t)
+        except Exception:
+            report.failures.append(
+                Failure(TOURNAMENT, version, "the event does not apply to the tournament")
+            )
+            return None
+        previous = e.hash
+        events.append(e)
+        # Each snapshot taken here is compared now (the state is encoded there and then: later
+        # events change it in place).
+        for snapshot, plain in seen.waiting.get(version, ()):
+            taken = type(snapshot).take(t)
+            # Read plain, its state is written by orjson without another look (#15).
+            state = snapshot.state
+            stored = plainjson.transcoded(state) if plain else transcoder.encode(state)
+            if snapshot.topic != taken.topic or stored != _encoded(transcoder, taken.state):
+                seen.differ.append(version)
+    for owner, version, snapshot, _ in snapshots:
+        where = f"the snapshot at version {version}"
+        if isinstance(snapshot, Unreadable):
+            seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))
+        elif owner != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
+            seen.failures.append(
+                Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
+            )
+    return events, t, seen
+
+
+def _encoded(transcoder: Any, state: Any) -> bytes:
+    """A snapshot's state as the store's transcoder encodes it (by orjson when it is plain)."""
+    if plainjson.plain(state, times=True):
+        return plainjson.transcoded(state)
+    return bytes(transcoder.encode(state))
+
+
+def cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
+    """The tournament's matches are stored, and still carry the head hashes it recorded."""
+    for r in t.rounds:
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                if number not in heads:
+                    report.failures.append(
+                        Failure(
+                            number,
+                            0,
+                            f"round {r['number']}, table {tb['table']} plays it, but it is not "
+                            "stored (or cannot be read)",
+                        )
+                    )
+    for number, (count, head) in t.heads.items():
+        hashes = heads.get(number)
+        if hashes is None:
+            continue  # reported above, or it is not one of the tournament's
+        if len(hashes) < count or hashes[count - 1] != head:
+            report.failures.append(
+                Failure(
+                    number,
+                    min(count, len(hashes) + 1),
+                    f"the tournament recorded its head hash at position {count} when it finished;"
+                    " the stored log no longer has it (events removed or changed)",
+                )
+            )
+
+
+def snapshot_failures(seen: Snapshots, report: Report) -> None:
+    """Each snapshot is the tournament as its events give it at that version."""
+    report.failures.extend(seen.failures)
+    for version in seen.differ:
+        report.failures.append(
+            Failure(
+                TOURNAMENT,
+                version,
+                f"the snapshot at version {version} is not what the events give",
+            )
+        )
