@@ -94,8 +94,10 @@ class Turn(NamedTuple):
         return expects.text() if isinstance(expects, Said) else expects
 
 
-# Records, not dataclasses, where no field needs a factory: a dataclass generates code for each
-# class as it is imported, a sixth of a recording call's start-up for the engine's few (#15).
+# Named tuples (and Records), not dataclasses, where no field needs a factory: a dataclass
+# generates code for each class as it is imported (a sixth of a recording call's start-up for
+# the engine's few), and a tuple is the fastest to build of all, for the values the replay
+# makes at nearly every event (#15).
 class OutRecord(Record):
     """A player out of the challenge, and why."""
 
@@ -114,7 +116,7 @@ class Note(NamedTuple):  # (a tuple: one for nearly every move replayed, #15)
     ok: bool
 
 
-class Outcome(Record):
+class Outcome(NamedTuple):  # (a tuple: the read models make one for every match, #15)
     """How a challenge ended: its winners (maybe none) and each player's points (CH-2)."""
 
     winners: tuple[str, ...]
