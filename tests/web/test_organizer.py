@@ -50,7 +50,11 @@ def test_a_forged_or_missing_csrf_token_is_refused_with_403(
 ) -> None:
     log_in(client)
     assert client.post("/organizer/round/pair").status_code == 403
-    assert client.post("/organizer/round/pair", data={"csrf": "forged"}).status_code == 403
+    forged = client.post("/organizer/round/pair", data={"csrf": "forged"})
+    assert forged.status_code == 403 and forged.text.endswith("ricarica la pagina")  # Italian
+    client.cookies.set("lang", "en")
+    forged = client.post("/organizer/round/pair", data={"csrf": "forged"})
+    assert forged.text == "the form is stale or forged (CSRF token): reload the page"
     assert rounds(store) == 0
 
 

@@ -46,7 +46,9 @@ def test_tokens_are_stored_as_hashes_and_unknown_ones_are_refused(any_db: str) -
     with other:
         assert other.get(table).status_code == 200
         for _ in range(5):
-            assert other.get("/table/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
+            unknown = other.get("/table/AAAAAAAAAAAAAAAAAAAAAA")
+            assert unknown.status_code == 404
+            assert unknown.text == "questo link di tavolo non è conosciuto"
         assert other.get(table).status_code == 429  # guessing stops even the right link
 
 

@@ -37,13 +37,16 @@ async def read_form(request: Request) -> FormData:
     return await request.form(max_files=0, max_fields=64)
 
 
+def plain(request: Request, status: int, text: Msg) -> Response:
+    """A refusal with no page around it (a status and one sentence), in the visitor's language."""
+    return PlainTextResponse(say(text, lang_of(request)), status_code=status)
+
+
 async def checked_form(request: Request) -> FormData | Response:
     """The form, or 403 when its CSRF token is not the session's."""
     form = await read_form(request)
     if not csrf_ok(request.session, form.get("csrf")):
-        return PlainTextResponse(
-            "the form is stale or forged (CSRF token): reload the page", status_code=403
-        )
+        return plain(request, 403, msg("the form is stale or forged (CSRF token): reload the page"))
     return form
 
 

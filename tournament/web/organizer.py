@@ -17,7 +17,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
@@ -26,7 +26,7 @@ from tournament import corrections, day, dice, readmodels, tables
 from tournament.audit import outcome_json
 from tournament.matches import Refused, load, record, refusal
 from tournament.web import tokens, views
-from tournament.web.actions import back, checked_form, field, number, refused, run
+from tournament.web.actions import back, checked_form, field, number, plain, refused, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
 from tournament.web.words import kind, page_words
 
@@ -38,8 +38,8 @@ def is_organizer(request: Request) -> bool:
     return request.session.get("organizer") is True
 
 
-def _needs_login() -> Response:
-    return PlainTextResponse("the organizer's passphrase is needed", status_code=401)
+def _needs_login(request: Request) -> Response:
+    return plain(request, 401, msg("the organizer's passphrase is needed"))
 
 
 def action(fn: Any) -> Any:
@@ -47,7 +47,7 @@ def action(fn: Any) -> Any:
 
     async def endpoint(request: Request) -> Response:
         if not is_organizer(request):
-            return _needs_login()
+            return _needs_login(request)
         form = await checked_form(request)
         if isinstance(form, Response):
             return form
@@ -86,7 +86,7 @@ async def login(request: Request) -> Response:
     guesses = request.app.state.guesses
     client = client_of(request)
     if guesses.blocked(client):
-        return PlainTextResponse("too many wrong passphrases: wait a minute", status_code=429)
+        return plain(request, 429, msg("too many wrong passphrases: wait a minute"))
     form = await checked_form(request)
     if isinstance(form, Response):
         return form
@@ -277,10 +277,10 @@ async def correct(request: Request, form: FormData) -> Response:
 async def export(request: Request) -> Response:
     """The printable and postable files, made on demand (the same code as ``tournament export``)."""
     if not is_organizer(request):
-        return _needs_login()
+        return _needs_login(request)
     name = request.path_params["name"]
     if name not in EXPORTS:
-        return PlainTextResponse(f"no export called {name}", status_code=404)
+        return plain(request, 404, msg("no export called %(name)s", name=name))
     store = request.app.state.store
     from tournament.web.app import lang_of
 

@@ -15,7 +15,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
@@ -24,7 +24,7 @@ from tournament import day, dice, matches, tables
 from tournament.matches import Refused, load, summary
 from tournament.store import Store
 from tournament.web import views
-from tournament.web.actions import back, checked_form, field, number, run
+from tournament.web.actions import back, checked_form, field, number, plain, run
 from tournament.web.security import client_of
 from tournament.web.tokens import find
 
@@ -177,17 +177,19 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
     guesses = request.app.state.guesses
     client = client_of(request)
     if guesses.blocked(client):
-        return PlainTextResponse("too many wrong table links: wait a minute", status_code=429)
+        return plain(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
     found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
     if found is None:
         guesses.failed(client)
-        return PlainTextResponse("this table link is not known", status_code=404)
+        return plain(request, 404, msg("this table link is not known"))
     t = await run_in_threadpool(views.current_tournament, store)
     if t.rounds[found[0] - 1]["closed"]:
-        return PlainTextResponse(
-            f"this table link has expired: round {found[0]} is closed", status_code=403
+        return plain(
+            request,
+            403,
+            msg("this table link has expired: round %(round)s is closed", round=found[0]),
         )
     return found
 
