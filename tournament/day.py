@@ -49,7 +49,7 @@ def replayed_outcome(store: Store) -> OutcomeOf:
 
 def get_tournament(store: Store) -> Tournament:
     try:
-        t: Tournament = store.get(TOURNAMENT_ID, "the tournament")
+        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
         return t
     except AggregateNotFoundError:
         raise Refused(msg("there is no tournament in this database: create one first")) from None
@@ -58,7 +58,7 @@ def get_tournament(store: Store) -> Tournament:
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
     """Create the database's tournament; the settings are checked and recorded as given."""
     try:
-        store.get(TOURNAMENT_ID, "the tournament")
+        store.get(TOURNAMENT_ID, msg("the tournament"))
     except AggregateNotFoundError:
         pass
     else:

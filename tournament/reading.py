@@ -17,6 +17,7 @@ from uuid import UUID
 
 import orjson
 
+from engine.message import msg
 from tournament.store import (
     STARTED,
     SealedLog,
@@ -109,7 +110,7 @@ def with_header(store: Store, header_line: str) -> Iterator[StoredMatch]:
                 number
                 if isinstance(number, str)
                 else _number_in(notification.state)
-                or f"the match stored as {notification.originator_id}"
+                or msg("the match stored as %(uuid)s", uuid=str(notification.originator_id))
             )
         if header == header_line:
             yield read_match(store, number)

@@ -201,9 +201,13 @@ def no_match(number: str) -> StoreError:
 
 
 def unreadable(what: str) -> StoreError:
+    """The refusal of what a changed stored byte makes unreadable (a match's number, or words)."""
     return StoreError(
-        f"{what} cannot be read: its stored events were changed outside the program "
-        "(tournament verify shows where)"
+        msg(
+            "%(what)s cannot be read: its stored events were changed outside the program "
+            "(tournament verify shows where)",
+            what=what,
+        )
     )
 
 
@@ -347,7 +351,7 @@ class Store(Application):
             try:
                 page = self.recorder.select_notifications(start, PAGE, topics=[STARTED])
             except ValueError:  # an id that is not one: eventsourcing could not read it
-                raise unreadable("a match") from None
+                raise unreadable(msg("a match")) from None
             yield from page
             if len(page) < PAGE:
                 return

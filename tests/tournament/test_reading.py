@@ -13,6 +13,7 @@ from engine.events import Ruling, Void, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay, standing_rulings
+from exports.i18n import say
 from tournament import simulate
 from tournament.bots import random_game
 from tournament.matches import check_log, load, stored_as
@@ -60,6 +61,12 @@ def test_a_changed_or_missing_match_is_one_sentence(played: Path, tmp_path: Path
     for read in (lambda: read_match(Store(db), "M1"), lambda: Store(db).get_match("M1")):
         with pytest.raises(StoreError, match="M1 cannot be read: its stored events were changed"):
             read()
+    # Said in Italian where a page is (a catalogue message, the command line's English as is).
+    with pytest.raises(StoreError) as refused:
+        read_match(Store(db), "M1")
+    assert say(refused.value.args[0], "it").startswith(
+        "M1 non si può leggere: i suoi eventi memorizzati sono stati cambiati fuori dal programma"
+    )
 
 
 @pytest.mark.parametrize("seed", range(12))
