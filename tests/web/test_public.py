@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from starlette.testclient import TestClient
@@ -52,6 +53,9 @@ def test_a_match_page_shows_the_timeline_rules_and_the_verified_head(tmp_path: P
         assert [r["rules"] for r in data["timeline"]][:3] == [["TIR-1"]] * 3
         html = client.get(f"/matches/{number}").text
         assert data["head"] in html and "TIR-2" in html
+        # Each row names who acted in its own column (the actor, or the referee in words).
+        who = re.findall(r'<tr[^>]*><td>\d+</td><td class="wide">([^<]*)</td>', html)
+        assert len(who) == len(data["timeline"]) and who == [r["who"] for r in data["timeline"]]
         assert client.get("/api/matches/M99").status_code == 404
         assert client.get("/api/matches/M99").json() == {
             "error": "there is no match M99 in this database"

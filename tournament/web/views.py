@@ -217,6 +217,7 @@ def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[st
     return {
         lang: [
             {
+                "who": said.who,
                 "what": said.what,
                 "notes": said.notes,
                 "state": said.state,
