@@ -1,1 +1,17 @@
 """The application: the match log on eventsourcing, its interchange format and the CLI."""
+
+# The one place the version is written: pyproject.toml reads it from here (setuptools' dynamic
+# version), so the installed package's metadata says the same. CHANGELOG.md names each release.
+__version__ = "0.2.0"
+
+
+def version() -> str:
+    """The installed package's version, or :data:`__version__` where there is no metadata (the
+    source tree on ``sys.path`` without ``pip install``)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("tournament")
+    except PackageNotFoundError:
+        return __version__

@@ -2,7 +2,8 @@
 
 Errors are one sentence on stderr and exit 1, never a traceback. Heavy modules are imported
 inside the commands that need them, so a referee's recording call starts fast; for the same
-reason a call imports and builds only the command it runs (:mod:`tournament.cli.lazy`).
+reason a call imports and builds only the command it runs (:mod:`tournament.cli.lazy`), and
+``--version`` is answered before typer or any command is imported.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-
-import typer
+from typing import TYPE_CHECKING, Any
 
 from tournament.cli import lazy
-from tournament.cli.common import app
+
+if TYPE_CHECKING:
+    import typer
+
+    from tournament.cli.common import app
 
 __all__ = ["app", "main"]
 
@@ -41,7 +45,24 @@ def register_all() -> None:
     lazy.register([])
 
 
+def __getattr__(name: str) -> Any:
+    """``tournament.cli.app``, imported when asked for (``--version`` never imports it)."""
+    if name == "app":
+        from tournament.cli.common import app
+
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def main() -> None:
+    if lazy.asks_version(sys.argv[1:]):
+        # Before typer, the store or the engine: only the package's metadata is read.
+        from tournament import version
+
+        sys.stdout.write(f"tournament {version()}\n")
+        return
+    from tournament.cli.common import app
+
     # What is imported so far (typer, click, the program's modules) lives as long as the process:
     # frozen, the garbage collector leaves it alone, above all in the full collection as the
     # interpreter exits, a twentieth of a recording call's work (#15). It holds no file or
@@ -74,5 +95,7 @@ def main() -> None:
 
 def full_app() -> typer.Typer:
     """The app with every command registered (for tests and tools that embed the CLI)."""
+    from tournament.cli.common import app
+
     register_all()
     return app

@@ -6,6 +6,9 @@ call imports only the module that registers its first word (:data:`MODULES`) and
 runs, the app keeps only the group or command it names and, in a group, only the verb. Where a
 word names nothing known (``--help``, a typo, a command of a module added later) everything is
 kept: help stays complete, panels and all, and a typo still gets click's suggestions.
+
+``tournament --version`` is answered before any of this (:func:`asks_version`): this module does
+not import typer until a command is built.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
 GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
 NOT_COMMANDS = ("common", "console", "lazy")  # modules of tournament.cli that register nothing
@@ -66,6 +70,29 @@ def command_words(argv: Sequence[str]) -> list[str]:
     return words
 
 
+def asks_version(argv: Sequence[str]) -> bool:
+    """Whether ``--version`` comes among the global options, before any command word.
+
+    >>> asks_version(["--version"]), asks_version(["--db", "x.db", "--version"])
+    (True, True)
+    >>> asks_version(["--db", "--version"]), asks_version(["match", "--version"])
+    (False, False)
+    >>> asks_version(["--help", "--version"])  # click knows no --version: it would refuse it
+    True
+    """
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in GLOBAL_OPTIONS_WITH_VALUE:
+            skip = True
+        elif arg == "--version":
+            return True
+        elif not arg.startswith("-"):
+            return False
+    return False
+
+
 def command_modules() -> list[str]:
     """Every module of tournament.cli that registers commands (a new one is found by itself)."""
     import pkgutil
@@ -85,6 +112,8 @@ def register(words: Sequence[str]) -> None:
 
 def _name(info: Any) -> str:
     """The name typer gives a registered command or group."""
+    import typer
+
     if info.name:
         return str(info.name)
     callback = getattr(info, "callback", None)
@@ -95,6 +124,8 @@ def _name(info: Any) -> str:
 def only(app: Any, words: Sequence[str]) -> Iterator[None]:
     """While inside, ``app`` keeps only what ``words`` name: a command, or a group and one of
     its verbs. Anything not found is kept whole."""
+    import typer
+
     kept: list[tuple[typer.Typer, list[Any], list[Any]]] = []
 
     def narrow(t: typer.Typer, word: str) -> typer.Typer | None:
