@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 
 # How the table writes each operator, and the one sign the engine keeps.
 OPERATORS = {
@@ -254,19 +255,30 @@ class Judgement:
         return self.error is None
 
 
-def judge(text: str, dice: Sequence[int]) -> Judgement:
-    """Judge an expression against the dice it must use, each exactly once (TIR-2, BAT-2).
+def judge(text: str, dice: Sequence[int], rules: int = CURRENT) -> Judgement:
+    """Judge an expression against the dice it must use, each exactly once (TIR-2, BAT-2), under
+    the revision ``rules`` of the rules (:mod:`engine.rules`).
 
     >>> judge("(5+4+2):1", [5, 4, 2, 1]).key
     (1, 0, 0)
     >>> judge("5+5", [5, 4]).error
     'it uses 5 5 but the dice show 4 5'
+
+    Revision 1 (0.1) read any decimal digit as its number and bounded no expression:
+
+    >>> judge("\uff16+1", [6, 1]).valid, judge("\uff16+1", [6, 1], rules=1).value
+    (False, Fraction(7, 1))
     """
+    if rules == 1 and not text.isascii():
+        text = _decimal_digits(text)
     # A replay judges every expression of a match again, so the common case, a well-formed
     # expression that divides by no zero, is computed in one pass without a tree (_quick). Whatever
     # that pass does not accept is read again by the parser below, which alone words the errors.
     signs = text.translate(_CANONICAL)
-    quick = _quick(signs) if len(signs) <= MAX_TOKENS else None
+    # Revision 1 (0.1) had no bound (MAX_TOKENS): its recursive parser read what Python's stack
+    # held, a few hundred parentheses deep; _quick reads any length without recursion, and what
+    # it does not accept (malformed, a division by zero) was not valid under 0.1 either.
+    quick = _quick(signs) if len(signs) <= MAX_TOKENS or rules == 1 else None
     if quick is not None:
         value, used = quick
         # Each sign is one token here: the counts are those of the parser's tokens.
@@ -284,6 +296,21 @@ def judge(text: str, dice: Sequence[int]) -> Judgement:
         return Judgement(None, (0, 0, 0), why if isinstance(why, Msg) else msg(str(why)))
     key = (divisions, tokens.count("*"), tokens.count("-"))
     return _against(value, key, [int(t) for t in tokens if t in DIGITS], dice)
+
+
+def _decimal_digits(text: str) -> str:
+    """Revision 1 of the rules (0.1) read a digit of any script as its number (``int()`` of a
+    Unicode decimal digit: "\uff16" or "\u0663" is 6 or 3, TIR-2); since revision 2 the rules
+    read ASCII digits only.
+
+    >>> _decimal_digits("\u0663+\uff16")
+    '3+6'
+    """
+    import unicodedata  # only revision 1 reads other digits
+
+    return "".join(
+        c if c.isascii() or not c.isdecimal() else str(unicodedata.decimal(c)) for c in text
+    )
 
 
 def _against(

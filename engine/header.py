@@ -10,6 +10,7 @@ from engine.dice import FaceSet
 from engine.errors import BadHeader, MalformedEvent
 from engine.events import REFEREE
 from engine.jsontext import JsonError, check
+from engine.rules import revision
 
 FORMAT = "tournament-match/1"
 
@@ -25,6 +26,9 @@ class Header:
     dice: FaceSet = field(default_factory=lambda: FaceSet.from_header(None))
     lexicon: Mapping[str, str] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)  # game fields: start, deck ...
+    # The revision of the rules the match is played under (engine.rules), when the header says;
+    # None: the replay decides (``Replay.start``'s ``rules``, else the current revision).
+    rules: int | None = None
 
     @property
     def everyone(self) -> tuple[str, ...]:
@@ -78,7 +82,10 @@ def parse_header(obj: Any) -> Header:
         and isinstance(lexicon.get("sha256"), str)
     ):
         raise MalformedEvent("the header's 'lexicon' must be an object with name and sha256")
-    known = {"format", "game", "players", "outside", "variants", "dice", "lexicon"}
+    rules = obj.get("rules")
+    if rules is not None:
+        rules = revision(rules, "the header's")  # a revision this version knows (FORMAT)
+    known = {"format", "game", "players", "outside", "variants", "dice", "lexicon", "rules"}
     options = {k: v for k, v in obj.items() if k not in known}
     return Header(
         game,
@@ -88,4 +95,5 @@ def parse_header(obj: Any) -> Header:
         FaceSet.from_header(obj.get("dice")),
         lexicon,
         options,
+        rules,
     )

@@ -5,13 +5,18 @@ later, or raises a :class:`~engine.errors.RuleViolation` when the event cannot h
 Input events go to the game's rules; a ``void`` or a ``ruling`` replays the log again from the
 start, so that a struck event or a reversed judgement changes everything after it; ``out`` and
 ``end`` are checked against what the replay derived, never trusted.
+
+A match is replayed under one revision of the rules (:mod:`engine.rules`, ``Replay.revision``):
+the header's own, else the one the caller names, else the current one; each game asks
+``ctx.rules`` where its rules changed, and the replay itself where rulings are concerned
+(revision 1: a ruling holds for its event alone, REF-1; no ruling on a card, PN-1).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import Any
 
 from engine.dice import check_roll, digital_roll, seed_commitment
@@ -48,6 +53,7 @@ from engine.games.base import (
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
+from engine.rules import CURRENT, revision
 
 # What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
 DOING = {
@@ -101,6 +107,10 @@ def carried_rulings(
 # The events that :meth:`Replay.apply` does not hand to the game's rules.
 _NOT_PLAYED = (Void, Ruling, Out, End, DiceCommit, DiceReveal)
 
+# What rulings carry to later events under revision 1 of the rules: nothing (0.1's REF-1: a
+# ruling decided the event it was made on, and no other).
+_CARRIES_NOTHING: Mapping[RuledKey, bool] = MappingProxyType({})
+
 
 @dataclass(frozen=True)
 class Replay:
@@ -117,21 +127,54 @@ class Replay:
     dice_commit_at: int | None = None  # position of the digital dice's sealed seed
     dice_reveal_at: int | None = None  # position of its reveal
     rulings: Mapping[int, bool] = field(default_factory=dict)  # position -> accepted
+    revision: int = CURRENT  # the revision of the rules the match is replayed under
 
     @classmethod
-    def start(cls, header: Header, lexicon: Lexicon) -> Replay:
-        """A match with no events yet; raises :class:`BadHeader` for a header the game refuses."""
-        rules = game(header.game)
-        if len(header.players) < rules.min_players:
+    def start(
+        cls, header: Header, lexicon: Lexicon, rules: int | None = None, *, force: bool = False
+    ) -> Replay:
+        """A match with no events yet; raises :class:`BadHeader` for a header the game refuses.
+
+        The revision of the rules in force (:mod:`engine.rules`, docs/rules-revisions.md):
+
+        - the header's own ``rules``, when it has one;
+        - else ``rules``: the revision the caller knows the match was recorded under (the
+          tournament layer passes 1 for a log or store written by version 0.1);
+        - else the current revision (:data:`engine.rules.CURRENT`).
+
+        ``force=True`` puts ``rules`` (the current revision when it is None) in force even over
+        the header's own: an audit replays a match under today's rules with
+        ``Replay.start(header, lexicon, force=True)`` to show what they would say of it.
+        A revision this version does not know is refused (:class:`BadHeader`).
+        """
+        if rules is not None:
+            rules = revision(rules, "the replay's")
+        if force or header.rules is None:
+            revised = CURRENT if rules is None else rules
+        else:
+            revised = header.rules
+        game_rules = game(header.game)
+        if len(header.players) < game_rules.min_players:
             raise RuleViolation(
-                f"{rules.title} needs at least {rules.min_players} players in the challenge", "CH-1"
+                f"{game_rules.title} needs at least {game_rules.min_players} players in the "
+                "challenge",
+                "CH-1",
             )
-        return cls(header, rules, lexicon, (rules.start(header),))
+        state = game_rules.start(header, revised)
+        return cls(header, game_rules, lexicon, (state,), revision=revised)
 
     @classmethod
-    def of(cls, header: Header, lexicon: Lexicon, events: Iterable[Event]) -> Replay:
-        """Replay a whole log."""
-        return cls.start(header, lexicon).extend(events)
+    def of(
+        cls,
+        header: Header,
+        lexicon: Lexicon,
+        events: Iterable[Event],
+        rules: int | None = None,
+        *,
+        force: bool = False,
+    ) -> Replay:
+        """Replay a whole log (``rules`` and ``force`` as for :meth:`start`)."""
+        return cls.start(header, lexicon, rules, force=force).extend(events)
 
     def extend(self, events: Iterable[Event]) -> Replay:
         """The replay after ``events``, applied one after the other: the same as :meth:`apply`
@@ -142,7 +185,7 @@ class Replay:
         history, done = list(self.history), list(self.events)
         # Every standing ruling is on an earlier position: what they carry stays the same
         # until the next correction.
-        carried: dict[RuledKey, bool] | None = None
+        carried: Mapping[RuledKey, bool] | None = None
         for event in events:
             if isinstance(event, (Out, End)):
                 # A logged outcome changes no game state: checked against the state now.
@@ -156,8 +199,10 @@ class Replay:
                 continue
             position = len(done) + 1
             if carried is None:
-                carried = carried_rulings(done, replay.rulings, position)
-            ctx = Context(replay.lexicon, position, replay.rulings.get(position), carried)
+                carried = replay._carried(done, replay.rulings, position)
+            ctx = Context(
+                replay.lexicon, position, replay.rulings.get(position), carried, replay.revision
+            )
             history.append(replay._step(history[-1], event, position, ctx))
             done.append(event)
         if len(done) == replay.position:
@@ -233,8 +278,18 @@ class Replay:
             self.lexicon,
             position,
             rulings.get(position),
-            carried_rulings(events, rulings, position),
+            self._carried(events, rulings, position),
+            self.revision,
         )
+
+    def _carried(
+        self, events: Sequence[Event], rulings: Mapping[int, bool], before: int
+    ) -> Mapping[RuledKey, bool]:
+        """What the standing rulings before ``before`` carry to later events (REF-1, EQ-4):
+        nothing under revision 1 of the rules, where a ruling held for its own event alone."""
+        if self.revision == 1:
+            return _CARRIES_NOTHING
+        return carried_rulings(events, rulings, before)
 
     def _step(self, state: Any, event: Event, position: int, ctx: Context) -> Any:
         """Check who acts and what, then let the game apply the event."""
@@ -308,13 +363,13 @@ class Replay:
         history = list(self.history[:start])
         state = history[-1]
         skipped = (*REFEREE_EVENTS, *DERIVED)
-        carried = carried_rulings(events, rulings, start)
+        carried = self._carried(events, rulings, start)
         for i in range(start, len(events) + 1):
             if i > start and i - 1 in rulings:  # what earlier rulings carry changes past one
-                carried = carried_rulings(events, rulings, i)
+                carried = self._carried(events, rulings, i)
             e = events[i - 1]
             if not (i in voided or isinstance(e, skipped)):
-                ctx = Context(self.lexicon, i, rulings.get(i), carried)
+                ctx = Context(self.lexicon, i, rulings.get(i), carried, self.revision)
                 try:
                     state = self._step(state, e, i, ctx)
                 except RuleViolation as v:
@@ -387,6 +442,14 @@ class Replay:
     def _ruling(self, event: Ruling, position: int) -> Replay:
         """REF-1: the referee's ruling decides a word, chain or expression over the engine."""
         target = self._target(event, position)
+        if isinstance(target, Card) and self.revision == 1:
+            # Revision 1 of the rules (0.1): a ruling decided a word, chain, expression or guess
+            # (REF-1); the referee's decision of the tie-break (PN-1) came with revision 2.
+            raise NotAllowedNow(
+                f"a ruling decides a word, chain, expression or guess under revision 1 of the "
+                f"rules, which this match is played under; position {event.on} is a card",
+                "REF-1",
+            )
         if isinstance(target, Card):
             # PN-1: "the referee may instead record the decision" of a tie-break, by ruling on
             # the card of a player in it, at any time once the tie-break was made.

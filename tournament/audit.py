@@ -178,7 +178,7 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
     if kind == "void":
         changed = [*events, Void("referee", position, "what-if")]
     else:
-        before = Replay.of(replay.header, replay.lexicon, events[: position - 1])
+        before = _again(replay, events[: position - 1])
         try:
             new = _replacement(text.strip(), before)
         except IllegalMove as v:
@@ -188,9 +188,25 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
         later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
         changed = [*events[: position - 1], new, *later]
     try:
-        return Replay.of(replay.header, replay.lexicon, changed), ""
+        return _again(replay, changed), ""
     except RuleViolation as v:
         return None, str(v)
+
+
+def under_current_rules(loaded: Loaded) -> tuple[Loaded | None, str]:
+    """The match replayed under today's rules whatever revision it was played under (an audit's
+    ``--rules current``); None and why, where today's rules refuse its log."""
+    replay = loaded.replay
+    try:
+        today = Replay.start(replay.header, replay.lexicon, force=True).extend(replay.events)
+    except RuleViolation as v:
+        return None, str(v)
+    return Loaded(loaded.match, today), ""
+
+
+def _again(replay: Replay, events: list[Event]) -> Replay:
+    """The match replayed anew from these events, under the same rules."""
+    return Replay.start(replay.header, replay.lexicon, rules=replay.revision).extend(events)
 
 
 def _replacement(text: str, before: Replay) -> Event:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,9 @@ class Report:
     heads: dict[str, str | None] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     sealed_dice: list[str] = field(default_factory=list)  # digital dice not revealed yet
+    # how many chains (and the tournament's snapshots) are in each format: "match chain v1" ...
+    formats: Counter[str] = field(default_factory=Counter)
+    unsealed: int = 0  # the tournament's first events stored without a hash (chain v1, 0.1's)
 
     @property
     def ok(self) -> bool:
@@ -40,6 +44,7 @@ class Report:
         self.heads.update(part.heads)
         self.failures += part.failures
         self.sealed_dice += part.sealed_dice
+        self.formats.update(part.formats)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,4 +54,5 @@ class Report:
             "tournament_events": self.tournament_events,
             "failures": [vars(f) for f in self.failures],
             "sealed_dice": self.sealed_dice,
+            "formats": dict(sorted(self.formats.items())),
         }

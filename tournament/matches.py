@@ -94,7 +94,8 @@ def load(
             yield parse_event(orjson.loads(line))
 
     try:
-        replay = Replay.of(header, lexicon_for(header, lexicon_path or store.lexicon), events())
+        words = lexicon_for(header, lexicon_path or store.lexicon)
+        replay = Replay.start(header, words, rules=match.rules).extend(events())
     except RuleViolation as v:
         if not position:
             raise
@@ -170,8 +171,20 @@ def stored_as(store: Store, log: MatchLog) -> str | None:
 
 
 def import_log(store: Store, log: MatchLog) -> Match:
-    """Store a checked log as a new match, all its events in one transaction."""
-    return store.create(log.header_line, log.lines)
+    """Store a checked log as a new match, all its events in one transaction.
+
+    A log exported from a store keeps its number, id and times where they are free here, and so
+    its chain and head hash (export, import, export gives the same file). Where they are taken
+    (or the log's chain is 0.1's plain one) it is stored under the next number, with a new chain,
+    and the chain it had is kept as its provenance: ``verify M12 --head ORIGINAL`` still finds it
+    (:mod:`tournament.provenance`)."""
+    match = store.create(log.header_line, log.lines, log.binding)
+    if log.file_head is not None and match.head != log.file_head:
+        from tournament import provenance
+
+        assert log.file_header is not None  # (set together)
+        provenance.note_origin(store, match.number, log.file_header, log.binding, log.lines)
+    return match
 
 
 def record(

@@ -88,11 +88,19 @@ class MatchLog(Record):
     lines: tuple[str, ...]
     replay: Replay
     binding: Binding | None = None
+    # The file's own header line and head hash, when its lines carried hashes (an exported log):
+    # the chain it had where it was exported from (its header may be completed here: lexicon).
+    file_header: str | None = None
+    file_head: str | None = None
 
     @property
     def hashes(self) -> list[str]:
         return chain(self.header_line, self.lines, self.binding)
 
+
+# The revision of the rules (docs/rules-revisions.md) a header that names none was played under,
+# by the format of its chain: a plain chain is 0.1's (match chain v1), a bound one 0.2's (v2).
+RULES_OF_CHAIN = {1: 1, 2: 2}
 
 BOUND = ("match", "id", "at")  # on an exported header line: the stored match's binding
 
@@ -133,12 +141,17 @@ def read_log(
     binding = _binding(header_obj)
     if binding:
         header_obj = {k: v for k, v in header_obj.items() if k not in BOUND}
+    # The rules a header that names none was played under: 0.1's (revision 1) for a log 0.1
+    # exported (a plain chain: hashes, no binding), else those of the version that wrote it.
+    hashed = any(isinstance(obj, dict) and "hash" in obj for _, obj in rows[1:])
+    rules = RULES_OF_CHAIN[2] if binding else RULES_OF_CHAIN[1] if hashed else None
     try:
         header = parse_header(header_obj)
-        replay = Replay.start(header, lexicon_for(header))
+        replay = Replay.start(header, lexicon_for(header), rules=rules)
     except RuleViolation as v:
         raise LogError(1, v.message, v.rule) from None
-    file_previous = genesis(canonical(header_obj), binding)
+    file_header = canonical(header_obj)
+    file_previous = genesis(file_header, binding)
     lines, times = [], []
     for position, (number, obj) in enumerate(rows[1:], 1):
         if not isinstance(obj, dict):
@@ -166,7 +179,18 @@ def read_log(
         header_obj = {**header_obj, "lexicon": replay.lexicon.identity}
     if binding:
         binding = Binding(binding.match, binding.id, binding.at, tuple(map(str, times)))
-    return MatchLog(canonical(header_obj), tuple(lines), replay, binding)
+    elif header_obj.get("rules") is None:
+        # A new chain: its header says which rules it is played under (a bound log keeps its
+        # header as it was, for its chain; its store reads it under the rules of its format).
+        header_obj = {**header_obj, "rules": replay.revision}
+    return MatchLog(
+        canonical(header_obj),
+        tuple(lines),
+        replay,
+        binding,
+        file_header if hashed else None,
+        file_previous if hashed else None,
+    )
 
 
 def _binding(header: dict[str, Any]) -> Binding | None:

@@ -30,8 +30,7 @@ from tournament.store import (
 )
 from tournament.store import Match as _Match
 
-RECORDED = STARTED.replace(".Started", ".Recorded")
-assert RECORDED == f"{_Match.__module__}:{_Match.Recorded.__qualname__}"  # type: ignore[attr-defined]
+RECORDED: str = _Match.Recorded.TOPIC  # type: ignore[attr-defined]  # its stored name
 
 
 @dataclass(frozen=True)
@@ -41,7 +40,7 @@ class StoredMatch(SealedLog):
     number: str
     id: UUID
     header: str
-    start: str
+    start: str | None  # None: a v1 chain (see SealedLog)
     lines: Sequence[str]
     hashes: Sequence[str]
     times: Sequence[str]  # the start's, then each event's
@@ -77,8 +76,15 @@ def _decoded(number: str, uuid: UUID, rows: Sequence[Any]) -> StoredMatch:
         lines.append(_text(state["line"]))
         hashes.append(_text(state["hash"]))
         times.append(_text(state["timestamp"]["_data_"]))
+    start = started.get("hash")  # none in a v1 chain's start (0.1's)
     match = StoredMatch(
-        number, uuid, _text(started["header"]), _text(started["hash"]), lines, hashes, times
+        number,
+        uuid,
+        _text(started["header"]),
+        None if start is None and "hash" not in started else _text(start),
+        lines,
+        hashes,
+        times,
     )
     if not match.intact():
         raise ValueError

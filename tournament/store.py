@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -36,12 +37,13 @@ from eventsourcing.persistence import (
     StoredEvent,
     UUIDAsHex,
 )
-from eventsourcing.utils import TopicError, get_topic, resolve_topic
+from eventsourcing.utils import get_topic
 
 from engine.message import msg
+from tournament import topics
 from tournament.digests import sha1
 from tournament.errors import NewerVersionError, StoreError
-from tournament.matchlog import Binding, chain, genesis, link, write_log
+from tournament.matchlog import RULES_OF_CHAIN, Binding, chain, genesis, link, write_log
 from tournament.persistence import Location, SqliteFile, locate
 
 __all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
@@ -58,11 +60,21 @@ class Conflict(StoreError):
 
 class SealedLog:
     """What a stored match's chain proves, for the aggregate (:class:`Match`) and for a match
-    read without it (:class:`tournament.reading.StoredMatch`): both hold these values."""
+    read without it (:class:`tournament.reading.StoredMatch`): both hold these values.
+
+    A match's chain is in one of two formats (docs/format.md), told by its start:
+
+    - v1, written by 0.1: the plain chain (start sha256(header), each link sha256(previous +
+      line)); the start stores no hash (``start`` is None);
+    - v2, since 0.2: bound to the match's number, id and the time of each event; the start
+      stores the chain's first hash.
+
+    Each match keeps its own format: events appended to a v1 match link as v1 links.
+    """
 
     number: str
     header: str
-    start: str
+    start: str | None  # None: a v1 chain (0.1 stored no start hash)
     lines: Sequence[str]
     hashes: Sequence[str]
     times: Sequence[str]  # the start's, then each event's
@@ -77,20 +89,35 @@ class SealedLog:
         return self.hashes[-1] if self.hashes else None
 
     @property
-    def binding(self) -> Binding:
+    def chain_format(self) -> int:
+        """The format of the match's chain: 1 (plain, 0.1) or 2 (bound, since 0.2)."""
+        return 1 if self.start is None else 2
+
+    @property
+    def binding(self) -> Binding | None:
+        """What a v2 chain is bound to (None: a v1 chain binds nothing)."""
+        if self.start is None:
+            return None
         return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
+
+    @property
+    def rules(self) -> int:
+        """The revision of the rules the match is replayed under when its header names none:
+        0.1's (1) for a match it stored (a v1 chain), else the first revision of 0.2 (2)."""
+        return RULES_OF_CHAIN[self.chain_format]
 
     def intact(self) -> bool:
         """Whether the stored chain is the one its number, id, times, header and lines give."""
         binding = self.binding
         return (
             self.id == match_uuid(self.number)
-            and self.start == genesis(self.header, binding)
+            and (binding is None or self.start == genesis(self.header, binding))
             and self.hashes == chain(self.header, self.lines, binding)
         )
 
     def export(self) -> str:
-        """The log as ``tournament-match/1``, with ``seq``, ``at`` and ``hash`` on every event."""
+        """The log as ``tournament-match/1``, with ``seq`` and ``hash`` on every event (and
+        ``at``, with the match's number and id on the header, for a bound chain)."""
         return write_log(self.header, self.lines, self.hashes, self.binding)
 
 
@@ -102,18 +129,26 @@ class Match(Aggregate, SealedLog):
     match with no event yet is sealed.
     """
 
+    TOPIC = "tournament.store:Match"  # stored names, fixed wherever the class lives (topics)
+
     class Event(Aggregate.Event):
         def mutate(self, aggregate: Any) -> Any:
             match: Any = super().mutate(aggregate)
             match.times.append(self.timestamp.isoformat())  # as the store writes it
             return match
 
+    class Created(Event, Aggregate.Created):
+        """eventsourcing's creation event, never used (a match starts with ``Started``): named
+        only because a class with a stored name must name each of its event classes."""
+
+        TOPIC = "tournament.store:Match.Created"
+
     @staticmethod
     def create_id(number: str) -> UUID:
         return match_uuid(number)
 
-    @event("Started")
-    def __init__(self, number: str, header: str, hash: str) -> None:  # noqa: A002
+    @event("Started", topic="tournament.store:Match.Started")
+    def __init__(self, number: str, header: str, hash: str | None = None) -> None:  # noqa: A002
         self.number = number
         self.header = header
         self.start = hash
@@ -121,25 +156,29 @@ class Match(Aggregate, SealedLog):
         self.hashes: list[str] = []
         self.times: list[str] = []  # the start's, then each event's
 
-    @event("Recorded")
+    @event("Recorded", topic="tournament.store:Match.Recorded")
     def record(self, line: str, hash: str) -> None:  # noqa: A002 - the log's own word
         self.lines.append(line)
         self.hashes.append(hash)
 
     @classmethod
-    def begin(cls, number: str, header: str) -> Match:
-        """A new match, its chain bound to its number, its id and this moment."""
-        at = cls.Started.create_timestamp()  # type: ignore[attr-defined]  # made by @event
+    def begin(cls, number: str, header: str, at: datetime | None = None) -> Match:
+        """A new match, its chain bound to its number, its id and this moment (or ``at``: a
+        match moved here keeps its times)."""
+        at = at or cls.Started.create_timestamp()  # type: ignore[attr-defined]  # made by @event
         binding = Binding(number, match_uuid(number).hex, at.isoformat())
         started = cls.Started  # type: ignore[attr-defined]
         return cls._create(
             started, number=number, header=header, hash=genesis(header, binding), timestamp=at
         )
 
-    def add(self, line: str) -> None:
-        """Record one line, linked to the one before and to this moment."""
-        at = self.Recorded.create_timestamp()  # type: ignore[attr-defined]
-        digest = link(self.head or self.start, line, at.isoformat())
+    def add(self, line: str, at: datetime | None = None) -> None:
+        """Record one line, linked to the one before and to this moment (or ``at``)."""
+        at = at or self.Recorded.create_timestamp()  # type: ignore[attr-defined]
+        if self.start is None:  # a v1 chain (0.1's) goes on as it began: plain links
+            digest = link(self.head or genesis(self.header), line)
+        else:
+            digest = link(self.head or self.start, line, at.isoformat())
         self.trigger_event(self.Recorded, line=line, hash=digest, timestamp=at)  # type: ignore[attr-defined]
 
 
@@ -167,15 +206,9 @@ def normalise_number(text: str) -> str:
 
 
 def known_topic(topic: str) -> bool:
-    """Whether this version has the class a stored event names (only the program's own modules
-    are looked in: a name in the file never makes it import anything else)."""
-    if not topic.startswith(("tournament.", "eventsourcing.")):
-        return False
-    try:
-        resolve_topic(topic)
-    except (TopicError, ValueError):
-        return False
-    return True
+    """Whether this version has the class a stored event names (by the names in
+    :mod:`tournament.topics`: a name in the file never makes it import anything else)."""
+    return topics.known(topic)
 
 
 class _Mapper(Mapper[UUID]):
@@ -184,6 +217,7 @@ class _Mapper(Mapper[UUID]):
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if not known_topic(stored_event.topic):
             raise NewerVersionError()
+        topics.resolve(stored_event.topic)  # its module imported: the name is registered
         return super().to_domain_event(stored_event)
 
 
@@ -230,9 +264,24 @@ class Store(Application):
         self.path = self.location.path if isinstance(self.location, SqliteFile) else Path()
         super().__init__(env=self.location.env())
         self._next_number: int | None = None  # counted once, then kept (see create)
+        self._writer_noted = False  # this version recorded among the store's writers
 
     def construct_mapper(self) -> Mapper[UUID]:
         return new_mapper()
+
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """eventsourcing's save; the first in a process also records that this version wrote
+        to the store (:mod:`tournament.provenance`)."""
+        recordings = super().save(*objs, **kwargs)
+        if not self._writer_noted:
+            self._writer_noted = True
+            from tournament import provenance  # (its tables: not on a reading command's path)
+
+            try:
+                provenance.note_writer(self)
+            except Exception:  # what was saved stands: the note is not worth failing it for
+                pass
+        return recordings
 
     @property
     def has_written(self) -> bool:
@@ -245,14 +294,26 @@ class Store(Application):
         Raises :class:`AggregateNotFoundError` when nothing is stored under the id.
         """
         try:
-            return self.repository.get(aggregate_id, projector_func=_project)
+            found = self.repository.get(aggregate_id, projector_func=_project)
+            if getattr(found, "chained", False) and not vars(found).get("head"):
+                # Loaded from a snapshot 0.1 took, which kept no head hash: from the events.
+                found = _project(None, self.events.get(aggregate_id))
+            return found
         except (AggregateNotFoundError, StoreError, PersistenceError):
             raise  # not found, a newer version's, or the database itself (locked, unreadable)
         except Exception:  # anything a changed byte can make of a stored event
             raise unreadable(what) from None
 
-    def create(self, header: str, lines: Sequence[str]) -> Match:
-        """Store a new match with its events, atomically, under the next free number."""
+    def create(
+        self, header: str, lines: Sequence[str], binding: Binding | None = None
+    ) -> Match:
+        """Store a new match with its events, atomically, under the next free number; or, for
+        a log exported from a store (its ``binding``), under its own number, id and times where
+        they are free here, so that it keeps its chain and head hash."""
+        if binding is not None:
+            kept = self._moved(header, lines, binding)
+            if kept is not None:
+                return kept
         for _ in range(100):
             match = self.new_match(header, lines)
             try:
@@ -261,6 +322,29 @@ class Store(Application):
                 continue  # another terminal took this number a moment ago
             return match
         raise StoreError("could not find a free match number")  # pragma: no cover
+
+    def _moved(self, header: str, lines: Sequence[str], binding: Binding) -> Match | None:
+        """The match of an exported log stored as it was (None: its number is taken here, or
+        its binding is not one this program writes)."""
+        number = binding.match
+        if not NUMBER.fullmatch(number) or binding.id != match_uuid(number).hex:
+            return None
+        try:
+            times = [_stored_time(t) for t in (binding.at, *binding.times)]
+        except ValueError:
+            return None
+        if self.recorder.select_events(match_uuid(number), limit=1):
+            return None  # taken
+        match = Match.begin(number, header, times[0])
+        for line, at in zip(lines, times[1:], strict=True):
+            match.add(line, at)
+        if match.binding != binding or list(match.hashes) != chain(header, lines, binding):
+            return None  # pragma: no cover - the times read back as written (checked above)
+        try:
+            self.save(match)
+        except IntegrityError:
+            return None  # stored a moment ago by another terminal: a new number, then
+        return match
 
     def new_match(self, header: str, lines: Sequence[str] = ()) -> Match:
         """A match under the next free number, with its events, not saved yet (see save_new)."""
@@ -365,6 +449,14 @@ def backend_env(path: Path) -> dict[str, str]:
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
     }
+
+
+def _stored_time(text: str) -> datetime:
+    """A time of an exported log, if the store writes it back as the same text (UTC)."""
+    at = datetime.fromisoformat(text)
+    if at.isoformat() != text or at.utcoffset() != timedelta(0):
+        raise ValueError(text)
+    return at
 
 
 def _number_in(state: bytes) -> str | None:

@@ -23,9 +23,9 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import Mapper, StoredEvent
-from eventsourcing.utils import get_topic, resolve_topic
+from eventsourcing.utils import get_topic
 
-from tournament import plainjson
+from tournament import plainjson, topics
 from tournament.errors import NEWER, NewerVersionError
 from tournament.persistence import Location, scan
 from tournament.store import Match, known_topic
@@ -43,6 +43,10 @@ TEXTS = ("number", "header", "line", "hash")  # a match's fields
 
 _RECORDED_KEYS = ["timestamp", "line", "hash"]
 _STARTED_KEYS = ["timestamp", "originator_topic", "number", "header", "hash"]
+_STARTED_KEYS_V1 = _STARTED_KEYS[:-1]  # 0.1 stored a match's start without a hash (chain v1)
+# What 0.1 stored without: the hash of a match's start and of each tournament event (the chains
+# of format v1). A row of a class that has these fields may lack them, and only these.
+WRITTEN_BY_01_WITHOUT = frozenset({"hash"})
 _STAMP_KEYS = ["_type_", "_data_"]
 _CANONICAL_ID = re.compile("[0-9a-f]{32}")  # an aggregate id as the program writes it
 # A UTC time as isoformat writes it, once parsed: its fields have their digits (hours to 23, no
@@ -76,7 +80,7 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     except Exception:
         raise Unreadable("the stored event is not readable") from None
     if (
-        set(vars(event)) != {f.name for f in dataclasses.fields(event)}
+        not _fields_of(event, set(vars(event)))
         or not isinstance(event.timestamp, datetime)
         or isinstance(event, Match.Event)
         and any(not isinstance(getattr(event, k, ""), str) for k in TEXTS)
@@ -87,6 +91,12 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
     ):
         raise Unreadable("the stored bytes are not what the program writes: changed afterwards")
     return event
+
+
+def _fields_of(event: Any, given: set[str]) -> bool:
+    """Whether ``given`` are exactly the event's fields, or all but those 0.1 stored without."""
+    fields = {f.name for f in dataclasses.fields(event)}
+    return given == fields or given <= fields and fields - given <= WRITTEN_BY_01_WITHOUT
 
 
 def read(mapper: Mapper[UUID], row: Row) -> tuple[Any, int | None, str]:
@@ -121,7 +131,7 @@ def _kind(topic: str) -> tuple[type[Any], frozenset[str]] | None:
     kind = None
     try:
         if known_topic(topic):
-            cls = resolve_topic(topic)
+            cls = topics.resolve(topic)
             if (
                 isinstance(cls, type)
                 and dataclasses.is_dataclass(cls)
@@ -152,10 +162,11 @@ def _plain_event(row: Row) -> tuple[Any, int, str] | None:
         values = orjson.loads(state)
         if (
             type(values) is not dict
-            or len(values) + 2 != len(names)
             or "originator_id" in values
             or "originator_version" in values
             or not names.issuperset(values)
+            or len(values) + 2 != len(names)
+            and not (names - WRITTEN_BY_01_WITHOUT).issubset({*values, *_FIXED})
             or orjson.dumps(values) != bytes(state)
         ):
             return None
@@ -272,7 +283,7 @@ class Start:
 
     number: str | None  # None: not text
     header: str
-    hash: str
+    hash: str | None  # None: a v1 chain's start (0.1 stored no hash)
     at: str
     readable: bool  # a Started event of the match aggregate, at version 1
 
@@ -282,10 +293,10 @@ def match_start(mapper: Mapper[UUID], row: Row) -> Start | Any:
     else the stored event :func:`decode` makes of it (raises :class:`Unreadable`)."""
     aggregate, version, topic, state = row
     if topic == STARTED and version == 1 and _CANONICAL_ID.fullmatch(aggregate):
-        values = plain(state, _STARTED_KEYS)
+        values = plain(state, _STARTED_KEYS) or plain(state, _STARTED_KEYS_V1)
         if values is not None and values["originator_topic"] == MATCH_TOPIC:
             at = values["timestamp"]["_data_"]
-            return Start(values["number"], values["header"], values["hash"], at, True)
+            return Start(values["number"], values["header"], values.get("hash"), at, True)
     event = decode(mapper, row)
     if not isinstance(event, Match.Event):
         return event
@@ -293,7 +304,7 @@ def match_start(mapper: Mapper[UUID], row: Row) -> Start | Any:
     return Start(
         number if isinstance(number, str) else None,
         getattr(event, "header", ""),
-        getattr(event, "hash", ""),
+        vars(event).get("hash"),
         event.timestamp.isoformat(),
         isinstance(event, Match.Started)  # type: ignore[attr-defined]
         and event.originator_version == 1

@@ -42,6 +42,19 @@ def seal(
     return hashlib.sha256(previous.encode() + b"\n" + text).hexdigest()
 
 
+def unsealed_link(previous: str, event_obj: Any) -> str:
+    """The link of an event that 0.1 stored without a hash (tournament chain v1), computed as
+    if it had been sealed: so the first event sealed after it (a 0.1 tournament continued by a
+    later version) seals everything before it too."""
+    return seal(
+        previous,
+        get_topic(type(event_obj)),
+        event_obj.originator_version,
+        event_obj.timestamp.isoformat(),
+        event_fields(event_obj),
+    )
+
+
 def state_seal(state: dict[str, Any]) -> str:
     """sha256 of a snapshot's state (its times as text)."""
     if plainjson.plain(state, times=True):
@@ -61,17 +74,25 @@ def event_fields(event_obj: Any) -> dict[str, Any]:
 class Tournament(Aggregate):
     """A club tournament: its settings, players and rounds."""
 
+    TOPIC = "tournament.tournaments:Tournament"  # stored names, fixed wherever it lives (topics)
+
     class Event(Aggregate.Event):
         hash: str
 
         def mutate(self, aggregate: Any) -> Any:
+            # The previous link: None after a snapshot 0.1 took (it kept no head; the store
+            # then replays the events from the first, see Store.get).
+            previous = TOURNAMENT_ID.hex if aggregate is None else vars(aggregate).get("head")
             t: Any = super().mutate(aggregate)
-            t.head = self.hash
+            stored = vars(self).get("hash")  # none in 0.1's events (tournament chain v1)
+            t.head = stored or (previous and unsealed_link(previous, self))
             return t
 
     class Snapshot(SnapshotBase):
         """A snapshot sealed with the sha256 of its state: the program loads the tournament from
         it, so a changed snapshot must not load (``tournament verify`` says what changed)."""
+
+        TOPIC = "tournament.tournaments:Tournament.Snapshot"
 
         @classmethod
         def take(cls, aggregate: Any) -> Any:
@@ -100,6 +121,7 @@ class Tournament(Aggregate):
         return super()._create(event_class, id=id, timestamp=at, **kwargs)
 
     head: str  # the hash of the last event (set by every event, see Event.mutate)
+    chained = True  # the store rebuilds it from its first event when a snapshot gives no head
 
     def trigger_event(self, event_class: Any, **kwargs: Any) -> None:
         at = event_class.create_timestamp()
@@ -107,14 +129,14 @@ class Tournament(Aggregate):
         kwargs["hash"] = seal(self.head, get_topic(event_class), version, at.isoformat(), kwargs)
         super().trigger_event(event_class, timestamp=at, **kwargs)
 
-    @event("Created")
+    @event("Created", topic="tournament.tournaments:Tournament.Created")
     def __init__(self, settings: dict[str, Any], by: str) -> None:
         self.settings = settings
         self.players: dict[str, dict[str, Any]] = {}  # name -> status, since (round), seed
         self.rounds: list[dict[str, Any]] = []
         self.heads: dict[str, list[Any]] = {}  # match -> [events, head hash] when it finished
 
-    @event("PlayerRegistered")
+    @event("PlayerRegistered", topic="tournament.tournaments:Tournament.PlayerRegistered")
     def register(self, player: str, by: str) -> None:
         self.players[player] = {
             "status": "active",
@@ -122,27 +144,27 @@ class Tournament(Aggregate):
             "seed": len(self.players) + 1,
         }
 
-    @event("PlayerWithdrawn")
+    @event("PlayerWithdrawn", topic="tournament.tournaments:Tournament.PlayerWithdrawn")
     def withdraw(self, player: str, reason: str, by: str) -> None:
         # Before any round a withdrawal removes the player; later it is a drop-out.
         self.players[player]["status"] = "dropped" if self.rounds else "withdrawn"
         self.players[player]["until"] = len(self.rounds)
         self.players[player]["reason"] = reason
 
-    @event("RoundPaired")
+    @event("RoundPaired", topic="tournament.tournaments:Tournament.RoundPaired")
     def pair_round(self, number: int, tables: list[dict[str, Any]], by: str) -> None:
         # A copy: the tables change as matches attach, the event that paired them must not.
         self.rounds.append({"number": number, "tables": copy.deepcopy(tables), "closed": False})
 
-    @event("PartitaChosen")
+    @event("PartitaChosen", topic="tournament.tournaments:Tournament.PartitaChosen")
     def choose_partita(self, round: int, table: int, games: list[str], by: str) -> None:  # noqa: A002
         self.table(round, table)["games"] = games
 
-    @event("MatchAttached")
+    @event("MatchAttached", topic="tournament.tournaments:Tournament.MatchAttached")
     def attach_match(self, round: int, table: int, game: str, match: str, by: str) -> None:  # noqa: A002
         self.table(round, table).setdefault("matches", {})[game] = match
 
-    @event("ResultAmended")
+    @event("ResultAmended", topic="tournament.tournaments:Tournament.ResultAmended")
     def amend_result(
         self,
         round: int,
@@ -156,11 +178,11 @@ class Tournament(Aggregate):
             {"points": points, "reason": reason, "by": by}
         )
 
-    @event("HeadRecorded")
+    @event("HeadRecorded", topic="tournament.tournaments:Tournament.HeadRecorded")
     def record_head(self, match: str, events: int, head: str, by: str) -> None:
         self.heads[match] = [events, head]
 
-    @event("RefereeNamed")
+    @event("RefereeNamed", topic="tournament.tournaments:Tournament.RefereeNamed")
     def name_referee(self, match: str, referee: str, by: str) -> None:
         # Set here, not in __init__: a tournament recorded before referees were named (its
         # snapshots included) must replay to the very same state.
@@ -171,7 +193,7 @@ class Tournament(Aggregate):
         referees: dict[str, str] = vars(self).get("referees", {})
         return referees.get(match)
 
-    @event("RoundClosed")
+    @event("RoundClosed", topic="tournament.tournaments:Tournament.RoundClosed")
     def close_round(self, number: int, by: str) -> None:
         self.rounds[number - 1]["closed"] = True
 

@@ -44,7 +44,7 @@ from engine.match import Replay
 from tournament import parallel, sqlitefile, verifytournament
 from tournament.errors import StoreError
 from tournament.findings import TOURNAMENT, Failure, Report
-from tournament.matchlog import Binding, LogError, MatchLog, genesis, link, read_log
+from tournament.matchlog import RULES_OF_CHAIN, Binding, LogError, MatchLog, genesis, link, read_log
 from tournament.persistence import Location, SqliteFile, locate
 from tournament.store import NUMBER, match_uuid, new_mapper, normalise_number
 from tournament.storedrows import (
@@ -200,8 +200,10 @@ def _verify_match(
         )
         return name, hashes
     header_line = started.header
-    binding = Binding(name, aggregate, started.at)
-    if started.hash != genesis(header_line, binding):
+    # A v1 chain (0.1's) is plain and its start holds no hash; a v2 chain is bound.
+    chain_format = 1 if started.hash is None else 2
+    report.formats[f"match chain v{chain_format}"] += 1
+    if chain_format == 2 and started.hash != genesis(header_line, Binding(name, aggregate, started.at)):
         report.failures.append(
             Failure(
                 name,
@@ -212,7 +214,7 @@ def _verify_match(
         return name, hashes
     try:
         header = parse_header(json.loads(header_line))
-        replay = Replay.start(header, lexicon_for(header))
+        replay = Replay.start(header, lexicon_for(header), rules=RULES_OF_CHAIN[chain_format])
     except LexiconError:
         raise  # the user gave another word list than the match's: one sentence, not a failure
     except (ValueError, RuleViolation) as e:
@@ -220,7 +222,7 @@ def _verify_match(
         return name, hashes
     # The rows and the chain in one pass, then the replay in one go (Replay.extend); the first
     # failure in log order is the one reported, as if each event were checked in turn.
-    previous, lines = started.hash, []
+    previous, lines = started.hash or genesis(header_line), []
     broken: Failure | None = None
     for position, row in enumerate(rows[1:], 1):
         if row[1] != position + 1:
@@ -231,7 +233,7 @@ def _verify_match(
         except Unreadable as e:
             broken = Failure(name, position, str(e))
             break
-        previous = link(previous, line, at, hashlib.sha256)
+        previous = link(previous, line, at if chain_format == 2 else None, hashlib.sha256)
         if digest != previous:
             broken = Failure(
                 name,
@@ -272,3 +274,39 @@ def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:
             "carries no hash: only an exported log can be verified",
         )
     return read_log(text, lexicon_for)
+
+
+# Who wrote each format (docs/format.md, docs/upgrading.md).
+WRITTEN_BY = {
+    "match chain v1": "tournament 0.1",
+    "match chain v2": "tournament 0.2 and later",
+    "tournament chain v1": "tournament 0.1",
+    "tournament chain v2": "tournament 0.2 and later",
+    "snapshot v1": "tournament 0.1",
+    "snapshot v2": "tournament 0.2 and later",
+}
+
+
+def said_formats(report: Report) -> str:
+    """The formats verify found, in words: "match chain v1 (written by tournament 0.1): 60 ..."."""
+    parts = []
+    for name, count in sorted(report.formats.items()):
+        what = f"{name} (written by {WRITTEN_BY.get(name, 'a newer version')})"
+        if name.startswith("match"):
+            what += f": {count} match" + ("es" if count != 1 else "")
+        elif name == "tournament chain v1" and report.unsealed:
+            what += f": events 1-{report.unsealed}"
+        elif name.startswith("snapshot"):
+            what += f": {count}"
+        parts.append(what)
+    return "; ".join(parts)
+
+
+def original_of(store: Any, number: str, head: str) -> str | None:
+    """The number a match had in the store it was exported from, if ``head`` is the head of the
+    chain it had there, computed again from its stored lines (None: it is not)."""
+    from tournament import provenance
+    from tournament.reading import read_match
+
+    found = provenance.original_head(store, number, list(read_match(store, number).lines))
+    return found[1] if found is not None and found[0] == head else None

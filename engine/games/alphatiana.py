@@ -22,6 +22,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 
 name = "alphatiana"
 title = "La Roulette Alphatiana"
@@ -53,7 +54,7 @@ class State:
         return b if self.attacker == a else a
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     if len(header.players) != 2:
         raise BadHeader("La Roulette Alphatiana is a duel of two players", "ALP-1")
     how = header.options.get("start", "agreement")

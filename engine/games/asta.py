@@ -25,6 +25,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 from engine.text import fold
 
 name = "asta"
@@ -55,7 +56,7 @@ class State:
     notes: tuple[Note, ...] = ()
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, current=header.players[0])
 
 

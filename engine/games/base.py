@@ -1,9 +1,11 @@
 """What every game module shares: turns, outcomes, the context of an event, roll bookkeeping.
 
 Each game module offers the same small surface (DESIGN.md, "The engine's contract"):
-``start(header)``, ``apply(state, event, ctx)``, ``turns(state)`` and ``outcome(state)``, over
-frozen state values. Every state carries ``out`` (who went out, in order, and why) and ``notes``
-(how each played move was judged), which the match replay and the CLI read.
+``start(header, rules)``, ``apply(state, event, ctx)``, ``turns(state)`` and ``outcome(state)``,
+over frozen state values. Every state carries ``out`` (who went out, in order, and why) and
+``notes`` (how each played move was judged), which the match replay and the CLI read. ``rules``
+(and ``ctx.rules``) is the revision of the rules in force (:mod:`engine.rules`): a game whose
+rules changed between revisions asks it where they did.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.record import Record
+from engine.rules import CURRENT
 from engine.text import fold
 
 # What one player still has to roll: (die, how many dice thrown together), in any order.
@@ -180,7 +183,9 @@ class Context(NamedTuple):  # (a tuple: built for every event replayed, #15)
     position: int
     verdict: bool | None = None  # a referee's ruling on this event (REF-1), if any
     # What the standing rulings on earlier events decided (``ruled_keys``): key -> accepted.
+    # Always empty under revision 1 of the rules, where a ruling held for its event alone.
     ruled: Mapping[RuledKey, bool] = MappingProxyType({})
+    rules: int = CURRENT  # the revision of the rules in force (engine.rules)
 
     def admitted(self, word: str) -> bool:
         """EQ-4 and REF-1: this event's ruling, else a ruling on the word earlier, else the
@@ -202,7 +207,7 @@ class Game(Protocol):
     title: str
     min_players: int
 
-    def start(self, header: Header) -> Any: ...
+    def start(self, header: Header, rules: int = CURRENT) -> Any: ...
     def apply(self, state: Any, event: Event, ctx: Context) -> Any: ...
     def turns(self, state: Any) -> tuple[Turn, ...]: ...
     def outcome(self, state: Any) -> Outcome | None: ...

@@ -27,6 +27,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 
 name = "battaglia"
 title = "La battaglia dadale"
@@ -44,7 +45,7 @@ class State:
     notes: tuple[Note, ...] = ()
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, owed={p: (("d20", 2),) for p in header.players}, current=header.players[0])
 
 
@@ -102,7 +103,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
     if isinstance(event, Expression):
         assert state.rolled is not None
         enemy = _target(state, event)
-        judged = arithmetic.judge(event.expr, state.rolled)
+        judged = arithmetic.judge(event.expr, state.rolled, ctx.rules)  # TIR-2 by revision
         valid = judged.valid if ctx.verdict is None else ctx.verdict
         fleet = state.ships[enemy]
         value = judged.value

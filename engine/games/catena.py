@@ -24,6 +24,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg, nmsg
+from engine.rules import CURRENT
 from engine.text import fold
 
 name = "catena"
@@ -65,7 +66,7 @@ def anchor_players(header: Header) -> tuple[str, ...]:
     return header.players[:3]
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     owners = anchor_players(header)
     return State(
         header, owed={p: ANCHOR_DICE for p in owners}, anchors={p: Anchor() for p in owners}

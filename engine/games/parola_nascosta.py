@@ -29,6 +29,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 from engine.text import fold
 
 name = "parola_nascosta"
@@ -91,7 +92,7 @@ class State:
     notes: tuple[Note, ...] = ()
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     if len(header.players) > max_players:
         raise BadHeader("La parola nascosta seats 2 to 10 players", "PN-1")
     return State(header, deck_from_header(header.options.get("deck")))
@@ -332,10 +333,11 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
     notes = list(state.notes)
     seen = {(n.position, n.rule) for n in notes if not n.ok}
     for position, target, guess, said_right, ruled in state.answers:
-        # A guess the referee has ruled on is decided (REF-1): no mismatch left to show.
+        # A guess the referee has ruled on is decided (REF-1): no mismatch left to show. (Under
+        # revision 1 of the rules, as 0.1 did, every answer was checked, ruled on or not.)
         if (
             target == player
-            and ruled is None
+            and (ruled is None or ctx.rules == 1)
             and guessed(guess, word) != said_right
             and (position, "PN-4") not in seen
         ):
@@ -448,9 +450,14 @@ def _tie_break(state: State, ctx: Context) -> State:
         primary = c.percentile if rule.endswith("percentile") else c.d10
         return (sign * primary, sign * c.percentile)
 
-    best = max(map(key, left))
-    # CH-2: players the tie-breaker cannot part (equal percentiles) draw.
-    winners = tuple(p for p in left if key(p) == best)
+    if ctx.rules == 1:
+        # Revision 1 of the rules (0.1): of players the tie-breaker cannot part (equal
+        # percentiles), the first in turn order wins it (max keeps the first of equal keys).
+        winners: tuple[str, ...] = (max(left, key=key),)
+    else:
+        best = max(map(key, left))
+        # CH-2: players the tie-breaker cannot part (equal percentiles) draw (since revision 2).
+        winners = tuple(p for p in left if key(p) == best)
     why = msg(
         "wins the tie-breaker %(rule)s of card %(card)s",
         rule=TIEBREAK_WORDS.get(rule, rule),

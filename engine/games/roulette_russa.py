@@ -23,6 +23,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 from engine.text import consonants, fold
 
 name = "roulette_russa"
@@ -41,10 +42,19 @@ class State:
     winner: str | None = None
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
+    rules: int = CURRENT  # the revision of the rules in force (engine.rules): see turns()
 
 
-def start(header: Header) -> State:
-    return State(header, current=header.players[0])
+def start(header: Header, rules: int = CURRENT) -> State:
+    return State(header, current=header.players[0], rules=rules)
+
+
+# The events open on a turn to doubt again (RR-5), to roll or doubt (RR-1) and to roll, by the
+# revision of the rules: since revision 2 each may run out (CH-4); revision 1 (0.1) let only the
+# call to write time out (RR-3) and refused a timeout anywhere else.
+_DOUBT = {1: ("doubt",), 2: ("doubt", "timeout")}
+_ROLL_OR_DOUBT = {1: ("roll", "doubt"), 2: ("roll", "doubt", "timeout")}
+_ROLL = {1: ("roll",), 2: ("roll", "timeout")}
 
 
 def last_roller(state: State) -> str | None:
@@ -75,14 +85,15 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.writer is not None:
         say = expecting("write a word with the consonants %(letters)s", letters=listed(state))
         return (Turn(state.writer, ("word", "pass", "timeout"), say, "RR-3"),)
-    # CH-4: every turn has its time, so a roll or doubt turn may run out too (see apply).
+    # CH-4: every turn has its time, so a roll or doubt turn may run out too (see apply), since
+    # revision 2 of the rules (see _ROLL).
     target = last_roller(state)
     can_doubt = target is not None and target != state.current
     if can_doubt and _bound(state, state.current):
         return (
             Turn(
                 state.current,
-                ("doubt", "timeout"),
+                _DOUBT[state.rules],
                 expecting("doubt %(player)s again", player=target),
                 "RR-5",
             ),
@@ -93,11 +104,11 @@ def turns(state: State) -> tuple[Turn, ...]:
                 state.current,
                 ONE,
                 "RR-1",
-                ("roll", "doubt", "timeout"),
+                _ROLL_OR_DOUBT[state.rules],
                 expecting("roll the consonant die or doubt %(player)s", player=target),
             ),
         )
-    return (roll_turn(state.current, ONE, "RR-1", ("roll", "timeout")),)
+    return (roll_turn(state.current, ONE, "RR-1", _ROLL[state.rules]),)
 
 
 def _call_to_write(state: State) -> State:

@@ -26,6 +26,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 from engine.text import fold
 
 name = "texas"
@@ -59,7 +60,7 @@ def letter(face: str) -> str:
     return face_letters(face)[0]
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, owed={p: (("consonant", 2),) for p in header.players})
 
 

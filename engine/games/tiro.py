@@ -23,6 +23,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 
 name = "tiro"
 title = "Tiro di precisione"
@@ -49,7 +50,7 @@ def target_rollers(header: Header) -> tuple[str, ...]:
     return header.outside or header.players[:1]
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, owed={p: (("d6", 4),) for p in header.players})
 
 
@@ -91,7 +92,7 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         owed, dice = take_roll(state.owed, event, state.header, "TIR-1")
         return replace(state, owed=owed, dice={**state.dice, event.by: dice})
     if isinstance(event, Expression):
-        judged = arithmetic.judge(event.expr, state.dice[event.by])
+        judged = arithmetic.judge(event.expr, state.dice[event.by], ctx.rules)  # TIR-2 by revision
         hit = judged.valid and judged.value == state.target
         if ctx.verdict is not None:
             hit = ctx.verdict

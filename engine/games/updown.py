@@ -22,6 +22,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.rules import CURRENT
 
 name = "updown"
 title = "Up or down"
@@ -51,7 +52,7 @@ def number(values: Sequence[int]) -> int:
     return int("".join(str(v) for v in sorted(values, reverse=True)))
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, current=header.players[0])
 
 

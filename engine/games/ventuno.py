@@ -21,6 +21,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, either, msg
+from engine.rules import CURRENT
 
 name = "ventuno"
 title = "Il Ventuno"
@@ -52,7 +53,7 @@ def options(dice: tuple[int, ...]) -> tuple[int, ...]:
     return (a, 2 * a) if a == b else tuple(sorted({a, b}))
 
 
-def start(header: Header) -> State:
+def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, current=header.players[0])
 
 

@@ -42,7 +42,7 @@ def verify(
     from tournament.matches import lexicon_for
     from tournament.persistence import locate
     from tournament.store import normalise_number
-    from tournament.verify import Failure, verify_file, verify_store
+    from tournament.verify import Failure, original_of, said_formats, verify_file, verify_store
 
     lexicon = settings().lexicon
 
@@ -51,14 +51,16 @@ def verify(
 
     if file is not None:
         log = verify_file(read_text(file), words)
-        found = log.hashes[-1] if log.lines else None
+        found = log.file_head if log.lines else None  # the file's own chain
         if head and head != found:
             fail(f"{file}: its head hash is {found}, not the {head} given")
         if as_json:
             print_json({"ok": True, "events": len(log.lines), "head": found})
         else:
+            chain = "bound (match chain v2)" if log.binding else "plain (match chain v1)"
             typer.echo(
-                f"{file}: {len(log.lines)} events, chain intact, replay agrees; head {found}"
+                f"{file}: {len(log.lines)} events, {chain} chain intact, replay agrees; "
+                f"head {found}"
             )
         return
     if head and not match_id:
@@ -69,9 +71,12 @@ def verify(
         report = verify_store(locate(settings().db), words, match_id, checked, jobs)  # (none: said)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
         fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
+    moved_from = None
     if head and report.ok:
         stored = next(iter(report.heads.values()))
         if stored != head:
+            moved_from = original_of(store(), normalise_number(str(match_id)), head)
+        if stored != head and moved_from is None:
             report.failures.append(
                 Failure(
                     normalise_number(str(match_id)),
@@ -93,6 +98,13 @@ def verify(
             f"verified {matches}, {report.events} events{tournament}: every hash chain is intact "
             "and every replay agrees" + (f"; head {head} matches" if head else "")
         )
+        if moved_from is not None:
+            typer.echo(
+                f"{normalise_number(str(match_id))} was imported from a log exported as "
+                f"{moved_from or 'a plain log (tournament 0.1)'}: its chain there ends in {head}"
+            )
+        if report.formats:
+            typer.echo(f"formats: {said_formats(report)}")
         if report.sealed_dice:
             typer.echo(
                 f"digital dice still sealed (their rolls are proved at the reveal): "
@@ -101,6 +113,15 @@ def verify(
     else:
         for failure in report.failures:
             typer.echo(f"FAILED {failure}", err=True)
+        from tournament import provenance
+
+        newer = provenance.newer_writers(store())
+        if newer:
+            typer.echo(
+                f"this database was also written by tournament {', '.join(newer)}, a newer "
+                "version: what this one cannot read may be that version's (upgrade to read it)",
+                err=True,
+            )
     if not report.ok:
         raise typer.Exit(1)
 
@@ -202,14 +223,36 @@ def audit(
             help="void:N, or replace:N=MOVE (a move, or a JSON event): replayed, not stored.",
         ),
     ] = None,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            metavar="recorded|current",
+            help="recorded: the rules the match was played under (its revision); current: "
+            "what today's rules would say of the same log.",
+        ),
+    ] = "recorded",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
-    from tournament.audit import outcome_json, state_words, timeline
+    from tournament.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.matches import load
 
+    if rules not in ("recorded", "current"):
+        fail(f"--rules is recorded or current, not {rules!r}")
     s = store()
     loaded = load(s, match_id, settings().lexicon)
+    recorded = loaded.replay
+    if rules == "current":
+        from engine.rules import CURRENT
+
+        today, why = under_current_rules(loaded)
+        if today is None:
+            fail(
+                f"under today's rules (revision {CURRENT}) {loaded.match.number} could not "
+                f"have happened: {why} (it was played under revision {recorded.revision})"
+            )
+        loaded = today
     replay = loaded.replay
     if what_if:
         _what_if(s, loaded, what_if, as_json)
@@ -229,7 +272,10 @@ def audit(
             {
                 "match": loaded.match.number,
                 "game": replay.header.game,
+                "rules": replay.revision,
+                "rules_recorded": recorded.revision,
                 "outcome": outcome_json(replay.outcome),
+                "outcome_recorded": outcome_json(recorded.outcome),
                 "timeline": rows,
             }
         )
@@ -267,6 +313,13 @@ def audit(
         console.print(
             f"winners: {', '.join(outcome['winners']) or 'nobody'}; head hash {loaded.match.head}",
             soft_wrap=True,
+        )
+    console.print(f"rules: revision {replay.revision}", soft_wrap=True)
+    if replay.revision != recorded.revision:
+        before = outcome_json(recorded.outcome)
+        same = "the same outcome" if before == outcome else f"recorded outcome: {before}"
+        console.print(
+            f"played under revision {recorded.revision}: {same}", soft_wrap=True
         )
 
 

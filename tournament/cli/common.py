@@ -142,9 +142,27 @@ def options(
             help="An organizer's word list (.marisa, or text with one word a line).",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=lambda given: _version(given),
+            help="Print the program's version and exit.",
+        ),
+    ] = False,
 ) -> None:
     global _settings
     _settings = Settings(db, lexicon)
+
+
+def _version(given: bool) -> None:
+    """``--version`` where ``main`` did not answer it first (the app called as a library)."""
+    if given:
+        from tournament import version
+
+        typer.echo(f"tournament {version()}")
+        raise typer.Exit()
 
 
 def fail(message: str) -> NoReturn:

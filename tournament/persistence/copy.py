@@ -81,7 +81,7 @@ def copy(
     Raises :class:`StoreError` (nothing written) when the source is not a store or the target
     holds anything; a copy that does not verify is reported in :attr:`Copied.failures`.
     """
-    from tournament import dice, readmodels
+    from tournament import dice, provenance, readmodels
     from tournament.store import Store
     from tournament.tournaments import TOURNAMENT_ID
     from tournament.verify import verify_store
@@ -104,6 +104,7 @@ def copy(
         assert reader.snapshots is not None
         snapshots = list(reader.snapshots.recorder.select_events(TOURNAMENT_ID))
         seeds = dice.every_seed(reader)  # kept outside the log until their reveal
+        kept = provenance.every_row(reader)  # who wrote it, where moved matches came from
     finally:
         close(reader)
     say(f"read {len(events)} events and {len(snapshots)} snapshots from {source}")
@@ -118,6 +119,7 @@ def copy(
             assert writer.snapshots is not None
             writer.snapshots.recorder.insert_events(snapshots)
         dice.keep_seeds(writer, seeds)
+        provenance.keep_rows(writer, kept)
         result.events, result.snapshots = len(events), len(snapshots)
         say(f"wrote them to {target}; comparing and verifying")
         _compare(source, target, result)

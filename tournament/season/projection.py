@@ -31,6 +31,7 @@ from tournament.matches import Refused, describe, lexicon_for
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
 from tournament.standings import Row
+from tournament.matchlog import RULES_OF_CHAIN
 from tournament.store import PAGE, STARTED, Match, Store
 from tournament.tournaments import Tournament
 
@@ -168,9 +169,9 @@ def read_tournament(label: str, path: Path, lexicon: str | None = None) -> Tourn
                 for number in tb.get("matches", {}).values():
                     if number not in logs:
                         raise SeasonError(f"{label}: the log of {number} is missing")
-                    header, lines = logs[number]
+                    header, lines, rules = logs[number]
                     where = (number, r["number"], tb["table"])
-                    matches[number] = _match_facts(label, lexicon, header, lines, *where)
+                    matches[number] = _match_facts(label, lexicon, header, lines, rules, *where)
         return TournamentFacts(label, t, matches)
     finally:
         store.close()
@@ -198,26 +199,33 @@ def _check_file(label: str, path: Path) -> None:
         raise SeasonError(f"the season's tournament {label} is not a tournament database")
 
 
-def match_logs(store: Store) -> dict[str, tuple[str, list[str]]]:
-    """Every stored match's header and log lines, read in a few pages of the event table.
+def match_logs(store: Store) -> dict[str, tuple[str, list[str], int]]:
+    """Every stored match's header and log lines, and the rules its header means when it names
+    none (by its chain's format: :data:`tournament.matchlog.RULES_OF_CHAIN`), read in a few
+    pages of the event table.
 
     A season reads thousands of matches: one pass over the stored events is several times
     quicker than rebuilding each match's aggregate on its own, and decodes the same events.
     """
-    logs: dict[UUID, tuple[str, list[str]]] = {}
+    logs: dict[UUID, tuple[str, list[str], int]] = {}
     start = 1
     while True:
         page = store.recorder.select_notifications(start, PAGE, topics=[STARTED, RECORDED])
         for notification in page:
             event: Any = store.mapper.to_domain_event(notification)  # Match.Started/Recorded
             if notification.topic == STARTED:
-                logs[event.originator_id] = (event.number, [event.header])
+                chain_format = 1 if vars(event).get("hash") is None else 2  # v1: 0.1's
+                logs[event.originator_id] = (
+                    event.number,
+                    [event.header],
+                    RULES_OF_CHAIN[chain_format],
+                )
             else:
                 logs[event.originator_id][1].append(event.line)
         if len(page) < PAGE:
             break
         start = page[-1].id + 1
-    return {number: (lines[0], lines[1:]) for number, lines in logs.values()}
+    return {number: (lines[0], lines[1:], rules) for number, lines, rules in logs.values()}
 
 
 def _match_facts(
@@ -225,6 +233,7 @@ def _match_facts(
     lexicon_path: str | None,
     header_line: str,
     lines: list[str],
+    rules: int,
     number: str,
     round_: int,
     table: int,
@@ -233,7 +242,7 @@ def _match_facts(
         header = parse_header(json.loads(header_line))
         lexicon = lexicon_for(header, lexicon_path)
         events = [parse_event(json.loads(line)) for line in lines]
-        replay = Replay.of(header, lexicon, events)
+        replay = Replay.start(header, lexicon, rules=rules).extend(events)
     except LexiconError as e:
         raise SeasonError(f"{label}: {e}") from None
     except (RuleViolation, ValueError) as e:  # changed outside the program, or older rules
@@ -241,7 +250,7 @@ def _match_facts(
     correction = None
     late = _late_corrections(events)
     if late:
-        before = Replay.of(header, lexicon, events[: late[0] - 1])
+        before = Replay.start(header, lexicon, rules=rules).extend(events[: late[0] - 1])
         correction = Correction(
             tuple(late),
             tuple(f"#{i} {describe(events[i - 1])}" for i in late),
