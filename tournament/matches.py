@@ -164,7 +164,7 @@ def stored_as(store: Store, log: MatchLog) -> str | None:
     same file imported twice (#11)."""
     from tournament.reading import with_header  # not imported by a recording call (#15)
 
-    for match in with_header(store, log.header_line):  # (issue 15: not every match rebuilt)
+    for match in with_header(store, log.stored_header):  # (issue 15: not every match rebuilt)
         if tuple(match.lines) == log.lines:
             return match.number
     return None
@@ -178,7 +178,7 @@ def import_log(store: Store, log: MatchLog) -> Match:
     (or the log's chain is 0.1's plain one) it is stored under the next number, with a new chain,
     and the chain it had is kept as its provenance: ``verify M12 --head ORIGINAL`` still finds it
     (:mod:`tournament.provenance`)."""
-    match = store.create(log.header_line, log.lines, log.binding)
+    match = store.create(log.stored_header, log.lines, log.binding)
     if log.file_head is not None and match.head != log.file_head:
         from tournament import provenance
 

@@ -95,7 +95,18 @@ class MatchLog(Record):
 
     @property
     def hashes(self) -> list[str]:
-        return chain(self.header_line, self.lines, self.binding)
+        """The chain the log carries (over the file's own header, before anything was added)."""
+        return chain(self.file_header or self.header_line, self.lines, self.binding)
+
+    @property
+    def stored_header(self) -> str:
+        """The header a new match is stored with: a new chain's says the rules it is played
+        under; a bound log keeps its header as it was, for its chain (its store reads it under
+        the rules of its format)."""
+        header = json.loads(self.header_line)
+        if self.binding is not None or header.get("rules") is not None:
+            return self.header_line
+        return canonical({**header, "rules": self.replay.revision})
 
 
 # The revision of the rules (docs/rules-revisions.md) a header that names none was played under,
@@ -179,10 +190,6 @@ def read_log(
         header_obj = {**header_obj, "lexicon": replay.lexicon.identity}
     if binding:
         binding = Binding(binding.match, binding.id, binding.at, tuple(map(str, times)))
-    elif header_obj.get("rules") is None:
-        # A new chain: its header says which rules it is played under (a bound log keeps its
-        # header as it was, for its chain; its store reads it under the rules of its format).
-        header_obj = {**header_obj, "rules": replay.revision}
     return MatchLog(
         canonical(header_obj),
         tuple(lines),

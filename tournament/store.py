@@ -304,9 +304,7 @@ class Store(Application):
         except Exception:  # anything a changed byte can make of a stored event
             raise unreadable(what) from None
 
-    def create(
-        self, header: str, lines: Sequence[str], binding: Binding | None = None
-    ) -> Match:
+    def create(self, header: str, lines: Sequence[str], binding: Binding | None = None) -> Match:
         """Store a new match with its events, atomically, under the next free number; or, for
         a log exported from a store (its ``binding``), under its own number, id and times where
         they are free here, so that it keeps its chain and head hash."""

@@ -159,7 +159,7 @@ def open_match(
         header["outside"] = [_registered(t, name) for name in outside]
     log = check_header(header, lexicon_path or store.lexicon)
     _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
-    match = store.new_match(log.header_line)
+    match = store.new_match(log.stored_header)
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )

@@ -203,7 +203,9 @@ def _verify_match(
     # A v1 chain (0.1's) is plain and its start holds no hash; a v2 chain is bound.
     chain_format = 1 if started.hash is None else 2
     report.formats[f"match chain v{chain_format}"] += 1
-    if chain_format == 2 and started.hash != genesis(header_line, Binding(name, aggregate, started.at)):
+    if chain_format == 2 and started.hash != genesis(
+        header_line, Binding(name, aggregate, started.at)
+    ):
         report.failures.append(
             Failure(
                 name,

@@ -20,7 +20,7 @@ from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok, run
 from tournament import topics
 from tournament.matchlog import chain, genesis, link
-from tournament.store import Match, Store, match_uuid
+from tournament.store import Match, Store
 from tournament.tournaments import Tournament
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -315,7 +315,7 @@ def test_what_a_newer_version_wrote_is_not_called_forged_alone(tmp_path: Path) -
         conn.execute("insert into store_writers values ('9.0.0', '2027-01-01', '2027-01-01')")
         conn.execute(
             "update stored_events set state = cast(replace(cast(state as text), '\"line\"', "
-            "'\"line\",\"extra\":1,\"x\"') as blob) where originator_version = 2"
+            '\'"line","extra":1,"x"\') as blob) where originator_version = 2'
         )
     conn.close()
     said = run(db, "verify")

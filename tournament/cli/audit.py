@@ -318,9 +318,7 @@ def audit(
     if replay.revision != recorded.revision:
         before = outcome_json(recorded.outcome)
         same = "the same outcome" if before == outcome else f"recorded outcome: {before}"
-        console.print(
-            f"played under revision {recorded.revision}: {same}", soft_wrap=True
-        )
+        console.print(f"played under revision {recorded.revision}: {same}", soft_wrap=True)
 
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:

@@ -28,10 +28,10 @@ from engine.lexicon import LexiconError
 from engine.match import Replay
 from tournament import day
 from tournament.matches import Refused, describe, lexicon_for
+from tournament.matchlog import RULES_OF_CHAIN
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
 from tournament.standings import Row
-from tournament.matchlog import RULES_OF_CHAIN
 from tournament.store import PAGE, STARTED, Match, Store
 from tournament.tournaments import Tournament
 
