@@ -94,7 +94,7 @@ def verify_tournament(
             stored = expected
         else:
             sealed = True
-        if stored != expected:
+        if stored is None or stored != expected:
             report.failures.append(
                 Failure(
                     TOURNAMENT,
