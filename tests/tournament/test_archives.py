@@ -193,7 +193,7 @@ def test_a_01_match_reads_exports_and_goes_on_in_its_own_format(tmp_path: Path) 
     assert [x["hash"] for x in lines] == chain(stored.header, stored.lines)
     log = tmp_path / "m1.jsonl"
     log.write_text(exported, encoding="utf-8")
-    assert "plain (match chain v1) chain intact" in ok(db, "verify", "--file", str(log))
+    assert "(a plain chain, v1)" in ok(db, "verify", "--file", str(log))
 
 
 def test_a_01_tournament_goes_on_sealed_and_a_stripped_hash_is_found(tmp_path: Path) -> None:

@@ -48,6 +48,7 @@ def test_an_untouched_store_verifies(tmp_path: Path) -> None:
         "tournament_events": 0,
         "failures": [],
         "sealed_dice": [],
+        "formats": {"match chain v2": 1},
     }
 
 

@@ -57,10 +57,10 @@ def verify(
         if as_json:
             print_json({"ok": True, "events": len(log.lines), "head": found})
         else:
-            chain = "bound (match chain v2)" if log.binding else "plain (match chain v1)"
+            chain = "a bound chain, match chain v2" if log.binding else "a plain chain, v1"
             typer.echo(
-                f"{file}: {len(log.lines)} events, {chain} chain intact, replay agrees; "
-                f"head {found}"
+                f"{file}: {len(log.lines)} events, chain intact, replay agrees; head {found} "
+                f"({chain})"
             )
         return
     if head and not match_id:
