@@ -61,7 +61,7 @@ def main() -> None:
 
         sys.stdout.write(f"tournament {version()}\n")
         return
-    from tournament.cli.common import app
+    app = globals().get("app") or __getattr__("app")  # this module's, as a test may set it
 
     # What is imported so far (typer, click, the program's modules) lives as long as the process:
     # frozen, the garbage collector leaves it alone, above all in the full collection as the
