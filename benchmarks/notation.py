@@ -12,11 +12,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from engine.bots import random_game
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
 from engine.notation import NotationError, format, parse
-from tournament.bots import random_game
 
 ROUNDS = 5
 

@@ -29,8 +29,8 @@ import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable, Sequence  # noqa: E402
 
-from tournament.pairing import History, swiss  # noqa: E402
-from tournament.pairing.swiss_round import Field, _solve, match, sparse_graph  # noqa: E402
+from tournament.domain.pairing import History, swiss  # noqa: E402
+from tournament.domain.pairing.swiss_round import Field, _solve, match, sparse_graph  # noqa: E402
 
 
 def field_after(count: int, rounds: int, seed: int) -> tuple[list[str], dict[str, float], History]:

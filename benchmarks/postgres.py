@@ -30,7 +30,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tournament.persistence import PostgresServer, locate  # noqa: E402
+from tournament.storage.locations import PostgresServer, locate  # noqa: E402
 
 
 def url_of(server: PostgresServer) -> str:
@@ -41,7 +41,7 @@ def url_of(server: PostgresServer) -> str:
 
 
 def fresh_schema(server: PostgresServer, name: str) -> PostgresServer:
-    from tournament.persistence.postgres import connect
+    from tournament.storage.postgres import connect
 
     schema = f"bench_{name}_{uuid.uuid4().hex[:6]}"
     with connect(server) as conn:
@@ -50,7 +50,7 @@ def fresh_schema(server: PostgresServer, name: str) -> PostgresServer:
 
 
 def drop_schema(server: PostgresServer) -> None:
-    from tournament.persistence.postgres import connect
+    from tournament.storage.postgres import connect
 
     with connect(server) as conn:
         conn.execute(f"drop schema if exists {server.schema} cascade")
@@ -78,8 +78,8 @@ def writers(db: str, mode: str, names: list[str], moves: int) -> list[list[dict]
 
 def throughput(db: str, count: int, moves: int) -> float:
     """Moves a second, from the first writer's start to the last writer's end."""
-    from tournament.persistence import close
-    from tournament.store import Store
+    from tournament.storage.locations import close
+    from tournament.storage.store import Store
 
     close(Store(db))  # made first: the writers share a store, they do not race to make it
     reports = writers(db, "own", [f"w{k}" for k in range(count)], moves)
@@ -106,7 +106,7 @@ def part_a(server: PostgresServer, moves: int) -> None:
 
 def part_b(server: PostgresServer, moves: int) -> None:
     from tests.tournament.writers import HEADER
-    from tournament.store import Store
+    from tournament.storage.store import Store
 
     schema = fresh_schema(server, "race")
     url = url_of(schema)
@@ -146,11 +146,11 @@ def part_b(server: PostgresServer, moves: int) -> None:
 def part_c(server: PostgresServer, season: Path, players: int, events: int) -> None:
     import orjson
 
-    from tournament import readmodels
-    from tournament.persistence import close
-    from tournament.persistence.copy import copy
-    from tournament.persistence.postgres import EVENTS, connect
-    from tournament.store import Store
+    from tournament.readside import readmodels
+    from tournament.services.copy import copy
+    from tournament.storage.locations import close
+    from tournament.storage.postgres import EVENTS, connect
+    from tournament.storage.store import Store
 
     if not season.exists():
         print(f"building {season}: {players} players, about {events:,} events")

@@ -9,12 +9,12 @@ import random
 import statistics
 import time
 
+from engine.bots import random_game
 from engine.events import event_to_json, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
-from tournament.bots import random_game
-from tournament.matchlog import canonical, chain, read_log, write_log
+from tournament.logformat.matchlog import canonical, chain, read_log, write_log
 
 EVENTS = 200
 

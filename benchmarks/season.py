@@ -22,8 +22,8 @@ from pathlib import Path
 
 REBUILD = r"""
 import json, resource, sys, time
-from tournament.store import Store
-from tournament import readmodels
+from tournament.storage.store import Store
+from tournament.readside import readmodels
 store = Store(sys.argv[1])
 start = time.perf_counter()
 progress = readmodels.rebuild(store)
@@ -33,15 +33,15 @@ print(json.dumps({"events": progress.events, "seconds": seconds,
 """
 BASELINE = r"""
 import json, resource
-from tournament.store import Store
-from tournament import readmodels
+from tournament.storage.store import Store
+from tournament.readside import readmodels
 print(json.dumps({"rss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 """
 
 
 def build(db: Path, players: int, events: int) -> None:
-    from tournament import simulate
-    from tournament.store import Store
+    from tournament.services import simulate
+    from tournament.storage.store import Store
 
     start = time.perf_counter()
     simulate.run(
@@ -60,8 +60,8 @@ def build(db: Path, players: int, events: int) -> None:
 
 def ensure_snapshot(db: Path) -> None:
     """A season built before snapshots existed gets the one the program now takes itself."""
-    from tournament.store import Store
-    from tournament.tournaments import TOURNAMENT_ID
+    from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.storage.store import Store
 
     store = Store(db)
     if store.snapshots is not None and not list(store.snapshots.get(TOURNAMENT_ID, limit=1)):
@@ -80,8 +80,9 @@ def raw_scan(db: Path) -> tuple[int, float]:
 
 
 def pair_one_round(db: Path) -> tuple[int, float]:
-    from tournament import day, readmodels
-    from tournament.store import Store
+    from tournament.readside import readmodels
+    from tournament.services import day
+    from tournament.storage.store import Store
 
     store = Store(db)
     readmodels.update(store)

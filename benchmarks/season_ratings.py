@@ -24,8 +24,8 @@ from pathlib import Path
 
 
 def simulate_one(path: str, seed: int, players: int) -> str:
-    from tournament import simulate
-    from tournament.store import Store
+    from tournament.services import simulate
+    from tournament.storage.store import Store
 
     fmt = "swiss" if seed % 2 else "pods"
     simulate.run(

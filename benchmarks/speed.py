@@ -73,10 +73,10 @@ def raw_scan(db: Path, aggregate: str | None = None) -> int:
 
 def build(db: Path) -> None:
     """The tournament of rows (2) and (4), and the long match of (3), outside it."""
-    from tournament import simulate
-    from tournament.matches import check_log, import_log
-    from tournament.matchlog import canonical, chain, write_log
-    from tournament.store import Store
+    from tournament.logformat.matchlog import canonical, chain, write_log
+    from tournament.services import simulate
+    from tournament.services.matches import check_log, import_log
+    from tournament.storage.store import Store
 
     start = time.perf_counter()
     store = Store(db)
@@ -104,11 +104,11 @@ def main() -> None:
 
 def measure(db: Path, runs: int) -> None:
     from engine.lexicon import default_lexicon
-    from tournament import readmodels
-    from tournament.matches import load
-    from tournament.parallel import cores
-    from tournament.store import Store, match_uuid
+    from tournament.readside import readmodels
+    from tournament.services.matches import load
+    from tournament.storage.store import Store, match_uuid
     from tournament.verify import verify_store
+    from tournament.verify.parallel import cores
 
     store = Store(db)
     long_number = next(m.number for m in store.matches() if len(m.lines) == LONG)

@@ -70,8 +70,8 @@ def fresh_store(tmp: str, server: str | None) -> tuple[str, Any]:
     import uuid
     from dataclasses import replace
 
-    from tournament.persistence import locate
-    from tournament.persistence.postgres import connect
+    from tournament.storage.locations import locate
+    from tournament.storage.postgres import connect
 
     where = replace(locate(server), schema=f"bench_web_{uuid.uuid4().hex[:6]}")  # type: ignore[type-var]
     url = (
@@ -87,9 +87,10 @@ def fresh_store(tmp: str, server: str | None) -> tuple[str, Any]:
 
 
 def build(db: str, tables: int) -> None:
-    from tournament import day, readmodels
-    from tournament.persistence import close
-    from tournament.store import Store
+    from tournament.readside import readmodels
+    from tournament.services import day
+    from tournament.storage.locations import close
+    from tournament.storage.store import Store
 
     store = Store(db)
     day.create(store, "Carico", games=GAMES, rounds=3)

@@ -245,7 +245,7 @@ def _read_back(why: str) -> Msg | str:
     return _paired(found) if found else why
 
 
-# The Swiss pairing's reasons by code, as ``tournament.pairing.tables.TEXTS`` says them in
+# The Swiss pairing's reasons by code, as ``tournament.domain.pairing.tables.TEXTS`` says them in
 # English (a test checks they are the same texts); a seat's name picks its own sentence.
 REASONS: dict[str, str] = {
     "same_score": N_("same score"),
@@ -370,7 +370,8 @@ _BEST: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = (
 
 
 def best_play(text: str) -> Msg | str:
-    """The audit's best play (:func:`tournament.audit.best_possible`, English) as a message."""
+    """The audit's best play (:func:`tournament.services.audit.best_possible`, English) as a
+    message."""
     for pattern, make in _BEST:
         found = pattern.match(text)
         if found:

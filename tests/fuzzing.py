@@ -179,8 +179,8 @@ def mutated_log(rng: random.Random, logs: Sequence[Path] = LOGS) -> bytes:
 @functools.cache
 def exported(data: bytes) -> bytes:
     """An example log as ``match export`` writes it: every event with seq and hash."""
-    from tournament.matches import check_log
-    from tournament.matchlog import write_log
+    from tournament.logformat.matchlog import write_log
+    from tournament.services.matches import check_log
 
     log = check_log(data.decode("utf-8"))
     return write_log(log.header_line, log.lines, log.hashes).encode("utf-8")

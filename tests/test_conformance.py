@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.bots import random_game
 from engine.events import End, Out, Ruling, Void, event_to_json
 from engine.games import GAMES
 from engine.games import game as rules
@@ -21,8 +22,7 @@ from engine.lexicon import default_lexicon
 from engine.match import Replay, carried_rulings, standing_rulings
 from engine.rules import CURRENT
 from tests.support import header
-from tournament.bots import random_game
-from tournament.matchlog import canonical, chain, read_log, write_log
+from tournament.logformat.matchlog import canonical, chain, read_log, write_log
 
 SEEDS = range(12)
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.bots import random_game
 from engine.dice import DEFAULT_FACES, digital_roll, seed_commitment
 from engine.events import (
     Chain,
@@ -52,10 +53,9 @@ from engine.notation import (
     tokens,
 )
 from tests.support import EXAMPLES, example, header, play, roll
-from tournament.bots import random_game
-from tournament.matches import load
-from tournament.simulate import Simulation, run
-from tournament.store import Store
+from tournament.services.matches import load
+from tournament.services.simulate import Simulation, run
+from tournament.storage.store import Store
 
 LEXICON = default_lexicon()
 GB = ["giallo", "blu"]

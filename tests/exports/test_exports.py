@@ -14,8 +14,8 @@ import pytest
 from exports import render
 from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok
-from tournament import simulate
-from tournament.store import Store
+from tournament.services import simulate
+from tournament.storage.store import Store
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"

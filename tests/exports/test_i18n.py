@@ -23,8 +23,8 @@ from engine.message import msg, nmsg  # noqa: E402
 from exports.i18n import LANGS, LOCALES, say, translator  # noqa: E402
 from tests.support import EXAMPLES  # noqa: E402
 from tests.tournament.test_match_cli import ok  # noqa: E402
-from tournament.demo import build_demo  # noqa: E402
-from tournament.printing import Printer  # noqa: E402
+from tournament.readside.printing import Printer  # noqa: E402
+from tournament.services.demo import build_demo  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "expecting": None, "nmsg": (1, 2)}
@@ -154,7 +154,7 @@ def english_in(text: str, played: frozenset[str] = frozenset()) -> list[str]:
 def played_words(store) -> frozenset[str]:
     """Every word, chain link and guess of every match in ``store``."""
     from engine.events import Chain, Guess, Reveal, Word
-    from tournament.matches import load
+    from tournament.services.matches import load
 
     found: set[str] = set()
     for match in store.matches():
@@ -184,8 +184,8 @@ def printed(store, out: Path) -> dict[str, str]:
 def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, str], frozenset[str]]:
     """Everything printed in Italian for the demo (its tournament, every example match) and for
     a single-elimination tournament (its bracket), and the words played in them."""
-    from tournament.simulate import Simulation, run
-    from tournament.store import Store
+    from tournament.services.simulate import Simulation, run
+    from tournament.storage.store import Store
 
     tmp = tmp_path_factory.mktemp("demo")
     store = build_demo(tmp / "demo.db")
@@ -259,8 +259,8 @@ def test_every_example_prints_in_italian(example: str, tmp_path: Path) -> None:
 def test_the_pairings_reasons_are_the_pairings_own_texts() -> None:
     """exports says the Swiss pairing's reasons by their codes: the same English texts."""
     from exports.wording import REASONS, SEATED, pairing_reason
-    from tournament.pairing.seats import SEAT_NAMES
-    from tournament.pairing.tables import TEXTS
+    from tournament.domain.pairing.seats import SEAT_NAMES
+    from tournament.domain.pairing.tables import TEXTS
 
     assert REASONS == TEXTS
     for (code, seat), text in SEATED.items():

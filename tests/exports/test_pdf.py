@@ -20,8 +20,8 @@ pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency")
 
 from tests.support import EXAMPLES  # noqa: E402
 from tests.tournament.test_match_cli import ok, run  # noqa: E402
-from tournament import simulate  # noqa: E402
-from tournament.store import Store  # noqa: E402
+from tournament.services import simulate  # noqa: E402
+from tournament.storage.store import Store  # noqa: E402
 
 A4 = (595, 842)  # points, portrait
 
@@ -143,7 +143,7 @@ def test_every_blank_sheet_is_one_a4_page(tmp_path: Path) -> None:
 def test_the_closing_keeps_the_end_of_the_log_and_names_the_referee(tmp_path: Path) -> None:
     """The outcome, seal and signatures never start a page alone: the last rows of the log
     come with them (demo matches M22 and M59 filled their first page just short of it)."""
-    from tournament.demo import DATE, build_demo
+    from tournament.services.demo import DATE, build_demo
 
     db = tmp_path / "demo.db"
     build_demo(db)

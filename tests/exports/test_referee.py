@@ -80,8 +80,8 @@ def test_match_new_names_the_referee_in_the_tournament(tmp_path: Path) -> None:
 def test_a_snapshot_taken_after_referees_were_named_loads_and_verifies(tmp_path: Path) -> None:
     """The tournament is loaded from a snapshot every hundred events: the names are in it, and
     ``verify`` finds it equal to the replayed events (as for a snapshot taken before)."""
-    from tournament import day, referees, simulate
-    from tournament.store import Store
+    from tournament.services import day, referees, simulate
+    from tournament.storage.store import Store
 
     db = tmp_path / "t.db"
     store = Store(db)

@@ -9,9 +9,9 @@ import pytest
 
 from exports.season import chart, history_svg, season_sheet, shared_environment
 from tests.tournament.test_match_cli import ok, refused
-from tournament import simulate
 from tournament.season import service
-from tournament.store import Store
+from tournament.services import simulate
+from tournament.storage.store import Store
 
 SVG = "{http://www.w3.org/2000/svg}"
 

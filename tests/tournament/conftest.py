@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tournament.persistence import PostgresServer, close, locate
-from tournament.store import Store
+from tournament.storage.locations import PostgresServer, close, locate
+from tournament.storage.store import Store
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -100,7 +100,7 @@ def raw_rows(store: Store, statement: str) -> list[tuple[Any, ...]]:
     """Rows read with the backend's own driver, as an organizer's SQL tool would."""
     where = store.location
     if isinstance(where, PostgresServer):
-        from tournament.persistence.postgres import connect
+        from tournament.storage.postgres import connect
 
         with connect(where) as conn:
             return conn.execute(statement).fetchall()  # type: ignore[arg-type]

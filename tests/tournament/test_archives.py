@@ -18,10 +18,10 @@ import pytest
 
 from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok, run
-from tournament import topics
-from tournament.matchlog import chain, genesis, link
-from tournament.store import Match, Store
-from tournament.tournaments import Tournament
+from tournament.domain.tournaments import Tournament
+from tournament.logformat.matchlog import chain, genesis, link
+from tournament.storage import topics
+from tournament.storage.store import Match, Store
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -118,7 +118,8 @@ def test_a_changed_line_breaks_the_provenance_too(tmp_path: Path) -> None:
 
 
 def test_the_store_records_the_versions_that_wrote_to_it(tmp_path: Path) -> None:
-    from tournament import __version__, provenance
+    from tournament import __version__
+    from tournament.storage import provenance
 
     db = tmp_path / "a.db"
     _match_of_two_events(db)
@@ -250,7 +251,7 @@ def test_a_class_moved_elsewhere_keeps_old_stores_readable(tmp_path: Path) -> No
     script = f"""
 import importlib, sys, types
 import eventsourcing.utils as utils
-import tournament.store as store
+import tournament.storage.store as store
 moved = types.ModuleType("tournament.elsewhere")
 sys.modules["tournament.elsewhere"] = moved
 moved.Match = store.Match
@@ -259,13 +260,13 @@ for cls in (store.Match, store.Match.Started, store.Match.Recorded):
 utils._topic_cache.clear(); utils._type_cache.clear()
 for cls in (moved.Match, moved.Match.Started, moved.Match.Recorded):
     utils.register_topic(cls.TOPIC, cls)
-from tournament import topics
+from tournament.storage import topics
 for name in list(topics.HOMES):
     if name.startswith("tournament.store:"):
         topics.HOMES[name] = "tournament.elsewhere"
 real = importlib.import_module
 def import_module(name, *args):
-    if name == "tournament.store":  # the old module path leads nowhere now
+    if name == "tournament.storage.store":  # the old module path leads nowhere now
         raise ImportError(name)
     return real(name, *args)
 importlib.import_module = import_module

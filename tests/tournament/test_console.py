@@ -19,7 +19,7 @@ from engine.notation import format as format_move
 from tests.support import EXAMPLES, play
 from tests.tournament.test_match_cli import ok
 from tournament.cli.console import Console
-from tournament.store import Store
+from tournament.storage.store import Store
 
 EXAMPLE_NAMES = sorted(p.name for p in EXAMPLES.glob("*.jsonl"))
 

@@ -36,7 +36,7 @@ from tests.exports.test_i18n import played_words  # noqa: E402
 from tests.support import EXAMPLES  # noqa: E402
 from tests.tournament.test_console import line_for, new_match  # noqa: E402
 from tests.tournament.test_match_cli import app, ok, runner  # noqa: E402
-from tournament.store import Store  # noqa: E402
+from tournament.storage.store import Store  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 # Where the texts the console shows are written: its own, the match service's refusals, the
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     "tournament/cli/console.py",
     "tournament/cli/play.py",
-    "tournament/matches.py",
+    "tournament/services/matches.py",
     "exports/wording.py",
     *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "engine").rglob("*.py"))),
 ]

@@ -10,10 +10,11 @@ from itertools import combinations
 import pytest
 
 from tests.tournament.conftest import raw_rows
-from tournament import day, readmodels, simulate
-from tournament import tables as round_tables
-from tournament.matches import Refused, record
-from tournament.store import Store, StoreError
+from tournament.readside import readmodels
+from tournament.services import day, simulate
+from tournament.services import tables as round_tables
+from tournament.services.matches import Refused, record
+from tournament.storage.store import Store, StoreError
 
 
 def run(store: Store, **knobs) -> day.Tournament:
@@ -240,7 +241,7 @@ def test_la_parola_nascosta_at_tables_of_two_to_ten(store: Store) -> None:
 def test_the_tournament_is_loaded_from_a_snapshot_and_agrees_with_its_events(store: Store) -> None:
     from eventsourcing.application import project_aggregate
 
-    from tournament.tournaments import TOURNAMENT_ID
+    from tournament.domain.tournaments import TOURNAMENT_ID
 
     t = run(store, players=12, rounds=4, seed=8)
     assert t.version > 100
@@ -268,7 +269,7 @@ def test_read_models_of_an_older_program_are_rebuilt(store: Store) -> None:
 def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store) -> None:
     import copy
 
-    from tournament import corrections
+    from tournament.services import corrections
 
     day.create(store, "Sera", format="swiss", rounds=3, plays="tiro", tiebreaks=["lot"])
     day.add_players(store, ["a", "b", "c", "d"])
@@ -301,7 +302,7 @@ def test_an_amendment_gives_each_player_at_most_a_point_a_challenge(
 ) -> None:
     """CH-2: a point for each challenge won; a table plays one challenge, or a partita's four
     (CH-3). An amendment beyond that, or below 0, is refused and nothing is recorded."""
-    from tournament import corrections
+    from tournament.services import corrections
 
     day.create(store, "Sera", plays=plays)
     day.add_players(store, ["a", "b"])
@@ -342,7 +343,7 @@ def test_a_table_start_says_when_the_word_list_cannot_be_checked(
     program is said so in one sentence (it was passed over), and nothing is stored."""
     import sqlite3
 
-    from tournament.store import match_uuid
+    from tournament.storage.store import match_uuid
 
     db = tmp_path / "club.db"
     store = Store(db)

@@ -12,11 +12,11 @@ from engine.dice import DEFAULT_FACES, digital_roll, seed_commitment
 from tests.tournament.conftest import raw_rows, url_of
 from tests.tournament.test_console import Script
 from tests.tournament.test_match_cli import ok
-from tournament import dice
 from tournament.cli.console import Console
-from tournament.matches import load
-from tournament.persistence import PostgresServer, close
-from tournament.store import Store
+from tournament.services import dice
+from tournament.services.matches import load
+from tournament.storage.locations import PostgresServer, close
+from tournament.storage.store import Store
 
 
 def test_the_console_keeps_its_seed_in_the_store_on_either_backend(

@@ -215,7 +215,7 @@ class FakeClock:
 
 def test_resume_gives_back_the_time_that_was_left(tmp_path: Path) -> None:
     from tournament.cli.console import Console
-    from tournament.store import Store
+    from tournament.storage.store import Store
 
     db = tmp_path / "t.db"
     ok(db, "match", "new", "ventuno", "giallo", "blu")
@@ -236,7 +236,7 @@ def test_resume_gives_back_the_time_that_was_left(tmp_path: Path) -> None:
 
 def test_a_typo_in_the_move_that_ends_the_match_can_be_undone(tmp_path: Path) -> None:
     from tournament.cli.console import Console
-    from tournament.store import Store
+    from tournament.storage.store import Store
 
     db = tmp_path / "t.db"
     ok(db, "match", "new", "tiro", "giallo", "blu", "--outside", "verde")

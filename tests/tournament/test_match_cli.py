@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from tests.support import EXAMPLES
 from tournament.cli import full_app
-from tournament.matchlog import chain
-from tournament.store import Store, match_uuid
+from tournament.logformat.matchlog import chain
+from tournament.storage.store import Store, match_uuid
 
 app = full_app()
 
@@ -97,7 +97,7 @@ def test_export_carries_seq_and_the_hash_chain(db: Path) -> None:
     assert header["lexicon"]["name"] == "hunspell-it-7.5.0"
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     bodies = [{k: v for k, v in e.items() if k not in ("seq", "at", "hash")} for e in events]
-    from tournament.matchlog import Binding, canonical
+    from tournament.logformat.matchlog import Binding, canonical
 
     binding = Binding(header.pop("match"), header.pop("id"), header.pop("at"))
     binding = Binding(binding.match, binding.id, binding.at, tuple(e["at"] for e in events))
@@ -301,7 +301,7 @@ def test_concurrent_writers_cannot_both_win(db: Path) -> None:
     a, b = one.get_match("M1"), two.get_match("M1")
     line = '{"by":"giallo","die":"d6","type":"roll","values":[1,2]}'
     one.append(a, [line])
-    from tournament.store import StoreError
+    from tournament.storage.store import StoreError
 
     with pytest.raises(StoreError, match="another terminal"):
         two.append(b, [line])

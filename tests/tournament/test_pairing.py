@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from tournament.pairing import (
+from tournament.domain.pairing import (
     History,
     Reason,
     Table,

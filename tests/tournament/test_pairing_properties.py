@@ -20,10 +20,10 @@ import rustworkx as rx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import day, simulate
-from tournament.pairing import History, swiss
-from tournament.pairing.swiss_round import Field, match
-from tournament.store import Store
+from tournament.domain.pairing import History, swiss
+from tournament.domain.pairing.swiss_round import Field, match
+from tournament.services import day, simulate
+from tournament.storage.store import Store
 
 Round = list[dict[str, Any]]
 

@@ -1,4 +1,5 @@
-"""Work spread over processes comes back as the same results, in order (tournament.parallel)."""
+"""Work spread over processes comes back as the same results, in order
+(tournament.verify.parallel)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tournament.parallel import _can_fork, cores, in_order
+from tournament.verify.parallel import _can_fork, cores, in_order
 
 # Side by side needs processes to fork and two cores to put them on.
 forking = pytest.mark.skipif(

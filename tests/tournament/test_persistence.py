@@ -21,8 +21,8 @@ from tests.tournament.conftest import url_of
 from tests.tournament.test_match_cli import ok, refused, run
 from tests.tournament.writers import HEADER, line
 from tournament.errors import StoreError
-from tournament.persistence import PostgresServer, close, locate
-from tournament.store import Store
+from tournament.storage.locations import PostgresServer, close, locate
+from tournament.storage.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "s3cr3t-Pw0rd"
@@ -97,7 +97,7 @@ def test_matches_on_either_backend(db: str) -> None:
 def test_a_newer_versions_server_schema_is_refused(postgres_server: PostgresServer) -> None:
     from dataclasses import replace
 
-    from tournament.persistence.postgres import MARK, connect
+    from tournament.storage.postgres import MARK, connect
 
     server = replace(postgres_server, schema="newer")
     url = url_of(server)
@@ -221,7 +221,8 @@ def test_read_model_updaters_at_once_on_a_server_apply_each_event_once(
     from concurrent.futures import ThreadPoolExecutor
     from dataclasses import replace
 
-    from tournament import readmodels, simulate
+    from tournament.readside import readmodels
+    from tournament.services import simulate
 
     url = url_of(replace(postgres_server, schema="updaters"))
     store = Store(url)
@@ -251,9 +252,9 @@ def test_db_follow_applies_events_as_the_server_notifies_them(
     import threading
     from dataclasses import replace
 
-    from tournament import readmodels
-    from tournament.matches import check_log, import_log
-    from tournament.persistence.postgres import follow
+    from tournament.readside import readmodels
+    from tournament.services.matches import check_log, import_log
+    from tournament.storage.postgres import follow
 
     url = url_of(replace(postgres_server, schema="follow"))
     store, writer = Store(url), Store(url)

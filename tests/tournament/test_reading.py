@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from engine.bots import random_game
 from engine.events import Ruling, Void, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay, standing_rulings
 from exports.i18n import say
-from tournament import simulate
-from tournament.bots import random_game
-from tournament.matches import check_log, load, stored_as
-from tournament.reading import read_match
-from tournament.store import Store, StoreError, match_uuid
+from tournament.readside.reading import read_match
+from tournament.services import simulate
+from tournament.services.matches import check_log, load, stored_as
+from tournament.storage.store import Store, StoreError, match_uuid
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tournament import readtables
+from tournament.readside import readtables
 
 VALUES: list[Any] = [
     ["Blu", "Rosso"],

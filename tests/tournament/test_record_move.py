@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.test_match_cli import ok, refused
-from tournament.matches import Refused, load, record_move
-from tournament.store import Store
+from tournament.services.matches import Refused, load, record_move
+from tournament.storage.store import Store
 
 
 @pytest.fixture

@@ -13,15 +13,15 @@ import pytest
 from engine.errors import RuleViolation
 from engine.events import JUDGED, Ruling, Void
 from tests.tournament.test_match_cli import ok, refused
-from tournament import simulate
-from tournament.demo import build_demo
-from tournament.matches import describe
 from tournament.season import service
 from tournament.season.audit import audit
 from tournament.season.config import SeasonError
 from tournament.season.projection import read_tournament
 from tournament.season.ratings import placing, rate
-from tournament.store import Store
+from tournament.services import simulate
+from tournament.services.demo import build_demo
+from tournament.services.matches import describe
+from tournament.storage.store import Store
 
 SEASON = """
 name = "Stagione del circolo"
@@ -162,7 +162,7 @@ def flipping_ruling(db: Path) -> tuple[str, int, str]:
     another finished outcome: (match, position, accept/reject)."""
     facts = read_tournament("x", db)
     store = Store(db)
-    from tournament.matches import load
+    from tournament.services.matches import load
 
     for number in facts.matches:
         replay = load(store, number).replay
@@ -294,8 +294,8 @@ def test_seeding_a_new_tournament_from_the_season(club: Path, tmp_path: Path) ->
 
 
 def test_a_tournament_with_its_own_word_list_is_read_with_lexicon(tmp_path: Path) -> None:
-    from tournament import day, tables
-    from tournament.matches import record
+    from tournament.services import day, tables
+    from tournament.services.matches import record
 
     words = tmp_path / "parole.txt"
     words.write_text("casa\nrete\n", encoding="utf-8")

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tests.tournament.test_match_cli import ok, refused
-from tournament import readmodels
 from tournament.cli import full_app
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.storage.store import Store
 
 app = full_app()
 

@@ -1,4 +1,4 @@
-"""The SQLite dialect of the read models' database (tournament.persistence.sql)."""
+"""The SQLite dialect of the read models' database (tournament.storage.sql)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import sqlite3
 
 import pytest
 
-from tournament.persistence.sql import SqliteReadDB
+from tournament.storage.sql import SqliteReadDB
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.standings import Scoring, TableResult, lot, match_points, standings
+from tournament.domain.standings import Scoring, TableResult, lot, match_points, standings
 
 
 def t(a: str, b: str, pa: int, pb: int) -> TableResult:

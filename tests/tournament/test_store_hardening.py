@@ -16,10 +16,10 @@ import pytest
 
 from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok, refused, run
-from tournament import readmodels
 from tournament.errors import NEWER
-from tournament.sqlitefile import FORMAT
-from tournament.store import Store, match_uuid
+from tournament.readside import readmodels
+from tournament.storage.sqlitefile import FORMAT
+from tournament.storage.store import Store, match_uuid
 
 READING = [
     ("status", "--json"),
@@ -210,7 +210,8 @@ def test_reading_commands_work_in_a_read_only_folder(played: Path, tmp_path: Pat
 def test_a_refused_command_removes_only_its_own_file_with_no_event(tmp_path: Path) -> None:
     """The file a process made and nobody stored in goes (#11); a file another process made,
     or one an event was stored in meanwhile, stays as it is."""
-    from tournament import day, sqlitefile
+    from tournament.services import day
+    from tournament.storage import sqlitefile
 
     mine = tmp_path / "mine.db"
     Store(mine)  # makes it, with its tables
@@ -224,7 +225,11 @@ def test_a_refused_command_removes_only_its_own_file_with_no_event(tmp_path: Pat
 
     theirs = tmp_path / "theirs.db"
     subprocess.run(
-        [sys.executable, "-c", f"from tournament.store import Store; Store({str(theirs)!r})"],
+        [
+            sys.executable,
+            "-c",
+            f"from tournament.storage.store import Store; Store({str(theirs)!r})",
+        ],
         check=True,
     )
     before = digest(tmp_path)

@@ -16,9 +16,10 @@ from typing import Any
 
 from tests.tournament.test_match_cli import ok
 from tests.tournament.test_verify_tamper import words
-from tournament import day, readmodels
-from tournament.matches import Refused
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.services import day
+from tournament.services.matches import Refused
+from tournament.storage.store import Store
 from tournament.verify import verify_store
 
 KILLS = 5
@@ -67,7 +68,7 @@ def test_simulate_killed_mid_round_leaves_no_orphan(tmp_path: Path) -> None:
 
 RECORDER = """
 import sys
-from tournament.store import Store
+from tournament.storage.store import Store
 store = Store(sys.argv[1])
 match = store.get_match("M1")
 line = '{"by":"giallo","die":"d6","type":"roll","values":[1,2]}'
@@ -126,8 +127,8 @@ def test_table_starts_at_the_same_moment_all_succeed(tmp_path: Path) -> None:
 
 UPDATER = """
 import sys
-from tournament import readmodels
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.storage.store import Store
 store = Store(sys.argv[1])
 roll = '{"by":"giallo","die":"d6","type":"roll","values":[1,2]}'
 store.append(store.get_match(sys.argv[2]), [roll])

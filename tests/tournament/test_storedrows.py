@@ -3,7 +3,8 @@
 Every stored row of a small tournament, and rows changed in the ways that matter (order, spaces,
 escapes, numbers, times, ids, keys), are read both ways: where the fast road takes a row, the
 mapper takes it too, to the very same event; where the mapper refuses one, so does ``decode``.
-The plain values of :mod:`tournament.plainjson` are written to the same bytes as json writes.
+The plain values of :mod:`tournament.logformat.plainjson` are written to the same bytes as json
+writes.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from typing import Any
 import orjson
 import pytest
 
-from tournament import plainjson, simulate
-from tournament.persistence import locate
-from tournament.store import Store, new_mapper
-from tournament.storedrows import (
+from tournament.domain.tournaments import TOURNAMENT_ID, event_fields, seal, state_seal
+from tournament.logformat import plainjson
+from tournament.services import simulate
+from tournament.storage.locations import locate
+from tournament.storage.store import Store, new_mapper
+from tournament.verify.storedrows import (
     Row,
     Unreadable,
     _decode,
@@ -30,7 +33,6 @@ from tournament.storedrows import (
     read,
     streams,
 )
-from tournament.tournaments import TOURNAMENT_ID, event_fields, seal, state_seal
 
 MAPPER = new_mapper()
 

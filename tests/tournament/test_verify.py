@@ -8,8 +8,8 @@ from pathlib import Path
 
 from tests.support import EXAMPLES
 from tests.tournament.test_match_cli import ok, refused, run
-from tournament.matchlog import link
-from tournament.store import match_uuid
+from tournament.logformat.matchlog import link
+from tournament.storage.store import match_uuid
 
 
 def stored(db: Path, match: str) -> list[tuple[int, bytes]]:

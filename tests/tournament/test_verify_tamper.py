@@ -19,10 +19,12 @@ import pytest
 
 from engine.lexicon import default_lexicon
 from tests.tournament.test_match_cli import ok, refused, run
-from tournament import parallel, readmodels, simulate, verify
-from tournament.store import Store, match_uuid
-from tournament.tournaments import TOURNAMENT_ID
-from tournament.verify import verify_store
+from tournament import verify
+from tournament.domain.tournaments import TOURNAMENT_ID
+from tournament.readside import readmodels
+from tournament.services import simulate
+from tournament.storage.store import Store, match_uuid
+from tournament.verify import parallel, verify_store
 
 MUTATIONS = 300
 LISTED = 30  # of them also through `match list` and `status` (CLI calls)

@@ -16,9 +16,9 @@ import sys
 import time
 
 from tournament.errors import StoreError
-from tournament.matchlog import canonical
-from tournament.persistence import close
-from tournament.store import Store
+from tournament.logformat.matchlog import canonical
+from tournament.storage.locations import close
+from tournament.storage.store import Store
 
 HEADER = canonical({"format": "tournament-match/1", "game": "tiro", "players": ["a", "b"]})
 CHANGED = "changed while this was being recorded"

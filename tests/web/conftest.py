@@ -14,8 +14,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from tests.tournament.conftest import postgres_server, url_of  # noqa: F401  (a fixture)
-from tournament import day, readmodels
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.services import day
+from tournament.storage.store import Store
 from tournament.web.app import Settings, create_app
 from tournament.web.views import outcome_of
 

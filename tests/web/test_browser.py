@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tournament import day
-from tournament.store import Store
+from tournament.services import day
+from tournament.storage.store import Store
 
 from .conftest import GAMES, PASSPHRASE, Server
 

@@ -7,8 +7,8 @@ import re
 
 from starlette.testclient import TestClient
 
-from tournament import day
-from tournament.store import Store
+from tournament.services import day
+from tournament.storage.store import Store
 
 from .conftest import (
     GAMES,
@@ -200,8 +200,8 @@ def said(page: str) -> str:
 
 
 def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, store: Store) -> None:
-    from tournament import dice
-    from tournament.matches import load
+    from tournament.services import dice
+    from tournament.services.matches import load
 
     token = log_in(client)
     client.post("/organizer/round/pair", data={"csrf": token})
@@ -217,8 +217,8 @@ def test_the_organizer_starts_a_table_with_digital_dice(client: TestClient, stor
 def test_a_table_card_names_the_games_by_their_titles_and_the_tables_referee(
     client: TestClient, store: Store
 ) -> None:
-    from tournament import tables
-    from tournament.referees import name_referee
+    from tournament.services import tables
+    from tournament.services.referees import name_referee
 
     paired(store, client)
     tables.choose_partita(store, 1, 1, GAMES)

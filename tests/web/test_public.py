@@ -8,7 +8,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from tournament.store import Store
+from tournament.storage.store import Store
 
 from .conftest import (
     build,
@@ -42,7 +42,7 @@ def test_every_public_page_has_its_json_twin_and_a_csp(client: TestClient, store
 
 def test_a_match_page_shows_the_timeline_rules_and_the_verified_head(tmp_path: Path) -> None:
     from tests.support import EXAMPLES
-    from tournament.matches import check_log, import_log
+    from tournament.services.matches import check_log, import_log
 
     store = build(tmp_path / "t.db")
     text = (EXAMPLES / "tiro-seed.jsonl").read_text()
@@ -104,8 +104,8 @@ def test_a_bracket_in_both_languages(tmp_path: Path) -> None:
 
 
 def test_a_players_page_shows_their_season_chart_and_its_points(tmp_path: Path) -> None:
-    from tournament import tables
-    from tournament.matches import record as record_event
+    from tournament.services import tables
+    from tournament.services.matches import record as record_event
     from tournament.web.app import Settings, create_app
 
     from .conftest import GAMES, PASSPHRASE, TIRO

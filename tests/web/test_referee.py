@@ -11,9 +11,10 @@ from starlette.testclient import TestClient
 
 from engine.dice import DEFAULT_FACES
 from tests.tournament.conftest import raw_rows
-from tournament import day, dice, readmodels, tables
-from tournament.matches import load
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.services import day, dice, tables
+from tournament.services.matches import load
+from tournament.storage.store import Store
 from tournament.web.security import token_hash
 from tournament.web.views import outcome_of
 
@@ -191,7 +192,7 @@ def test_the_live_task_sees_every_event_whichever_process_wrote_it(
     day.pair_next_round(other, outcome_of(other))
     tables.choose_partita(other, 1, 1, GAMES)
     number = tables.start_match(other, 1, 1, "tiro").number
-    from tournament.matches import record as record_event
+    from tournament.services.matches import record as record_event
 
     record_event(
         other, number, {"type": "roll", "by": "giallo", "die": "d6", "values": [6, 6, 5, 1]}
@@ -215,7 +216,7 @@ def test_the_stream_sends_each_stored_event_within_a_second(server: object, stor
 
     import httpx
 
-    from tournament.matches import record as record_event
+    from tournament.services.matches import record as record_event
 
     url = server.url  # type: ignore[attr-defined]
     paired(store)

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import full_app
-from tournament.store import Store
+from tournament.storage.store import Store
 
 from .conftest import build
 

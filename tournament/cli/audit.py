@@ -11,9 +11,9 @@ from tournament.cli.common import app, fail, guarded, print_json, read_text, set
 
 if TYPE_CHECKING:
     from engine.solve import Shot
-    from tournament.matches import Loaded
-    from tournament.store import Store
-    from tournament.tournaments import Tournament
+    from tournament.domain.tournaments import Tournament
+    from tournament.services.matches import Loaded
+    from tournament.storage.store import Store
 
 
 @app.command("verify")
@@ -39,9 +39,9 @@ def verify(
     """Check hash chains and replays; exit 1 if anything was changed or does not replay."""
     from engine.header import Header
     from engine.lexicon import Lexicon
-    from tournament.matches import lexicon_for
-    from tournament.persistence import locate
-    from tournament.store import normalise_number
+    from tournament.services.matches import lexicon_for
+    from tournament.storage.locations import locate
+    from tournament.storage.store import normalise_number
     from tournament.verify import Failure, original_of, said_formats, verify_file, verify_store
 
     lexicon = settings().lexicon
@@ -113,7 +113,7 @@ def verify(
     else:
         for failure in report.failures:
             typer.echo(f"FAILED {failure}", err=True)
-        from tournament import provenance
+        from tournament.storage import provenance
 
         newer = provenance.newer_writers(store())
         if newer:
@@ -235,8 +235,8 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
-    from tournament.audit import outcome_json, state_words, timeline, under_current_rules
-    from tournament.matches import load
+    from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
+    from tournament.services.matches import load
 
     if rules not in ("recorded", "current"):
         fail(f"--rules is recorded or current, not {rules!r}")
@@ -322,10 +322,11 @@ def audit(
 
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
-    from tournament import corrections, day, readmodels
-    from tournament.audit import outcome_json, what_if
     from tournament.cli.record import show_effect
-    from tournament.matches import Refused
+    from tournament.readside import readmodels
+    from tournament.services import corrections, day
+    from tournament.services.audit import outcome_json, what_if
+    from tournament.services.matches import Refused
 
     changed, why = what_if(loaded, change)
     number = loaded.match.number

@@ -120,7 +120,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Settings(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
-    db: str  # a file path or a postgresql:// URL (tournament.persistence.locate)
+    db: str  # a file path or a postgresql:// URL (tournament.storage.locations.locate)
     lexicon: str | None
 
 
@@ -211,9 +211,9 @@ def guarded(fn: F) -> F:
 
         from engine.errors import RuleViolation
         from engine.lexicon import LexiconError
-        from tournament.matches import Refused
-        from tournament.matchlog import LogError
-        from tournament.store import StoreError
+        from tournament.logformat.matchlog import LogError
+        from tournament.services.matches import Refused
+        from tournament.storage.store import StoreError
 
         for value in [*args, *kwargs.values()]:
             for text in value if isinstance(value, (list, tuple)) else [value]:
@@ -252,7 +252,7 @@ def _refused_leaves_nothing(
             getattr(e, "exit_code", getattr(e, "code", 0))
         )
         if made is not None and failed and made.exists():
-            from tournament import sqlitefile
+            from tournament.storage import sqlitefile
 
             # Only the file this process made, if nobody stored in it: another process making
             # the same database at the same moment may have saved its tournament there.
@@ -270,18 +270,18 @@ def settings() -> Settings:
 
 def store(create: bool = False) -> Any:
     """The event store of ``--db``; reading commands refuse a database that does not exist."""
-    from tournament.persistence import SqliteFile, locate
-    from tournament.store import Store
+    from tournament.storage.locations import SqliteFile, locate
+    from tournament.storage.store import Store
 
     where = locate(settings().db)
-    # A file is looked at once, by the store as it opens (tournament.sqlitefile.Factory): here
-    # only whether it is there at all (#15: a recording call opens the file once, not twice).
+    # A file is looked at once, by the store as it opens (tournament.storage.sqlitefile.Factory):
+    # here only whether it is there at all (#15: a recording call opens the file once, not twice).
     present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
     if not create and not present:
         fail(f"there is no database at {where} (import or create a match first, or pass --db)")
     if isinstance(where, SqliteFile) and where.path.is_dir():
         fail(f"{where} is a folder, not a database file")
-    from tournament.persistence import close
+    from tournament.storage.locations import close
 
     s = Store(where)
     s.lexicon = settings().lexicon  # every replay of its matches, the read models' too

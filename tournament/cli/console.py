@@ -11,7 +11,7 @@ last move with a reason. Quit at any point: the log is the state, ``play`` again
 Digital dice (``--digital``): the console seals a fresh secret seed in the log before the first
 roll, derives each roll from the seed and the roll's position, and reveals the seed when the match
 ends, so that ``tournament verify`` can recompute every roll. Until then nobody can predict a
-roll from the log; the seed waits outside the log, in the store (:mod:`tournament.dice`).
+roll from the log; the seed waits outside the log, in the store (:mod:`tournament.services.dice`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
-from tournament import dice
-from tournament.matches import (
+from tournament.services import dice
+from tournament.services.matches import (
     Loaded,
     Refused,
     load,
@@ -39,7 +39,7 @@ from tournament.matches import (
     sealed_word,
     summary,
 )
-from tournament.store import Store
+from tournament.storage.store import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
 TURN_SECONDS = {

@@ -14,7 +14,7 @@ import typer
 
 from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
-from tournament.names import registered
+from tournament.domain.names import registered
 
 # The games a tournament plays, for --help (engine.games is not imported to build the CLI).
 GAMES_HELP = "catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"  # TETRAGON
@@ -48,7 +48,7 @@ def _numbers(text: str | None, what: str) -> list[float]:
 
 
 def _refresh(s: Any) -> None:
-    from tournament import readmodels
+    from tournament.readside import readmodels
 
     readmodels.update(s)
 
@@ -88,7 +88,7 @@ def create(
     as_json: JSON = False,
 ) -> None:
     """Create the tournament of this database."""
-    from tournament import day
+    from tournament.services import day
 
     if not name.strip():
         fail("give the tournament a name")
@@ -153,7 +153,7 @@ def players_add(
     names: Annotated[list[str], typer.Argument()], by: BY = "organizer", as_json: JSON = False
 ) -> None:
     """Register players (after round 1 they enter late, from the next round)."""
-    from tournament import day
+    from tournament.services import day
 
     s = store()
     t = day.add_players(s, names, by=by)
@@ -173,7 +173,7 @@ def players_withdraw(
     as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
-    from tournament import day
+    from tournament.services import day
 
     s = store()
     t = day.withdraw(s, name, reason, by=by)
@@ -203,7 +203,8 @@ def players_list(as_json: JSON = False) -> None:
 
 def _rows(sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
     """Rows of the read models, brought up to date first."""
-    from tournament import day, readmodels
+    from tournament.readside import readmodels
+    from tournament.services import day
 
     s = store()
     day.get_tournament(s)  # a clear message when there is none
@@ -228,7 +229,8 @@ def _show_round(r: dict[str, Any], as_json: bool) -> None:
 @guarded
 def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
     """Pair the next round and show the pairings and why."""
-    from tournament import day, readmodels
+    from tournament.readside import readmodels
+    from tournament.services import day
 
     s = store()
     readmodels.update(s, write=True)
@@ -241,7 +243,8 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
 @guarded
 def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
     """Close the current round once every table is decided."""
-    from tournament import day, readmodels
+    from tournament.readside import readmodels
+    from tournament.services import day
 
     s = store()
     readmodels.update(s, write=True)
@@ -260,7 +263,7 @@ def round_show(
     as_json: JSON = False,
 ) -> None:
     """The pairings of a round."""
-    from tournament import day
+    from tournament.services import day
 
     t = day.get_tournament(store())
     if not t.rounds:
@@ -283,7 +286,7 @@ def partita(
     as_json: JSON = False,
 ) -> None:
     """Record the four games a table's partita plays."""
-    from tournament import tables
+    from tournament.services import tables
 
     s = store()
     tables.choose_partita(s, round_number, table, games, by=by)
@@ -314,7 +317,7 @@ def table_start(
     by: BY = "organizer",
 ) -> None:
     """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament import referees, tables
+    from tournament.services import referees, tables
 
     s = store()
     named = referees.checked(referee) if referee is not None else None
@@ -360,7 +363,8 @@ def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None
 @guarded
 def status(as_json: JSON = False) -> None:
     """Where the day stands: the round and what each table waits for."""
-    from tournament import day, readmodels
+    from tournament.readside import readmodels
+    from tournament.services import day
 
     s = store()
     readmodels.update(s)
@@ -387,8 +391,8 @@ def status(as_json: JSON = False) -> None:
 @guarded
 def rebuild(as_json: JSON = False) -> None:
     """Drop the read models and rebuild them from the event log."""
-    from tournament import readmodels
     from tournament.cli.progress import bar, wanted
+    from tournament.readside import readmodels
 
     with bar("rebuilding the read models (events)", None, wanted(as_json)) as counted:
         progress = readmodels.rebuild(store(), counted.at)
@@ -413,8 +417,9 @@ def amend(
     what it changes, and record it with --yes."""
     import copy
 
-    from tournament import corrections, day, readmodels
     from tournament.cli.record import show_effect
+    from tournament.readside import readmodels
+    from tournament.services import corrections, day
 
     given: dict[str, int] = {}
     for item in points:

@@ -24,8 +24,8 @@ def copy(
     an empty store, then compare and verify the copy before saying done."""
     from engine.header import Header
     from engine.lexicon import Lexicon
-    from tournament.matches import lexicon_for
-    from tournament.persistence.copy import copy as copy_store
+    from tournament.services.copy import copy as copy_store
+    from tournament.services.matches import lexicon_for
 
     lexicon = settings().lexicon
 
@@ -56,8 +56,8 @@ def follow(
 ) -> None:
     """Keep the read models of a PostgreSQL store live: apply each event as it is stored
     (LISTEN/NOTIFY), for the organizer's SQL tools."""
-    from tournament.persistence import locate
-    from tournament.persistence.postgres import follow as follow_server
+    from tournament.storage.locations import locate
+    from tournament.storage.postgres import follow as follow_server
 
     if not locate(settings().db).is_server:
         fail("db follow keeps a PostgreSQL server's read models live; a file's are kept by "

@@ -61,7 +61,7 @@ def match_import(
 ) -> None:
     """Check a whole match log and store it; print the new match's id."""
     from tournament.cli.progress import bar, wanted
-    from tournament.matches import check_log, import_log, stored_as
+    from tournament.services.matches import check_log, import_log, stored_as
 
     text = read_text(file)
     long = text.count("\n") > LONG_LOG  # a short log is checked before a bar could be seen
@@ -134,13 +134,13 @@ def match_show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The state of a match: who won or who acts next, and what is legal."""
-    from tournament.matches import load, summary
+    from tournament.services.matches import load, summary
 
     info = summary(load(store(), match_id, settings().lexicon))
     if as_json:
         print_json(info)
         return
-    from tournament.render import show_match
+    from tournament.cli.render import show_match
 
     show_match(info)
 
@@ -180,7 +180,7 @@ def match_new(
     ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
-    from tournament.matches import check_header, import_log, read_deck
+    from tournament.services.matches import check_header, import_log, read_deck
 
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game, "players": players}
     if outside:
@@ -193,7 +193,7 @@ def match_new(
     if referee is None:
         typer.echo(import_log(store(create=True), log).number)
         return
-    from tournament import day, referees
+    from tournament.services import day, referees
 
     named = referees.checked(referee)
     s = store()  # the name is kept by the tournament (not in the sealed header): it must exist

@@ -38,7 +38,7 @@ def _record(
     expected_position: int | None = None,
 ) -> None:
     from engine.notation import NotationError, read
-    from tournament.matches import describe, record_move, summary
+    from tournament.services.matches import describe, record_move, summary
 
     try:
         correction = read(text).kind in ("ruling", "void")
@@ -71,8 +71,9 @@ def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
     standings and in the later pairings, before anything is stored; None elsewhere."""
     from engine.errors import RuleViolation
     from engine.notation import NotationError, parse
-    from tournament import corrections, day, readmodels
-    from tournament.matches import Refused, load
+    from tournament.readside import readmodels
+    from tournament.services import corrections, day
+    from tournament.services.matches import Refused, load
 
     s = store()
     try:
@@ -252,7 +253,7 @@ def match_seal(
     From a script (no terminal), the word is the first line of standard input or of
     ``--word-file``: `echo casa | tournament match seal M7 giallo`.
     """
-    from tournament.matches import Refused, sealed_word
+    from tournament.services.matches import Refused, sealed_word
 
     salts: list[str] = []
 

@@ -23,8 +23,8 @@ def simulate(
     as_json: JSON = False,
 ) -> None:
     """Simulate a whole tournament with computer players, into a database without one."""
-    from tournament import readmodels
-    from tournament import simulate as sim
+    from tournament.readside import readmodels
+    from tournament.services import simulate as sim
 
     if players < 2:
         fail(f"a tournament needs at least two players, not {players}")
@@ -56,11 +56,11 @@ def demo(
 ) -> None:
     """A small club tournament and the examples of the rules, in a fresh database; its
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
-    from tournament import readmodels
     from tournament.cli.progress import bar, wanted
-    from tournament.demo import build_demo
-    from tournament.persistence import locate
-    from tournament.printing import Printer
+    from tournament.readside import readmodels
+    from tournament.readside.printing import Printer
+    from tournament.services.demo import build_demo
+    from tournament.storage.locations import locate
 
     where = locate(settings().db)
     with bar("building the demo", None, wanted(as_json)) as built:

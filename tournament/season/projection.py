@@ -26,14 +26,14 @@ from engine.games.base import Outcome
 from engine.header import parse_header
 from engine.lexicon import LexiconError
 from engine.match import Replay
-from tournament import day
-from tournament.matches import Refused, describe, lexicon_for
-from tournament.matchlog import RULES_OF_CHAIN
+from tournament.domain.standings import Row
+from tournament.domain.tournaments import Tournament
+from tournament.logformat.matchlog import RULES_OF_CHAIN
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
-from tournament.standings import Row
-from tournament.store import PAGE, STARTED, Match, Store
-from tournament.tournaments import Tournament
+from tournament.services import day
+from tournament.services.matches import Refused, describe, lexicon_for
+from tournament.storage.store import PAGE, STARTED, Match, Store
 
 RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
 
@@ -201,8 +201,8 @@ def _check_file(label: str, path: Path) -> None:
 
 def match_logs(store: Store) -> dict[str, tuple[str, list[str], int]]:
     """Every stored match's header and log lines, and the rules its header means when it names
-    none (by its chain's format: :data:`tournament.matchlog.RULES_OF_CHAIN`), read in a few
-    pages of the event table.
+    none (by its chain's format: :data:`tournament.logformat.matchlog.RULES_OF_CHAIN`), read in a
+    few pages of the event table.
 
     A season reads thousands of matches: one pass over the stored events is several times
     quicker than rebuilding each match's aggregate on its own, and decodes the same events.

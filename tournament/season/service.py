@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import game
+from tournament.domain.tournaments import Tournament
 from tournament.season import projection
 from tournament.season.config import Season, SeasonError, load_season
 from tournament.season.projection import Result, TournamentFacts
 from tournament.season.ratings import MU, SIGMA, Contest, Rating, Ratings, rate
 from tournament.season.standings import SeasonRow, season_standings
-from tournament.tournaments import Tournament
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from engine.errors import RuleViolation
 from engine.lexicon import LexiconError
 from engine.message import Msg, msg
 from exports.i18n import say
-from tournament.matches import Refused, refusal
-from tournament.matchlog import LogError
-from tournament.store import Conflict, StoreError
+from tournament.logformat.matchlog import LogError
+from tournament.services.matches import Refused, refusal
+from tournament.storage.store import Conflict, StoreError
 from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
 

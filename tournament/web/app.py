@@ -29,8 +29,8 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exports import render
-from tournament.persistence import Location, close_reads
-from tournament.store import Store
+from tournament.storage.locations import Location, close_reads
+from tournament.storage.store import Store
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit, csrf_token

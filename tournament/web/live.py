@@ -22,9 +22,9 @@ from uuid import UUID
 
 from eventsourcing.persistence import PersistenceError
 
-from tournament import readmodels
 from tournament.errors import StoreError
-from tournament.store import Store
+from tournament.readside import readmodels
+from tournament.storage.store import Store
 
 log = logging.getLogger("tournament.web")
 QUEUE = 1000  # messages a slow listener may fall behind before it is dropped

@@ -22,9 +22,10 @@ from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
 from engine.message import msg
-from tournament import corrections, day, dice, readmodels, tables
-from tournament.audit import outcome_json
-from tournament.matches import Refused, load, record, refusal
+from tournament.readside import readmodels
+from tournament.services import corrections, day, dice, tables
+from tournament.services.audit import outcome_json
+from tournament.services.matches import Refused, load, record, refusal
 from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, plain, refused, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
@@ -287,7 +288,7 @@ async def export(request: Request) -> Response:
     lang = lang_of(request)
 
     def make() -> tuple[bytes, str]:
-        from tournament.printing import Printer
+        from tournament.readside.printing import Printer
 
         with tempfile.TemporaryDirectory() as tmp:
             printer = Printer(store, Path(tmp), lang)

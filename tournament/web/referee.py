@@ -20,9 +20,9 @@ from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
 from engine.notation import format as notation
-from tournament import day, dice, matches, tables
-from tournament.matches import Refused, load, summary
-from tournament.store import Store
+from tournament.services import day, dice, matches, tables
+from tournament.services.matches import Refused, load, summary
+from tournament.storage.store import Store
 from tournament.web import views
 from tournament.web.actions import back, checked_form, field, number, plain, run
 from tournament.web.security import client_of

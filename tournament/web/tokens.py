@@ -13,11 +13,11 @@ from typing import Any
 import segno
 
 from engine.message import msg
-from tournament import day
-from tournament.matches import Refused
-from tournament.persistence.sql import ensure, own_tables
-from tournament.referees import table_referee
-from tournament.store import Store
+from tournament.services import day
+from tournament.services.matches import Refused
+from tournament.services.referees import table_referee
+from tournament.storage.sql import ensure, own_tables
+from tournament.storage.store import Store
 from tournament.web.security import new_token, token_hash
 from tournament.web.words import title
 

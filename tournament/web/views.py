@@ -14,12 +14,13 @@ from typing import Any
 from engine.errors import RuleViolation
 from engine.lexicon import LexiconError
 from engine.message import msg
-from tournament import day, readmodels
-from tournament.audit import timeline
-from tournament.matches import Refused, lexicon_for, load, summary
-from tournament.persistence import Location
-from tournament.store import Store, StoreError, normalise_number
-from tournament.tournaments import Tournament
+from tournament.domain.tournaments import Tournament
+from tournament.readside import readmodels
+from tournament.services import day
+from tournament.services.audit import timeline
+from tournament.services.matches import Refused, lexicon_for, load, summary
+from tournament.storage.locations import Location
+from tournament.storage.store import Store, StoreError, normalise_number
 
 
 class NotFound(Exception):

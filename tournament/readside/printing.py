@@ -1,0 +1,265 @@
+"""What the printable exports need, gathered from the store and handed to :mod:`exports`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from engine.games import game
+from engine.message import msg
+from exports import render
+from tournament.readside import readmodels
+from tournament.services import day
+from tournament.services.audit import best_possible
+from tournament.services.matches import Refused, load, summary
+from tournament.services.referees import match_referee, table_referee
+from tournament.storage.store import Store
+
+
+class Printer:
+    """Writes printable files into a folder and says what it wrote."""
+
+    def __init__(
+        self,
+        store: Store,
+        out: Path,
+        lang: str | None = None,
+        templates: Path | None = None,
+        lexicon: str | None = None,
+        pdf: bool = False,
+    ) -> None:
+        self.store, self.out, self.lexicon = store, out, lexicon
+        self.lang = lang or self._tournament_lang()
+        self.env = render.environment(templates, self.lang)
+        self.pdf = pdf
+        self.written: list[Path] = []
+        self.pdf_missing: str | None = None  # why no PDF could be written, once known
+
+    def _tournament_lang(self) -> str:
+        try:
+            return str(day.get_tournament(self.store).settings["lang"])
+        except Refused:
+            return "it"
+
+    def write(self, name: str, text: str) -> Path:
+        self.out.mkdir(parents=True, exist_ok=True)
+        path = self.out / name
+        path.write_text(text, encoding="utf-8")
+        self.written.append(path)
+        if self.pdf and path.suffix == ".html" and self.pdf_missing is None:
+            from exports.pdf import PdfUnavailable, write_pdf
+
+            try:
+                self.written.append(write_pdf(text, path.with_suffix(".pdf")))
+            except PdfUnavailable as e:
+                self.pdf_missing = str(e)
+        return path
+
+    def _where(self, number: str) -> dict[str, Any]:
+        """The tournament, its date, the round and the table a match was played at, if any,
+        and its referee (named when the table was started)."""
+        try:
+            t = day.get_tournament(self.store)
+        except Refused:
+            return {}
+        where = {
+            "tournament": t.settings["name"],
+            "date": t.settings.get("date", ""),
+            "referee": t.referee_of(number),
+        }
+        for r in t.rounds:
+            for tb in r["tables"]:
+                if number in tb.get("matches", {}).values():
+                    referee = match_referee(t, tb, number)
+                    return {**where, "round": r["number"], "table": tb["table"], "referee": referee}
+        return where
+
+    # --- sheets and matches ------------------------------------------------------------------
+
+    def blank_sheet(self, name: str, players: int = 2) -> Path:
+        title = "Tetragon" if name == "partita" else game(name).title
+        return self.write(
+            f"sheet-{name}.html", render.blank_sheet(self.env, name, title, players, self.lang)
+        )
+
+    def match_files(self, number: str) -> list[Path]:
+        loaded = load(self.store, number, self.lexicon)
+        info = summary(loaded)
+        replay = loaded.replay
+        qr = render.qr_svg(info["head"] or "")
+        graph: list[Any] = []
+        best = {
+            position: best_possible(replay, position, event, graph)
+            for position, event in enumerate(replay.events, 1)
+        }
+        where = self._where(info["id"])
+        return [
+            self.write(
+                f"scoresheet-{info['id']}.html",
+                render.score_sheet(self.env, info, replay, qr, self.lang, where),
+            ),
+            self.write(
+                f"report-{info['id']}.html",
+                render.match_report(self.env, info, replay, best, self.lang, where),
+            ),
+        ]
+
+    # --- the tournament ----------------------------------------------------------------------
+
+    def standings(self, formats: tuple[str, ...] = ("html", "csv", "json", "md")) -> list[Path]:
+        t = day.get_tournament(self.store)
+        readmodels.update(self.store)
+        rows = list(
+            readmodels.database(self.store).query("select * from standings order by rank, player")
+        )
+        name = t.settings["name"]
+        closed = [r["number"] for r in t.rounds if r["closed"]]
+        makers: dict[str, Any] = {
+            "html": lambda: render.standings_html(
+                self.env,
+                name,
+                rows,
+                self.lang,
+                t.settings.get("date", ""),
+                closed[-1] if closed else None,
+            ),
+            "csv": lambda: render.standings_csv(rows),
+            "json": lambda: render.standings_json(rows),
+            "md": lambda: render.standings_markdown(rows, self.lang),
+        }
+        return [self.write(f"standings.{f}", makers[f]()) for f in formats]
+
+    def pairings(
+        self, number: int | None = None, formats: tuple[str, ...] = ("html", "csv", "json", "md")
+    ) -> list[Path]:
+        t = day.get_tournament(self.store)
+        if not t.rounds:
+            raise Refused(msg("no round has been paired yet"))
+        n = number or len(t.rounds)
+        if not 1 <= n <= len(t.rounds):
+            raise Refused(msg("there is no round %(round)s", round=n))
+        r = t.rounds[n - 1]
+        name = t.settings["name"]
+        makers: dict[str, Any] = {
+            "html": lambda: render.pairings_html(
+                self.env, name, r, self.lang, t.settings.get("date", ""), self._closed(t, n)
+            ),
+            "csv": lambda: render.pairings_csv(r),
+            "json": lambda: render.pairings_json(r),
+            "md": lambda: render.pairings_markdown(r, self.lang),
+        }
+        return [self.write(f"pairings-{n}.{f}", makers[f]()) for f in formats]
+
+    def _closed(self, t: Any, before: int) -> list[dict[str, Any]]:
+        """The results of the closed rounds before round ``before``, table by table."""
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        closed = []
+        for r in t.rounds[: before - 1]:
+            if not r["closed"]:
+                continue
+            tables = []
+            for tb in r["tables"]:
+                result = day.table_result(t, tb, known.get)
+                tables.append(
+                    {
+                        "table": tb["table"],
+                        "players": list(tb["players"]),
+                        "bye": bool(tb["bye"]),
+                        "points": dict(result.points) if result.points is not None else None,
+                    }
+                )
+            closed.append({"number": r["number"], "tables": tables})
+        return closed
+
+    def partite(self) -> list[Path]:
+        """Each table's Tetragon partita, filled in from its four matches (CH-3)."""
+        t = day.get_tournament(self.store)
+        if t.settings["plays"] != day.PARTITA:
+            return []
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        written = []
+        for r in t.rounds:
+            for tb in r["tables"]:
+                if tb["bye"] or not tb.get("games"):
+                    continue
+                games = []
+                for g in tb["games"]:
+                    match = tb.get("matches", {}).get(g)
+                    outcome = known.get(match) if match else None
+                    games.append(
+                        {
+                            "title": game(g).title,
+                            "match": match,
+                            "points": dict(outcome.points) if outcome else None,
+                        }
+                    )
+                amendments = tb.get("amendments")
+                where = {
+                    "tournament": t.settings["name"],
+                    "date": t.settings.get("date", ""),
+                    "round": r["number"],
+                    "table": tb["table"],
+                    "referee": table_referee(t, tb),
+                }
+                html = render.partita_sheet(
+                    self.env,
+                    list(tb["players"]),
+                    games,
+                    self.lang,
+                    where,
+                    dict(amendments[-1]["points"]) if amendments else None,
+                )
+                written.append(self.write(f"partita-{r['number']}-{tb['table']}.html", html))
+        return written
+
+    def bracket(self) -> Path:
+        t = day.get_tournament(self.store)
+        if t.settings["format"] != "elimination":
+            raise Refused(msg("a bracket is drawn for a single-elimination tournament"))
+        readmodels.update(self.store)
+        known = readmodels.outcomes(readmodels.database(self.store))
+        results = {}
+        for r in t.rounds:
+            for tb in r["tables"]:
+                result = day.table_result(t, tb, known.get)
+                if result.decided:
+                    results[(r["number"], tb["table"])] = {
+                        "points": dict(result.points or {}),
+                        "winner": day.table_winner(t, result),
+                    }
+        html = render.bracket_html(
+            self.env, t.settings["name"], t.rounds, self.lang, t.settings.get("date", ""), results
+        )
+        return self.write("bracket.html", html)
+
+    def everything(self, done: Callable[[str, int], None] | None = None) -> list[Path]:
+        """Every output the tournament has: sheets, pairings, standings, bracket, matches.
+
+        ``done(what, total)`` hears each piece written and how many there are in all (a
+        progress bar, #11).
+        """
+        jobs: list[tuple[str, Callable[[], Any]]] = [
+            (name, partial(self.blank_sheet, name)) for name in render.GAMES_WITH_SHEETS
+        ]
+        try:
+            t = day.get_tournament(self.store)
+        except Refused:
+            t = None
+        if t is not None:
+            jobs.append(("standings", self.standings))
+            jobs += [
+                (f"pairings {n}", partial(self.pairings, n)) for n in range(1, len(t.rounds) + 1)
+            ]
+            jobs.append(("partite", self.partite))
+            if t.settings["format"] == "elimination":
+                jobs.append(("bracket", self.bracket))
+        jobs += [(m.number, partial(self.match_files, m.number)) for m in self.store.matches()]
+        for what, job in jobs:
+            job()
+            if done is not None:
+                done(what, len(jobs))
+        return self.written

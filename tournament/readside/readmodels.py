@@ -1,0 +1,353 @@
+"""Read models: plain tables where the store is, for organizers and their SQL tools.
+
+``events`` (every stored event, flat), ``matches`` and ``challenges`` (each match's state and
+each player's points in it), ``players``, ``rounds``, ``pairings`` and ``standings`` (their
+columns: :mod:`tournament.readside.readtables`). They are caches of the event store: :func:`update`
+polls the notification log from the position it stored (eventsourcing's projection runners do
+not work on SQLite), and :func:`rebuild` drops them and starts again from the first event; both
+give the same tables.
+
+They are described once, here and in :mod:`tournament.readside.readtables`, for both backends:
+:mod:`tournament.storage.sql` carries the SQL dialect (an SQLite file, or tables of their
+own on a PostgreSQL server, where the position is eventsourcing's tracking record, written in
+the same transaction: each event applied once).
+
+Commands that write keep them current in the file, one updater at a time (the update takes
+SQLite's write lock before it reads its position, so a second updater finds the work done).
+A command that only reads never writes them: when they are behind the event store it brings a
+copy up to date in memory (:func:`update` on a store that has saved nothing). Read models of a
+newer schema are never rebuilt at an older number: the command says to upgrade.
+
+A match's outcome is taken from the last ``end`` event of its log when no ruling or void comes
+after it: the engine checked that event against a replay when it was stored. Any other match
+(in progress, corrected since its last end, or imported without derived events) is replayed.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import Any
+
+import orjson
+
+from engine.games.base import Outcome
+from engine.lexicon import LexiconError
+from tournament.errors import NewerVersionError, StoreError
+from tournament.readside import readtables
+from tournament.storage import sqlitefile
+from tournament.storage.sql import Conflict, ReadDB, SqliteReadDB, read_db
+from tournament.storage.store import Store, known_topic
+
+PROJECTION = "read_models"
+SCHEMA = readtables.SCHEMA
+MATCH_STARTED = "tournament.store:Match.Started"
+MATCH_RECORDED = "tournament.store:Match.Recorded"
+RECORDED_TYPE = MATCH_RECORDED.rpartition(":")[2]  # its type in the events table
+TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
+TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
+EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
+
+
+@dataclass
+class Progress:
+    """What one update read, and which matches and tables it touched."""
+
+    events: int = 0
+    matches: set[str] = field(default_factory=set)
+    tournament: bool = False
+
+
+_views: weakref.WeakKeyDictionary[Store, ReadDB] = weakref.WeakKeyDictionary()
+
+
+def database(store: Store) -> ReadDB:
+    """The read models (``query`` gives rows as dicts): the copy brought up to date in memory,
+    if this process made one, else the store's tables (a file's read-only unless this process
+    writes)."""
+    view = _views.get(store)
+    if view is not None:
+        return view
+    return read_db(store)
+
+
+def _schema(db: ReadDB) -> int | None:
+    row = db.rows("select position from _projections where name = 'schema'")
+    return row[0][0] if row else None
+
+
+def position(db: ReadDB) -> int:
+    return db.position(PROJECTION)
+
+
+def rebuild(store: Store, counted: Callable[[int], None] | None = None) -> Progress:
+    """Drop every read model and project the whole log again (in the file); ``counted`` hears
+    how many events are projected so far (a progress bar, #11)."""
+    return update(store, write=True, again=True, counted=counted)
+
+
+ATTEMPTS = 20  # updates started again when another process applied the same events first
+
+
+def update(
+    store: Store,
+    write: bool | None = None,
+    again: bool = False,
+    counted: Callable[[int], None] | None = None,
+) -> Progress:
+    """Bring the read models up to the last stored event, from where they stopped.
+
+    ``write`` (default: whether this process has saved anything) updates the file's tables;
+    otherwise an up-to-date copy is kept in memory for :func:`database`, and the file is not
+    touched. ``again`` drops them first. On a server there is no file to spare: the projection
+    brings the server's tables up to date, applying each event once (its tracking record is
+    written in the same transaction; an updater that lost the race starts again from there).
+    """
+    if write is None:
+        write = store.has_written
+    _views.pop(store, None)
+    if store.location.is_server:
+        db = read_db(store)
+        for _ in range(ATTEMPTS):
+            try:
+                with db.transaction():
+                    return _update(db, store, again, counted)
+            except Conflict:
+                again = False  # another process applied the same events first: look again
+        raise Conflict("the read models kept changing under this update")  # pragma: no cover
+    if not write and not again:
+        source = sqlitefile.connect(store.path)
+        try:
+            if _current(SqliteReadDB(source)):
+                return Progress()
+        finally:
+            source.close()
+    with sqlitefile.updating(store.path, write) as conn:
+        view = SqliteReadDB(conn)
+        progress = _update(view, store, again, counted)
+    if not write:
+        _views[store] = view
+    return progress
+
+
+def _current(db: ReadDB) -> bool:
+    """Whether the file's read models are of this schema and hold every stored event."""
+    if "_projections" not in db.tables():
+        return False
+    schema = _schema(db)
+    if schema is not None and schema > SCHEMA:
+        raise NewerVersionError("its read models")
+    last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
+    return schema == SCHEMA and position(db) == last
+
+
+def _update(
+    db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
+) -> Progress:
+    if "_projections" in db.tables():
+        schema = _schema(db)
+        if schema is not None and schema > SCHEMA:
+            raise NewerVersionError("its read models")
+        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+            for name in (*TABLES, "_projections"):
+                db.drop(name)
+            db.forget(PROJECTION)
+    readtables.create(db)
+    try:
+        return _project(db, store, counted)
+    except LexiconError:
+        raise  # the user's word list is not a match's: that sentence, not "changed outside"
+    except (KeyError, ValueError, TypeError, AttributeError):
+        raise StoreError(
+            "the read models cannot be built: a stored event was changed outside the program "
+            "(tournament verify shows where)"
+        ) from None
+
+
+def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = None) -> Progress:
+    start = position(db) + 1
+    progress = Progress()
+    numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
+    summaries: dict[str, dict[str, Any]] = {}
+    last = start - 1
+    for page in _pages(db, start):
+        rows = _flat_rows(page, numbers, summaries, progress)
+        db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
+        progress.events += len(rows)
+        if counted is not None:
+            counted(progress.events)
+        last = page[-1][0]
+    progress.matches = set(summaries)
+    t = readtables.current(store) if progress.tournament or progress.matches else None
+    touched = _matches(db, store, summaries, readtables.places(t) if t else {})
+    if t is not None:
+        # From the first event every match was touched and its row written here, in its
+        # place: their outcomes are all there are.
+        fresh = start == 1
+        readtables.tournament(db, t, touched if fresh else outcomes(db), placed=fresh)
+    db.advance(PROJECTION, last)
+    return progress
+
+
+def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
+    """The notification log, read in pages straight from eventsourcing's table.
+
+    (Reading the rows ourselves skips building a UUID and a notification object for every
+    event, which made the rebuild four times slower.)
+    """
+    while True:
+        page = db.stored(start, db.page, MATCH_RECORDED)
+        if not page:
+            return
+        yield page
+        start = page[-1][0] + 1
+
+
+def _flat_rows(
+    page: list[tuple[Any, ...]],
+    numbers: dict[str, str],
+    summaries: dict[str, dict[str, Any]],
+    progress: Progress,
+) -> list[tuple[Any, ...]]:
+    """The rows of the flat events table for one page, noting what each event changes.
+
+    The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
+    """
+    loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
+    topics = {row[3] for row in page}  # None: a recorded move (see ReadDB.stored)
+    topics.discard(None)
+    for topic in topics - _KNOWN:
+        if not known_topic(topic):
+            raise NewerVersionError()
+        _KNOWN.add(topic)
+    kinds = {topic: topic.rpartition(":")[2] for topic in topics}  # the type column
+    rows: list[tuple[Any, ...]] = []
+    append = rows.append
+    # A match's events come in runs (one save stores a move, an import the whole log): its
+    # number and summary are looked up when the run starts, not at every event.
+    current, number, s = None, "", {}
+    for notification, aggregate, version, topic, raw in page:
+        state = loads(raw)
+        if topic is None:  # a recorded move
+            if aggregate != current:
+                number = numbers[aggregate]
+                s = summaries.get(number) or summaries.setdefault(number, {})
+                current = aggregate
+            payload = state["line"]
+            s["events"] = version - 1
+            s["head"] = state["hash"]
+            # A cheap look for the few lines that matter; parsed to be sure (a field of
+            # another event could hold the same text).
+            if (
+                '"type":"end"' in payload
+                or '"type":"ruling"' in payload
+                or ('"type":"void"' in payload)
+            ):
+                kind = loads(payload)["type"]
+                if kind == "end":
+                    s["last_end"], s["end_at"] = payload, version - 1
+                elif kind in ("ruling", "void"):
+                    s["corrected_at"] = version - 1
+            append((notification, aggregate, version, RECORDED_TYPE, state["timestamp"]["_data_"],
+                    number, payload))  # fmt: skip
+            continue
+        at = state["timestamp"]["_data_"]
+        if topic == MATCH_STARTED:
+            match = numbers[aggregate] = state["number"]
+            payload = state["header"]
+            summaries.setdefault(match, {})["new"] = (aggregate, payload)
+        else:
+            match = None
+            progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
+            state.pop("timestamp")
+            state.pop("originator_topic", None)
+            payload = readtables.dumps_unicode(state)
+        append((notification, aggregate, version, kinds[topic], at, match, payload))
+    return rows
+
+
+_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
+
+MATCH_COLUMNS = (
+    "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
+    "last_end", "end_at", "corrected_at", "round", "table_no",
+)  # fmt: skip
+
+
+def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
+    for k in range(0, len(items), size):
+        yield items[k : k + size]
+
+
+def _matches(
+    db: ReadDB,
+    store: Store,
+    summaries: dict[str, dict[str, Any]],
+    places: dict[str, tuple[int, int]],
+) -> dict[str, Outcome | None]:
+    """Bring the touched matches' rows and challenges up to date, a few statements in all (each
+    row in its round and table, from ``places``); their outcomes, as the rows now hold them."""
+    from tournament.services.matches import load
+
+    columns = ", ".join(MATCH_COLUMNS)
+    as_row = itemgetter(*MATCH_COLUMNS)
+    dumps = readtables.dumps
+    rows: dict[str, dict[str, Any]] = {}
+    for chunk in _chunks(list(summaries)):
+        marks = db.marks(len(chunk))
+        for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
+            rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
+    written, challenges = [], []
+    outcomes: dict[str, Outcome | None] = {}
+    for number, s in summaries.items():
+        row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
+        new = s.pop("new", None)
+        if new is not None:
+            # (orjson reads as json does every header the program stores: strict I-JSON.)
+            header = orjson.loads(new[1])
+            outside = header.get("outside")
+            row["id"], row["uuid"], row["game"], row["events"] = number, new[0], header["game"], 0
+            row["players"] = dumps(header["players"])
+            row["outside"] = dumps(outside) if outside else "[]"
+        row.update(s)
+        if number in places:
+            row["round"], row["table_no"] = places[number]
+        outcome: Outcome | None
+        if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
+            end = orjson.loads(row["last_end"])
+            outcome = Outcome(tuple(end["winners"]), end["points"])
+        else:
+            outcome = load(store, number).replay.outcome
+        outcomes[number] = outcome
+        if outcome:
+            points, winners, game = dict(outcome.points), outcome.winners, row["game"]
+            row["status"], row["winners"], row["points"] = (
+                "finished",
+                dumps(list(winners)),
+                dumps(points),
+            )
+            challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
+        else:
+            row["status"], row["winners"], row["points"] = "in_progress", None, None
+        written.append(as_row(row))
+    db.upsert("matches", MATCH_COLUMNS, "id", written)
+    for chunk in _chunks(list(summaries)):
+        db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
+    db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
+    return outcomes
+
+
+def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
+    """Each match's outcome as the read model holds it."""
+    out: dict[str, Outcome | None] = {}
+    for number, status, winners, points in db.rows(
+        "select id, status, winners, points from matches"
+    ):
+        out[number] = (
+            Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
+            if status == "finished"
+            else None
+        )
+    return out

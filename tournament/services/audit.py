@@ -1,0 +1,223 @@
+"""The audit of a match: its timeline, the best play beside what was played, and what-ifs.
+
+Everything here reads the log and replays it; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import jsontext
+from engine.errors import RuleViolation
+from engine.events import (
+    Chain,
+    End,
+    Event,
+    Expression,
+    Out,
+    Pass,
+    Ruling,
+    Timeout,
+    Void,
+    Word,
+    actor,
+    parse_event,
+)
+from engine.games.base import Outcome
+from engine.match import Replay
+from engine.notation import IllegalMove, NotationError, parse
+from engine.notation import format as format_move
+from engine.solve import (
+    WordGraph,
+    asta_words,
+    best_shot,
+    roulette_word,
+    shortest_chain,
+    texas_best,
+)
+from tournament.services.matches import Loaded, Refused
+
+REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
+
+
+def state_words(replay: Replay, position: int) -> str:
+    """The state after ``position`` in words, with who is out."""
+    state = replay.history[position]
+    words = replay.rules.summary(state)
+    gone = [o.player for o in state.out]
+    return words + (f"; out: {', '.join(gone)}" if gone else "")
+
+
+def _rule(replay: Replay, position: int, event: Event) -> str:
+    """The rule under which the event was taken (the turn it answered), or the referee's."""
+    for kind, rule in REFEREE_RULES.items():
+        if isinstance(event, kind):
+            return rule
+    if isinstance(event, Out):
+        return next((o.rule for o in replay.out if o.player == event.player), "")
+    who = actor(event)
+    turns = replay.rules.turns(replay.history[position - 1])
+    return next((t.rule for t in turns if t.player == who), "")
+
+
+def best_possible(replay: Replay, position: int, event: Event, graph: list[WordGraph]) -> str:
+    """What the best play was, for the moves a solver can judge (expressions, chains)."""
+    before = replay.history[position - 1]
+    who = actor(event)
+    game = replay.header.game
+    shot_taken = isinstance(event, (Expression, Pass, Timeout))
+    if shot_taken and game == "tiro" and before.target is not None:
+        shot = best_shot(before.dice[who], before.target)
+        return f"best: {shot.expression} (key {shot.key})" if shot else "the target was unreachable"
+    if shot_taken and game == "battaglia" and before.rolled is not None:
+        sinkable = [
+            f"{p}'s {v} with {shot.expression}"
+            for p, ships in before.ships.items()
+            if p != who
+            for v in sorted(set(ships))
+            if (shot := best_shot(before.rolled, v))
+        ]
+        return "could sink " + "; ".join(sinkable) if sinkable else "no ship could be sunk"
+    answered = isinstance(event, (Word, Pass, Timeout))
+    if answered and game == "asta" and before.new:
+        from engine.games.asta import previous_slots, slot
+
+        legal = asta_words(
+            replay.lexicon, previous_slots(before), [slot(f, before.chosen) for f in before.new]
+        )
+        words = sorted({w for w, _ in legal})
+        if not words:
+            return "no legal word existed"
+        more = f" ({len(words)} in all)" if len(words) > 6 else ""
+        return f"legal words: {', '.join(words[:6])}{more}"
+    if answered and game == "texas" and who is not None and who in before.personal:
+        from engine.games.texas import available
+
+        best = texas_best(replay.lexicon, list(available(before, who).elements()))
+        return f"best: {best[0]} ({best[1]})" if best else "no word could be made"
+    if answered and game == "roulette_russa" and before.writer == who:
+        found = roulette_word(replay.lexicon, [c for c, _ in before.consonants])
+        return f"a word that covers them: {found}" if found else "no word covers them"
+    if isinstance(event, Chain) and game == "catena":
+        if not graph:
+            graph.append(WordGraph.from_lexicon(replay.lexicon))
+        from engine.games.catena import anchor_words
+
+        chain = shortest_chain(graph[0], anchor_words(before))
+        return (
+            f"shortest possible: {len(chain)} words ({'-'.join(chain)})"
+            if chain
+            else ("no chain joins the anchors")
+        )
+    return ""
+
+
+def timeline(loaded: Loaded) -> list[dict[str, Any]]:
+    """One row per event: who, what, the state after it, rulings and voids, the rules applied."""
+    replay = loaded.replay
+    events = replay.events
+    voided_by = {e.on: i for i, e in enumerate(events, 1) if isinstance(e, Void)}
+    ruled_by = {e.on: (i, e) for i, e in enumerate(events, 1) if isinstance(e, Ruling)}
+    graph: list[WordGraph] = []
+    rows = []
+    for position, event in enumerate(events, 1):
+        notes = [n for n in replay.notes if n.position == position]
+        row: dict[str, Any] = {
+            "position": position,
+            "who": actor(event) or "",
+            "what": format_move(event),
+            "state": state_words(replay, position),
+            "rules": sorted(
+                {r for r in [_rule(replay, position, event)] + [n.rule for n in notes] if r}
+            ),
+            "judged": [n.text for n in notes],
+            "voided_by": voided_by.get(position),
+            "ruling": None,
+            "best": best_possible(replay, position, event, graph),
+            "hash": loaded.match.hashes[position - 1],
+        }
+        if position in ruled_by:
+            at, ruling = ruled_by[position]
+            row["ruling"] = {"at": at, "accept": ruling.accept, "note": ruling.note}
+        rows.append(row)
+    return rows
+
+
+def outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "points": dict(outcome.points)}
+
+
+def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
+    """Replay the log with one event voided (``void:N``) or replaced (``replace:N=MOVE``).
+
+    The replacement is a move in the notation (``replace:4=expr blu 5+5+1``), read against the
+    match as it stood before position N, or an event's JSON object. A void is replayed as if
+    the referee had recorded it now. A replacement keeps the play that followed (without the
+    derived events, rulings and voids after it, which the replay says again). Returns the new
+    replay, or None and why the changed log could not have happened.
+    """
+    replay = loaded.replay
+    events = list(replay.events)
+    kind, _, rest = change.partition(":")
+    where, _, text = rest.partition("=")
+    if (
+        kind not in ("void", "replace")
+        or not (where.strip().isascii() and where.strip().isdigit())  # "²".isdigit() is True
+        or (kind == "replace") != bool(text.strip())
+    ):
+        raise Refused(
+            "a what-if is void:N or replace:N=MOVE, e.g. replace:4='expr blu 5+5+1' "
+            '(or a JSON event: replace:4=\'{"type": "pass", "by": "blu"}\')'
+        )
+    position = int(where)
+    if not 1 <= position <= len(events):
+        raise Refused(f"there is no position {position} in {loaded.match.number}")
+    if kind == "void":
+        changed = [*events, Void("referee", position, "what-if")]
+    else:
+        before = _again(replay, events[: position - 1])
+        try:
+            new = _replacement(text.strip(), before)
+        except IllegalMove as v:
+            return None, str(v)
+        # The play after the replaced event is kept; what was derived from it, and rulings
+        # and voids (which name positions of the old log), are the replay's to say again.
+        later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
+        changed = [*events[: position - 1], new, *later]
+    try:
+        return _again(replay, changed), ""
+    except RuleViolation as v:
+        return None, str(v)
+
+
+def under_current_rules(loaded: Loaded) -> tuple[Loaded | None, str]:
+    """The match replayed under today's rules whatever revision it was played under (an audit's
+    ``--rules current``); None and why, where today's rules refuse its log."""
+    replay = loaded.replay
+    try:
+        today = Replay.start(replay.header, replay.lexicon, force=True).extend(replay.events)
+    except RuleViolation as v:
+        return None, str(v)
+    return Loaded(loaded.match, today), ""
+
+
+def _again(replay: Replay, events: list[Event]) -> Replay:
+    """The match replayed anew from these events, under the same rules."""
+    return Replay.start(replay.header, replay.lexicon, rules=replay.revision).extend(events)
+
+
+def _replacement(text: str, before: Replay) -> Event:
+    """The event a what-if puts in: a move of the notation, or a JSON object."""
+    try:
+        if text.startswith(("{", "[")):  # JSON (a list is refused as not an event)
+            return parse_event(jsontext.loads(text))  # depth, numbers, surrogates (issue 10)
+        return parse(text, before)
+    except IllegalMove:
+        raise
+    except (NotationError, RuleViolation) as v:
+        raise Refused(f"the replacement is not an event: {v}") from None
+    except (ValueError, json.JSONDecodeError):
+        raise Refused("the replacement is not an event: its JSON does not parse") from None

@@ -1,0 +1,334 @@
+"""Application services for matches: import, record, show. Thin: get, decide, save."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from engine import jsontext
+from engine.errors import RuleViolation
+from engine.events import Event, parse_event
+from engine.header import Header, parse_header
+from engine.lexicon import Lexicon, LexiconError
+from engine.match import Replay
+from engine.message import Msg, msg
+from engine.notation import NotationError, parse
+from engine.notation import format as format_move
+from engine.record import Record
+from tournament.domain.names import registered
+from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
+from tournament.storage.store import Match, Store, StoreError
+
+if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
+    from tournament.readside.reading import StoredMatch
+
+
+class Refused(Exception):
+    """A command refused with one sentence for the user; nothing was stored."""
+
+
+def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
+    """The word list a match uses: the organizer's file if given, else the default (EQ-4).
+
+    A header that names a word list (every stored match does) must match it exactly, so that
+    a replay judges words against the same lexicon as the table did.
+    """
+    lexicon = _opened(path)
+    wanted = header.lexicon
+    if wanted and (wanted.get("sha256") != lexicon.sha256):
+        raise LexiconError(
+            f"this match was recorded with the word list {wanted.get('name')!r} (sha256 "
+            f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: "
+            "pass that list with --lexicon"
+        )
+    return lexicon
+
+
+_OPENED: dict[tuple[str, int, int], Lexicon] = {}
+
+
+def _opened(path: str | Path | None) -> Lexicon:
+    """An organizer's word list read and hashed once per call, not once per match (a verify
+    of 1,441 matches read it 1,441 times): kept by path, size and modification time, so a list
+    changed on disk is read again."""
+    if not path:
+        return Lexicon.open(None)
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return Lexicon.open(path)  # its refusal, in one sentence
+    key = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
+    if key not in _OPENED:
+        _OPENED[key] = Lexicon.open(path)
+    return _OPENED[key]
+
+
+class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
+    """A stored match and its replay (the aggregate when it is to be written to)."""
+
+    match: Match | StoredMatch
+    replay: Replay
+
+
+def load(
+    store: Store, number: str, lexicon_path: str | None = None, *, write: bool = False
+) -> Loaded:
+    """Read a stored match and replay it: read in one query (:mod:`tournament.readside.reading`),
+    or, to ``write`` to it, as its aggregate."""
+    if write:
+        match: Match | StoredMatch = store.get_match(number)
+    else:
+        from tournament.readside.reading import read_match  # not imported by a recording call (#15)
+
+        match = read_match(store, number)
+    header = parse_header(orjson.loads(match.header))
+    position = 0
+
+    def events() -> Iterator[Event]:
+        nonlocal position
+        for position, line in enumerate(match.lines, 1):  # noqa: B007 - read after a refusal
+            yield parse_event(orjson.loads(line))
+
+    try:
+        words = lexicon_for(header, lexicon_path or store.lexicon)
+        replay = Replay.start(header, words, rules=match.rules).extend(events())
+    except RuleViolation as v:
+        if not position:
+            raise
+        raise Refused(
+            msg(
+                "the stored log of %(match)s does not replay at position %(position)s: %(why)s "
+                "(was the database changed outside the program?)",
+                match=match.number,
+                position=position,
+                why=refusal(v) if v.rule else str(v),
+            )
+        ) from None
+    return Loaded(match, replay)
+
+
+def read_deck(path: Path) -> list[Any]:
+    """An organizer's deck file: a JSON list of cards (PN-1), inlined into the match header."""
+    try:
+        deck = jsontext.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise Refused(
+            msg("cannot read the deck %(path)s: %(why)s", path=str(path), why=e.strerror)
+        ) from None
+    except (jsontext.JsonError, UnicodeDecodeError):
+        deck = None  # not JSON: the same sentence as JSON that is not a list
+    if not isinstance(deck, list):
+        raise Refused(msg("the deck %(path)s is not a JSON list of cards", path=str(path)))
+    return deck
+
+
+def check_log(
+    text: str,
+    lexicon_path: str | None = None,
+    counted: Callable[[int, int], None] | None = None,
+) -> MatchLog:
+    """Check a whole ``tournament-match/1`` log before anything is stored (raises LogError);
+    ``counted(done, total)`` hears each event checked."""
+    return read_log(text, lambda header: lexicon_for(header, lexicon_path), counted)
+
+
+def check_header(header: dict[str, Any], lexicon_path: str | None = None) -> MatchLog:
+    """A new match's header, checked as a log of one line; no file is involved, so a refusal
+    names no line (#11).
+
+    A new match may not name one player twice in different case or accents (``giallo`` and
+    ``Giallo``), which a stored log from elsewhere may do: the notation then asks which.
+    """
+    names = [*header.get("players", []), *header.get("outside", [])]
+    for i, name in enumerate(names):
+        if isinstance(name, str) and (same := registered(name, names[:i])) is not None:
+            raise Refused(
+                msg(
+                    "%(name)s and %(same)s are one player (names are read regardless of case)",
+                    name=name,
+                    same=same,
+                )
+            )
+    try:
+        return check_log(json.dumps(header), lexicon_path)
+    except LogError as e:
+        raise Refused(str(e).removeprefix(f"line {e.line}: ")) from None
+
+
+def stored_as(store: Store, log: MatchLog) -> str | None:
+    """The number of a stored match with the same header and events as ``log``, if any: the
+    same file imported twice (#11)."""
+    from tournament.readside.reading import with_header  # not imported by a recording call (#15)
+
+    for match in with_header(store, log.stored_header):  # (issue 15: not every match rebuilt)
+        if tuple(match.lines) == log.lines:
+            return match.number
+    return None
+
+
+def import_log(store: Store, log: MatchLog) -> Match:
+    """Store a checked log as a new match, all its events in one transaction.
+
+    A log exported from a store keeps its number, id and times where they are free here, and so
+    its chain and head hash (export, import, export gives the same file). Where they are taken
+    (or the log's chain is 0.1's plain one) it is stored under the next number, with a new chain,
+    and the chain it had is kept as its provenance: ``verify M12 --head ORIGINAL`` still finds it
+    (:mod:`tournament.storage.provenance`)."""
+    match = store.create(log.stored_header, log.lines, log.binding)
+    if log.file_head is not None and match.head != log.file_head:
+        from tournament.storage import provenance
+
+        assert log.file_header is not None  # (set together)
+        provenance.note_origin(store, match.number, log.file_header, log.binding, log.lines)
+    return match
+
+
+def record(
+    store: Store, number: str, obj: dict[str, Any] | Event, lexicon_path: str | None = None
+) -> tuple[Loaded, list[Event]]:
+    """Check one input event (its JSON object, or the event) against the replay and store it
+    with the derived events it implies.
+
+    Returns the match after the event and the events stored (the input first).
+    """
+    loaded = load(store, number, lexicon_path, write=True)
+    try:
+        event = obj if isinstance(obj, Record) else parse_event(obj)
+    except RuleViolation as v:
+        raise Refused(refusal(v)) from None
+    return _store_event(store, loaded, event)
+
+
+def record_move(
+    store: Store,
+    number: str,
+    text: str,
+    lexicon_path: str | None = None,
+    expected_position: int | None = None,
+    *,
+    seed: str | None = None,
+    sealer: Callable[[str], str] | None = None,
+) -> tuple[Loaded, list[Event]]:
+    """Read one move in the notation (:mod:`engine.notation`) against the stored match and
+    record it as :func:`record` does.
+
+    ``expected_position`` is the position the writer saw: when the match has moved on since
+    (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
+    console's digital dice and hidden words (see :func:`engine.notation.parse`).
+    """
+    loaded = load(store, number, lexicon_path, write=True)
+    now = loaded.replay.position
+    if expected_position is not None and now != expected_position:
+        raise _changed(
+            loaded.match.number,
+            msg("is at position %(now)s, not %(seen)s", now=now, seen=expected_position),
+        )
+    try:
+        event = parse(text, loaded.replay, seed=seed, sealer=sealer)
+    except NotationError as e:
+        raise Refused(refusal(e)) from None
+    try:
+        return _store_event(store, loaded, event)
+    except StoreError:
+        if expected_position is None:
+            raise
+        # Another phone wrote between our read and our write: the same answer as above.
+        raise _changed(loaded.match.number, msg("was written to a moment ago")) from None
+
+
+def _changed(number: str, how: Msg) -> Refused:
+    return Refused(
+        msg(
+            "the match changed since you looked: %(match)s %(how)s; nothing was stored, "
+            "look at it again and repeat",
+            match=number,
+            how=how,
+        )
+    )
+
+
+def refusal(e: RuleViolation | NotationError) -> Msg | str:
+    """The engine's refusal and the rule it cites, as a message a front end says in its
+    language (the same English as ``str(e)``)."""
+    if not e.rule:
+        return e.message
+    return msg("%(why)s (%(rule)s)", why=e.message, rule=e.rule)
+
+
+def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:
+    assert isinstance(loaded.match, Match), "loaded with write=True"
+    try:
+        replay = loaded.replay.apply(event)
+    except RuleViolation as v:
+        raise Refused(refusal(v)) from None
+    stored = [event]
+    for derived in replay.pending_derived():
+        replay = replay.apply(derived)
+        stored.append(derived)
+    store.append(loaded.match, [event_line(e) for e in stored])
+    if replay.outcome is not None:
+        from tournament.services.day import (
+            record_head,  # the tournament keeps a finished match's head
+        )
+
+        record_head(store, loaded.match)
+    return Loaded(loaded.match, replay), stored
+
+
+def sealed_word(word: str) -> tuple[str, str]:
+    """PN-3: the commitment of a word typed unseen, and the fresh salt the player keeps."""
+    import secrets  # only La parola nascosta pays for it (#15)
+
+    from engine.games.parola_nascosta import seal  # only La parola nascosta pays for it
+
+    salt = secrets.token_hex(8)
+    return seal(word, salt), salt
+
+
+def summary(loaded: Loaded) -> dict[str, Any]:
+    """What ``match show --json`` prints (DESIGN.md names the fields others rely on)."""
+    replay, match = loaded.replay, loaded.match
+    outcome = replay.outcome
+    header = replay.header
+    return {
+        "id": match.number,
+        "game": header.game,
+        "title": replay.rules.title,
+        "players": list(header.players),
+        "outside": list(header.outside),
+        "status": "finished" if outcome else "in_progress",
+        "winners": list(outcome.winners) if outcome else [],
+        "points": dict(outcome.points) if outcome else {p: 0 for p in header.players},
+        "out": [o.player for o in replay.out],
+        "out_reasons": [
+            {"player": o.player, "reason": o.reason, "rule": o.rule} for o in replay.out
+        ],
+        "next": [
+            {"player": t.player, "events": list(t.events), "expects": t.say, "rule": t.rule}
+            for t in replay.turns
+        ],
+        "notes": [
+            {"position": n.position, "player": n.player, "text": n.text, "rule": n.rule, "ok": n.ok}
+            for n in replay.notes
+        ],
+        "voided": sorted(replay.voided),
+        "rulings": {str(k): v for k, v in sorted(replay.rulings.items())},
+        "events": replay.position,
+        "state": replay.rules.summary(replay.state),  # Il Ventuno's total and the like (#11)
+        "head": match.head,
+        "lexicon": header.lexicon,
+    }
+
+
+def describe(event: Event) -> str:
+    """One line for a stored event, for the referee's screen: its canonical notation.
+
+    >>> from engine.events import Ruling
+    >>> describe(Ruling("referee", 4, False, "after time"))
+    'rule 4 reject after time'
+    """
+    return format_move(event)

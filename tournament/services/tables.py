@@ -1,0 +1,213 @@
+"""A round's tables at play: the partita a table chooses (CH-3) and the matches it opens, each
+created and attached to the tournament in one transaction."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from engine.message import msg
+from tournament.domain.names import registered
+from tournament.domain.tournaments import Tournament
+from tournament.readside.reading import read_match
+from tournament.services.day import (
+    ATTEMPTS,
+    PARTITA,
+    PARTITA_GAMES,
+    get_tournament,
+    save,
+    snapshot,
+    table_games,
+)
+from tournament.services.matches import Refused, check_header
+from tournament.storage.store import Conflict, Match, Store, StoreError
+
+ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
+
+
+def table_at(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    """A paired table by its round's and its own number, or one sentence saying there is none."""
+    if not 1 <= round_number <= len(t.rounds):
+        raise Refused(msg("there is no round %(round)s", round=round_number))
+    tables = t.rounds[round_number - 1]["tables"]
+    if not 1 <= table_number <= len(tables):
+        raise Refused(
+            msg("round %(round)s has no table %(table)s", round=round_number, table=table_number)
+        )
+    table: dict[str, Any] = tables[table_number - 1]
+    return table
+
+
+def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+    table = table_at(t, round_number, table_number)
+    if t.rounds[round_number - 1]["closed"]:
+        raise Refused(msg("round %(round)s is closed", round=round_number))
+    if table["bye"]:
+        raise Refused(msg("table %(table)s is a bye", table=table_number))
+    return table
+
+
+def choose_partita(
+    store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
+) -> Tournament:
+    """CH-3: the four games a table's partita plays, chosen at its start."""
+    t = get_tournament(store)
+    decide_partita(t, round_number, table_number, games, by)
+    save(store, t)
+    return t
+
+
+def decide_partita(
+    t: Tournament, round_number: int, table_number: int, games: Sequence[str], by: str
+) -> None:
+    """Check a partita's choice and record it on ``t`` (the caller saves)."""
+    if t.settings["plays"] != PARTITA:
+        raise Refused(
+            msg("this tournament plays %(plays)s, not partite", plays=t.settings["plays"])
+        )
+    table = _open_table(t, round_number, table_number)
+    if table.get("games"):
+        raise Refused(
+            msg(
+                "the partita of table %(table)s already plays %(games)s",
+                table=table_number,
+                games=tuple(table["games"]),
+            )
+        )
+    allowed = t.settings["games"]
+    if len(games) != PARTITA_GAMES or len(set(games)) != PARTITA_GAMES:
+        raise Refused(msg("a partita is four different games (CH-3)"))
+    bad = [g for g in games if g not in allowed]
+    if bad:
+        raise Refused(
+            msg(
+                "%(game)s is not among this tournament's games (%(games)s)",
+                game=bad[0],
+                games=tuple(allowed),
+            )
+        )
+    t.choose_partita(round=round_number, table=table_number, games=list(games), by=by)
+
+
+def start_match(
+    store: Store,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+) -> Match:
+    """Create the match of one challenge of a table, with the table's players, and attach it:
+    one transaction, repeated from the start when another terminal changed the tournament."""
+    for _ in range(ATTEMPTS):
+        t = get_tournament(store)
+        try:
+            return open_match(
+                store, t, round_number, table_number, game_name, outside, by, lexicon_path
+            )
+        except Conflict:
+            continue
+    raise Refused(
+        msg("the tournament kept changing at the same moment; nothing was stored: repeat")
+    )
+
+
+def open_match(
+    store: Store,
+    t: Tournament,
+    round_number: int,
+    table_number: int,
+    game_name: str,
+    outside: Sequence[str] = (),
+    by: str = "organizer",
+    lexicon_path: str | None = None,
+    *,
+    save: bool = True,
+) -> Match:
+    """Store a table's new match and attach it to ``t``, in one transaction with every change
+    pending on ``t`` (raises :class:`Conflict`, nothing stored, when another terminal saved
+    first). Without ``save`` both are left for the caller to save together (a simulation saves
+    a whole round in one transaction)."""
+    table = _open_table(t, round_number, table_number)
+    games = table_games(t, table)
+    if game_name not in games:
+        planned = tuple(games) or msg("nothing yet (choose the partita first)")
+        raise Refused(
+            msg(
+                "table %(table)s plays %(planned)s, not %(game)s",
+                table=table_number,
+                planned=planned,
+                game=game_name,
+            )
+        )
+    if game_name in table.get("matches", {}):
+        raise Refused(
+            msg(
+                "%(game)s of table %(table)s is already %(match)s",
+                game=game_name,
+                table=table_number,
+                match=table["matches"][game_name],
+            )
+        )
+    players = list(table["players"])
+    turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
+    players = players[turn:] + players[:turn]
+    header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
+    if outside:
+        header["outside"] = [_registered(t, name) for name in outside]
+    log = check_header(header, lexicon_path or store.lexicon)
+    _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
+    match = store.new_match(log.stored_header)
+    t.attach_match(
+        round=round_number, table=table_number, game=game_name, match=match.number, by=by
+    )
+    if save:
+        before = t.version - len(t.pending_events)
+        store.save_new(match, t)
+        snapshot(store, t, before)
+    return match
+
+
+def _registered(t: Tournament, name: str) -> str:
+    """A registered player's name as registered (#11), or one sentence."""
+    found = registered(name, t.players)
+    if found is None:
+        raise Refused(msg("%(name)r is not a registered player of this tournament", name=name))
+    return found
+
+
+def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> None:
+    """EQ-4: a tournament's matches share one word list, so that one ``--lexicon`` replays them
+    all (the read models, verify); a match with another list than the last one is refused.
+    Matches attached in this call but not yet saved (``simulate`` saves a round at once) were
+    opened with this same list, so the last stored one decides. It is read without its
+    aggregate (:func:`tournament.readside.reading.read_match`); a stored match that is missing or
+    cannot be read is said so, never passed over for an older one."""
+    unsaved = {e.match for e in t.pending_events if isinstance(e, ATTACHED)}
+    for r in reversed(t.rounds):
+        for tb in r["tables"]:
+            for number in tb.get("matches", {}).values():
+                if number in unsaved:
+                    continue
+                try:
+                    stored = read_match(store, number)
+                except StoreError as e:
+                    raise Refused(
+                        msg(
+                            "this tournament's word list cannot be checked (EQ-4): %(why)s",
+                            why=e.args[0] if len(e.args) == 1 else str(e),
+                        )
+                    ) from None
+                other = json.loads(stored.header).get("lexicon") or {}
+                if other.get("sha256") != lexicon["sha256"]:
+                    raise Refused(
+                        msg(
+                            "this tournament's matches are recorded with the word list "
+                            "%(stored)r, not %(given)r: pass that list with --lexicon",
+                            stored=other.get("name"),
+                            given=lexicon["name"],
+                        )
+                    )
+                return

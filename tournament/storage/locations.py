@@ -1,0 +1,245 @@
+"""Where a tournament is stored: an SQLite file or a PostgreSQL server, chosen by ``--db``.
+
+``--db`` (or ``TOURNAMENT_DB``) is a file path or a ``postgresql://user:password@host:port/name``
+URL (``?schema=NAME`` keeps the tournament in a schema of its own). :func:`locate` reads it into
+a :class:`Location`, which gives eventsourcing the settings of its own persistence module
+(``eventsourcing.sqlite`` or ``eventsourcing.postgres``) and says, in any message, where the
+store is without ever showing a password.
+
+The rest of this package: :mod:`.postgres` (the server's factory: schema on first use, a newer
+version refused), :mod:`.sql` (the one SQL surface the read models are written against, in both
+dialects) and :mod:`.copy` (``tournament db copy``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from engine.record import Record
+
+SCHEMES = ("postgresql://", "postgres://")
+INSTALL = "pip install 'tournament[postgres]'"
+
+
+def _error(message: str) -> Exception:
+    from tournament.errors import StoreError
+
+    return StoreError(message)
+
+
+def is_url(text: str | Path) -> bool:
+    """Whether ``--db`` names a PostgreSQL server rather than a file.
+
+    >>> is_url("postgresql://club@db.example/torneo"), is_url("club.db")
+    (True, False)
+    """
+    return isinstance(text, str) and text.lower().startswith(SCHEMES)
+
+
+class SqliteFile(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
+    """One SQLite file (the default): the event store and the read models side by side."""
+
+    path: Path
+    is_server = False
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def env(self) -> dict[str, str]:
+        from tournament.storage.store import backend_env
+
+        return backend_env(self.path)
+
+    def exists(self) -> bool:
+        """Whether the file holds a tournament store (one sentence for anything else there)."""
+        from tournament.storage import sqlitefile
+
+        return sqlitefile.inspect(self.path)
+
+    def full_name(self) -> str:
+        """Where the store is, in full (for a message that shows it)."""
+        return str(self.path.resolve())
+
+    def exports_folder(self) -> Path:
+        """Where the demo writes its printable files: beside the database."""
+        return self.path.resolve().parent / "exports-out"
+
+
+@dataclass(frozen=True)  # a dataclass: callers copy it with dataclasses.replace
+class PostgresServer:
+    """A database on a PostgreSQL server (one schema of it)."""
+
+    host: str
+    port: str
+    dbname: str
+    user: str
+    password: str = field(repr=False)
+    schema: str = "public"
+    is_server = True
+
+    def __str__(self) -> str:
+        """The URL without its password: what every message shows."""
+        schema = f"?schema={self.schema}" if self.schema != "public" else ""
+        return f"postgresql://{self.user}@{self.host}:{self.port}/{self.dbname}{schema}"
+
+    def env(self) -> dict[str, str]:
+        """eventsourcing's PostgreSQL settings (its own POSTGRES_* variables tune the rest)."""
+        require_driver()
+        return {
+            "PERSISTENCE_MODULE": "tournament.storage.postgres:Factory",
+            "POSTGRES_DBNAME": self.dbname,
+            "POSTGRES_HOST": self.host,
+            "POSTGRES_PORT": self.port,
+            "POSTGRES_USER": self.user,
+            "POSTGRES_PASSWORD": self.password,
+            "POSTGRES_SCHEMA": self.schema,
+            # A command line call needs one connection; a web server may raise these.
+            "POSTGRES_POOL_SIZE": os.environ.get("POSTGRES_POOL_SIZE", "1"),
+            "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW", "4"),
+            "POSTGRES_CONNECT_TIMEOUT": os.environ.get("POSTGRES_CONNECT_TIMEOUT", "10"),
+        }
+
+    def conninfo(self) -> dict[str, str]:
+        """Keyword arguments of ``psycopg.connect``."""
+        return {
+            "host": self.host,
+            "port": self.port,
+            "dbname": self.dbname,
+            "user": self.user,
+            "password": self.password,
+        }
+
+    def redact(self, text: str) -> str:
+        """A message with the password taken out (a driver's error may quote its input)."""
+        return text.replace(self.password, "***") if self.password else text
+
+    def exists(self) -> bool:
+        """Whether the server holds a tournament store there (one sentence if unreachable)."""
+        require_driver()
+        from tournament.storage import postgres
+
+        return postgres.inspect(self)
+
+    def full_name(self) -> str:
+        return str(self)
+
+    def exports_folder(self) -> Path:
+        """Where the demo writes its printable files: the current folder (the server has none)."""
+        return Path.cwd() / "exports-out"
+
+
+Location = SqliteFile | PostgresServer
+
+
+def close(store: Any) -> None:
+    """Give back a store's connections (its read models' too): a server counts them."""
+    close_reads(store)
+    store.close()
+
+
+def close_reads(store: Any) -> None:
+    """Give back the connections of a store's read models on a server (one a thread that read
+    them); the store itself stays open."""
+    dbs = getattr(store, "_read_dbs", None)
+    if dbs is not None:
+        dbs.close()
+
+
+def require_driver() -> None:
+    """A PostgreSQL URL needs the ``postgres`` extra (psycopg 3 and its pool): say how to get it."""
+    if not all(importlib.util.find_spec(name) for name in ("psycopg", "psycopg_pool")):
+        raise _error(
+            "a postgresql:// database needs the PostgreSQL support, which is not installed: "
+            f"{INSTALL} (psycopg 3 with its pool)"
+        )
+
+
+def locate(db: str | Path | Location) -> Location:
+    """The store ``--db`` names: a PostgreSQL URL, or else a file path.
+
+    The URL may leave out what eventsourcing's own variables say (POSTGRES_USER,
+    POSTGRES_PASSWORD, POSTGRES_HOST, POSTGRES_PORT):
+
+    >>> str(locate("postgresql://club:secret@db.example:5433/torneo?schema=coppa"))
+    'postgresql://club@db.example:5433/torneo?schema=coppa'
+    >>> locate("postgresql://club:secret@db.example/torneo").port
+    '5432'
+    """
+    if isinstance(db, SqliteFile | PostgresServer):
+        return db
+    if not is_url(db):
+        return SqliteFile(Path(db))
+    text = str(db)
+    try:
+        url = urlsplit(text)
+        port = str(url.port or os.environ.get("POSTGRES_PORT") or "5432")
+    except ValueError:
+        raise _error(f"{_without_password(text)} is not a PostgreSQL URL (the port?)") from None
+    dbname = unquote(url.path.lstrip("/")) or os.environ.get("POSTGRES_DBNAME", "")
+    user = unquote(url.username or "") or os.environ.get("POSTGRES_USER", "")
+    host = unquote(url.hostname or "") or os.environ.get("POSTGRES_HOST", "")
+    query = parse_qs(url.query)
+    schema = (query.get("schema") or [os.environ.get("POSTGRES_SCHEMA", "") or "public"])[0]
+    needed = {"a database name": dbname, "a user": user, "a host": host}
+    missing = [what for what, value in needed.items() if not value]
+    if missing:
+        raise _error(
+            f"{_without_password(text)} is missing {missing[0]}: "
+            "write postgresql://user:password@host:port/name"
+        )
+    if not schema.replace("_", "").isalnum():
+        raise _error(f"{schema!r} is not a schema name (letters, digits and _)")
+    return PostgresServer(
+        host=host,
+        port=port,
+        dbname=dbname,
+        user=user,
+        password=unquote(url.password or "") or os.environ.get("POSTGRES_PASSWORD", ""),
+        schema=schema,
+    )
+
+
+def _without_password(text: str) -> str:
+    """A URL as the user wrote it, minus the password (for a message about the URL itself)."""
+    scheme, _, rest = text.partition("://")
+    credentials, at, place = rest.rpartition("@")
+    if not at:
+        return text
+    return f"{scheme}://{credentials.partition(':')[0]}@{place}"
+
+
+Row = tuple[str, int, str, bytes]  # aggregate id (hex), version, topic, state
+
+
+def scan(where: Location, what: str = "events", aggregate: str | None = None) -> Iterator[Row]:
+    """Every stored row of eventsourcing's ``events`` (or ``snapshots``) table, as bytes, by
+    aggregate then version: what ``verify`` and ``db copy`` read, the same on both backends.
+
+    Read only: a file is opened ``mode=ro``, a server's rows are streamed in one transaction.
+    """
+    if isinstance(where, PostgresServer):
+        from tournament.storage import postgres
+
+        yield from postgres.scan(where, what, aggregate)
+        return
+    from tournament.storage import sqlitefile
+
+    table = {"events": sqlitefile.EVENTS, "snapshots": sqlitefile.SNAPSHOTS}[what]
+    conn = sqlitefile.connect(where.path)
+    try:
+        if not conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone():
+            return
+        statement = (
+            f"select originator_id, originator_version, topic, state from {table} "
+            + ("where originator_id = ? " if aggregate else "")
+            + "order by originator_id, originator_version"
+        )
+        yield from conn.execute(statement, [aggregate] if aggregate else [])
+    finally:
+        conn.close()

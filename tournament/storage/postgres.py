@@ -1,0 +1,222 @@
+"""The tournament on a PostgreSQL server, through eventsourcing's own PostgreSQL persistence.
+
+What this module adds to ``eventsourcing.postgres``: the server is looked at before anything is
+created (one sentence, and never the password, when it cannot be reached or the role may not
+log in); the schema and eventsourcing's tables are created on first use; a mark
+(``tournament_format``) says which version of the program's tables a database holds, so that a
+newer version's database is refused rather than misread. A database where the tables exist is
+opened without creating anything.
+
+Every write goes through eventsourcing's recorder, which locks the events table for each insert:
+notification ids are then committed in order, which is what lets a projection read them by id
+without missing one committed late. The database does the coordination; there is no lock of ours.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from eventsourcing.postgres import PostgresFactory
+from psycopg import sql
+from psycopg.conninfo import make_conninfo
+
+from tournament.errors import NewerVersionError, StoreError
+from tournament.storage.locations import PostgresServer, locate
+
+FORMAT = 1
+"""The version of the program's tables this version writes (``tournament_format``)."""
+
+MARK = "tournament_format"
+EVENTS = "tournament_events"  # eventsourcing names its tables after the application
+SNAPSHOTS = "tournament_snapshots"
+TRACKING = "tournament_tracking"
+OWN = (
+    "dice_seeds",
+    "web_tables",
+)  # the store's own tables (tournament.services.dice, tournament.web)
+
+
+@contextmanager
+def connect(server: PostgresServer, *, autocommit: bool = True) -> Iterator[psycopg.Connection]:
+    """A plain connection to the server, its search path on the tournament's schema.
+
+    A failure to connect is one sentence naming the server (the password taken out).
+    """
+    try:
+        conn = psycopg.connect(
+            make_conninfo(**server.conninfo()), autocommit=autocommit, connect_timeout=10
+        )
+    except psycopg.Error as e:
+        reason = server.redact(str(e).strip().splitlines()[-1] if str(e).strip() else repr(e))
+        raise StoreError(f"cannot connect to {server}: {reason}") from None
+    try:
+        conn.execute(sql.SQL("set search_path to {}").format(sql.Identifier(server.schema)))
+        yield conn
+    finally:
+        conn.close()
+
+
+def _tables(conn: psycopg.Connection, schema: str) -> set[str]:
+    rows = conn.execute(
+        "select table_name from information_schema.tables where table_schema = %s", [schema]
+    ).fetchall()
+    return {r[0] for r in rows}
+
+
+def inspect(server: PostgresServer, conn: psycopg.Connection | None = None) -> bool:
+    """Whether the server holds a tournament store there (False: nothing yet).
+
+    Raises :class:`NewerVersionError` when a newer version of the program made it.
+    """
+    if conn is None:
+        with connect(server) as c:
+            return inspect(server, c)
+    tables = _tables(conn, server.schema)
+    if MARK in tables:
+        row = conn.execute(sql.SQL("select max(version) from {}").format(sql.Identifier(MARK)))
+        version = (row.fetchone() or [0])[0] or 0
+        if version > FORMAT:
+            raise NewerVersionError(str(server))
+    return EVENTS in tables
+
+
+def first_use(create: Callable[[], Any]) -> None:
+    """Run a ``create ... if not exists`` that another process may run at the same moment: the
+    server then refuses one of the two with a duplicate, and the loser finds them made."""
+    from eventsourcing.persistence import IntegrityError, InternalError, ProgrammingError
+
+    for attempt in range(10):
+        try:
+            create()
+            return
+        except (
+            psycopg.errors.UniqueViolation,
+            psycopg.errors.DuplicateTable,
+            psycopg.errors.DuplicateObject,
+            psycopg.errors.DuplicateSchema,
+            psycopg.errors.InternalError_,  # "tuple concurrently updated": a function replaced
+            IntegrityError,  # eventsourcing's names for the same
+            ProgrammingError,
+            InternalError,
+        ):
+            if attempt == 9:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
+def _prepare(server: PostgresServer) -> bool:
+    """Look at the server; on first use create the schema and the format mark."""
+    with connect(server) as conn:
+        if inspect(server, conn):
+            return True
+
+        def create() -> None:
+            with conn.transaction():
+                conn.execute(
+                    sql.SQL("create schema if not exists {}").format(sql.Identifier(server.schema))
+                )
+                conn.execute(
+                    sql.SQL("create table if not exists {} (version integer not null)").format(
+                        sql.Identifier(server.schema, MARK)
+                    )
+                )
+                conn.execute(
+                    sql.SQL("insert into {} select %s where not exists (select 1 from {})").format(
+                        sql.Identifier(server.schema, MARK), sql.Identifier(server.schema, MARK)
+                    ),
+                    [FORMAT],
+                )
+
+        first_use(create)
+        return False
+
+
+class Factory(PostgresFactory):
+    """eventsourcing's PostgreSQL persistence on a server that was looked at first."""
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        self.server = locate(
+            PostgresServer(
+                host=self.env.get(self.POSTGRES_HOST) or "",
+                port=self.env.get(self.POSTGRES_PORT) or "5432",
+                dbname=self.env.get(self.POSTGRES_DBNAME) or "",
+                user=self.env.get(self.POSTGRES_USER) or "",
+                password=self.env.get(self.POSTGRES_PASSWORD) or "",
+                schema=self.env.get(self.POSTGRES_SCHEMA) or "public",
+            )
+        )
+        assert isinstance(self.server, PostgresServer)
+        self.exists = _prepare(self.server)
+
+    def env_create_table(self) -> bool:
+        return False  # made below, on first use, however many processes start at once
+
+    def application_recorder(self) -> Any:
+        recorder = super().application_recorder()
+        if not self.exists:
+            first_use(recorder.create_table)  # type: ignore[attr-defined]
+        return recorder
+
+    def aggregate_recorder(self, purpose: str = "events") -> Any:
+        recorder = super().aggregate_recorder(purpose)
+        if not self.exists:
+            first_use(recorder.create_table)  # type: ignore[attr-defined]
+        return recorder
+
+    @property
+    def has_written(self) -> bool:
+        return True  # a server is not a file: nothing is left behind by opening it
+
+
+def wipe(server: PostgresServer) -> None:
+    """Drop every table of the tournament's (the demo rebuilds itself this way)."""
+    from tournament.readside.readmodels import TABLES
+
+    with connect(server) as conn, conn.transaction():
+        for name in (*TABLES, "_projections", *OWN, EVENTS, SNAPSHOTS, TRACKING, MARK):
+            conn.execute(sql.SQL("drop table if exists {} cascade").format(sql.Identifier(name)))
+
+
+def scan(server: PostgresServer, what: str, aggregate: str | None) -> Iterator[tuple[Any, ...]]:
+    """The rows of eventsourcing's events or snapshots table (see ``persistence.scan``)."""
+    table = {"events": EVENTS, "snapshots": SNAPSHOTS}[what]
+    with connect(server, autocommit=False) as conn:
+        if table not in _tables(conn, server.schema):
+            return
+        statement = (
+            f"select replace(originator_id::text, '-', ''), originator_version, topic, state "
+            f"from {table} "
+            + ("where originator_id = %s " if aggregate else "")
+            + "order by originator_id, originator_version"
+        )
+        with conn.cursor(name="scan") as cursor:  # server-side: a season streams, not loads
+            cursor.itersize = 2000
+            cursor.execute(statement, [aggregate] if aggregate else [])
+            yield from cursor
+
+
+def follow(store: Any, seconds: float | None = None) -> Iterator[Any]:
+    """Bring the read models up to date, then again each time eventsourcing's recorder
+    notifies a stored event (it NOTIFYs on its events table's channel); yield each update."""
+    import time
+
+    from tournament.readside import readmodels
+
+    deadline = None if seconds is None else time.monotonic() + seconds
+    with connect(store.location) as conn:
+        conn.execute(sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name)))
+        while True:
+            progress = readmodels.update(store)
+            if progress.events:
+                yield progress
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return
+            # Wake at the first notification (a burst is read in one update), or at the end.
+            for _ in conn.notifies(timeout=left if left is not None else 60, stop_after=1):
+                pass
