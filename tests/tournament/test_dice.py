@@ -13,7 +13,7 @@ from tests.tournament.conftest import raw_rows, url_of
 from tests.tournament.test_console import Script
 from tests.tournament.test_match_cli import ok
 from tournament.cli.console import Console
-from tournament.services import dice
+from tournament.services import dice, play
 from tournament.services.matches import load
 from tournament.storage.locations import PostgresServer, close
 from tournament.storage.store import Store
@@ -57,7 +57,7 @@ def test_db_copy_carries_the_seeds_of_dice_not_revealed_yet(
     ok(source, "match", "new", "tiro", "giallo", "blu")
     store = Store(source)
     dice.seal(store, "M1")
-    dice.record(store, "M1", "roll giallo d6")
+    play.record_move(store, "M1", "roll giallo d6")
     seed = dice.seed(store, "M1")
     assert seed is not None
     close(store)
@@ -67,7 +67,7 @@ def test_db_copy_carries_the_seeds_of_dice_not_revealed_yet(
     copied = Store(server)
     assert dice.every_seed(copied) == [("M1", seed)]
     # The copy rolls on from the same seed: position 3 (the commit, giallo's roll, blu's).
-    rolled = dice.record(copied, "M1", "roll blu d6")
+    rolled = play.record_move(copied, "M1", "roll blu d6")[1]
     assert list(rolled[0].values) == list(digital_roll(seed, 3, "d6", 4, DEFAULT_FACES))
     assert dice.sealed(load(copied, "M1"))
     close(copied)

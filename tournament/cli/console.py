@@ -21,24 +21,26 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dice import seed_commitment
 from engine.errors import RuleViolation
-from engine.events import REFEREE, DiceCommit, DiceReveal, End, Out, Ruling, Timeout, Void, actor
+from engine.events import (
+    REFEREE,
+    DiceCommit,
+    DiceReveal,
+    End,
+    Event,
+    Out,
+    Ruling,
+    Timeout,
+    Void,
+    actor,
+)
 from engine.message import Msg, msg, nmsg
 from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
-from tournament.services import dice
-from tournament.services.matches import (
-    Loaded,
-    Refused,
-    load,
-    record_move,
-    refusal,
-    sealed_word,
-    summary,
-)
+from tournament.services import dice, play
+from tournament.services.matches import Loaded, Refused, load, refusal, sealed_word, summary
 from tournament.storage.store import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
@@ -178,16 +180,25 @@ class Console:
         """Record one move of the notation (engine/notation/); say why when it is refused.
 
         ``at``: the position the referee was shown; if another terminal wrote to the match
-        since, nothing is stored and the console shows the match again.
+        since, nothing is stored and the console shows the match again. The seed of a match
+        that ends is revealed once the referee passed the chance to undo (:meth:`last_word`).
         """
-        seed = self.seed() if self.digital else None
+        self.said(
+            lambda: play.record_move(
+                self.store, self.number, text, self.lexicon, at, sealer=self.seal_word, reveal=False
+            ),
+            why,
+        )
+
+    def said(self, record: Callable[[], tuple[Loaded, list[Event]]], why: Msg | None) -> None:
+        """Record through a service and tell each event stored, or why nothing was."""
         try:
-            loaded, stored = record_move(
-                self.store, self.number, text, self.lexicon, at, seed=seed, sealer=self.seal_word
-            )
+            loaded, stored = record()
         except (Refused, RuleViolation) as e:
             refused = refusal(e) if isinstance(e, RuleViolation) else e.args[0]
             self.tell(msg("error: %(why)s (nothing stored)", why=refused))
+            return
+        if not stored:
             return
         if why:
             self.tell(why)
@@ -260,25 +271,18 @@ class Console:
         self.tell(msg("error: there is nothing to undo"))
 
     def seal_dice(self, loaded: Loaded) -> None:
-        seed = dice.keep(self.store, self.number)
-        self.try_record(
-            format_move(DiceCommit(REFEREE, seed_commitment(seed))), msg("digital dice sealed")
+        self.said(
+            lambda: dice.seal(self.store, self.number, self.lexicon), msg("digital dice sealed")
         )
 
-    def seed(self) -> str | None:
-        return dice.seed(self.store, self.number)
-
     def reveal_dice(self, loaded: Loaded) -> None:
-        replay = loaded.replay
-        if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
-            seed = self.seed()
-            if seed is None:
-                self.tell(msg("error: the seed of the digital dice is not in this database"))
-                return
-            self.try_record(
-                format_move(DiceReveal(REFEREE, seed)),
-                msg("digital dice revealed: tournament verify can recompute every roll"),
-            )
+        if dice.sealed(loaded) and dice.seed(self.store, self.number) is None:  # sealed elsewhere
+            self.tell(msg("error: the seed of the digital dice is not in this database"))
+            return
+        self.said(
+            lambda: dice.reveal(self.store, self.number, self.lexicon),
+            msg("digital dice revealed: tournament verify can recompute every roll"),
+        )
 
     def seal_word(self, player: str) -> str:
         """PN-3: read the player's word unseen and return its seal; the salt is shown once."""

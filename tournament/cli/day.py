@@ -317,13 +317,13 @@ def table_start(
     by: BY = "organizer",
 ) -> None:
     """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament.services import referees, tables
+    from tournament.services import play
 
     s = store()
-    named = referees.checked(referee) if referee is not None else None
-    match = tables.start_match(s, round_number, table, game, outside or (), by, settings().lexicon)
-    if named:
-        referees.name_referee(s, match.number, named, by)
+    lexicon = settings().lexicon
+    match = play.start_challenge(
+        s, round_number, table, game, outside or (), by=by, referee=referee, lexicon=lexicon
+    )
     _refresh(s)
     typer.echo(match.number)
 

@@ -38,7 +38,8 @@ def _record(
     expected_position: int | None = None,
 ) -> None:
     from engine.notation import NotationError, read
-    from tournament.services.matches import describe, record_move, summary
+    from tournament.services.matches import describe, summary
+    from tournament.services.play import record_move
 
     try:
         correction = read(text).kind in ("ruling", "void")

@@ -29,12 +29,12 @@ from tournament.domain.pairing import (
 from tournament.domain.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 from tournament.services.matches import Refused, load
+from tournament.services.retry import retried
 from tournament.storage.store import Conflict, Match, Store, StoreError
 
 OutcomeOf = Callable[[str], Outcome | None]
 PARTITA = "partita"
 PARTITA_GAMES = 4  # CH-3
-ATTEMPTS = 50  # saves tried against other terminals changing the tournament at the same moment
 # One sentence per format, not the format's name in one sentence: a translation says each whole.
 LATE_ENTRIES = {
     "round_robin": msg("a round robin takes no late entries"),
@@ -185,7 +185,8 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
     round records every head not recorded yet (a tournament that cannot be read is said by the
     next command that reads it).
     """
-    for _ in range(ATTEMPTS):
+
+    def once() -> None:
         try:
             t = get_tournament(store)
         except (Refused, StoreError):
@@ -196,11 +197,12 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         if t.heads.get(match.number) == [len(match.lines), head]:
             return
         t.record_head(match=match.number, events=len(match.lines), head=head, by=by)
-        try:
-            save(store, t)
-            return
-        except Conflict:
-            continue
+        save(store, t)
+
+    try:
+        retried(once)
+    except Refused:
+        return  # the tournament kept changing: closing the round records the head
 
 
 def attached(t: Tournament, number: str) -> bool:

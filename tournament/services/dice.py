@@ -1,5 +1,5 @@
-"""Digital dice: the program's auditable dice, for every front end (the console, the referee's
-web page).
+"""Digital dice: the program's auditable dice, for every front end (the recording verbs, the
+console, the referee's page, all through :mod:`tournament.services.play`).
 
 A match rolled with digital dice has a secret seed (128 random bits). Its commitment is recorded
 in the log (``dice-commit``) before the first roll; each roll follows from the seed and the
@@ -11,9 +11,6 @@ copies it), and read only here, to record a roll: never by a page, the API or th
 """
 
 from __future__ import annotations
-
-import secrets
-from typing import Any
 
 from engine.dice import seed_commitment
 from engine.events import REFEREE, DiceCommit, DiceReveal, Event
@@ -48,6 +45,8 @@ def _kept(db: ReadDB, number: str) -> str:
     rows = db.rows(f"select seed from {TABLE} where match = ?", [number])
     if rows:
         return str(rows[0][0])
+    import secrets  # not imported by a recording call (#15)
+
     made = secrets.token_hex(16)
     db.insert(TABLE, list(COLUMNS), [(number, made)])
     return made
@@ -61,42 +60,31 @@ def sealed(loaded: Loaded) -> bool:
 
 def seal(
     store: Store, number: str, lexicon: str | None = None, expected: int | None = None
-) -> list[Event]:
-    """Seal the match's digital dice: keep a fresh seed, record its commitment in the log."""
+) -> tuple[Loaded, list[Event]]:
+    """Seal the match's digital dice: keep a fresh seed, record its commitment in the log (a
+    roll written without its faces then takes them from the seed, see
+    :func:`tournament.services.play.record_move`)."""
     text = format_move(DiceCommit(REFEREE, seed_commitment(keep(store, number))))
-    return record_move(store, number, text, lexicon, expected)[1]
+    return record_move(store, number, text, lexicon, expected)
 
 
-def record(
-    store: Store,
-    number: str,
-    text: str,
-    lexicon: str | None = None,
-    expected: int | None = None,
-    **notation: Any,
-) -> list[Event]:
-    """Record a move of the notation in a match that may roll digital dice (``roll blu d6``
-    then rolls them), and reveal the seed as soon as the match ends."""
-    stored = record_move(
-        store, number, text, lexicon, expected, seed=seed(store, number), **notation
-    )[1]
-    return stored + reveal(store, number, lexicon)
-
-
-def reveal(store: Store, number: str, lexicon: str | None = None) -> list[Event]:
-    """Record the seed of a finished match's digital dice (nothing when there is none to show).
+def reveal(store: Store, number: str, lexicon: str | None = None) -> tuple[Loaded, list[Event]]:
+    """Record the seed of a finished match's digital dice (nothing stored when there is none
+    to show). The move that ends a match reveals it already
+    (:func:`tournament.services.play.record_move`); the console reveals it here, once the
+    referee had the chance to undo a typo in that move.
 
     Raises :class:`Refused` when the seed is not in this store (sealed elsewhere).
     """
     loaded = load(store, number, lexicon)
     if loaded.replay.outcome is None or not sealed(loaded):
-        return []
+        return loaded, []
     kept = seed(store, number)
     if kept is None:
         raise Refused(
             msg("the seed of %(match)s's digital dice is not in this database", match=number)
         )
-    return record_move(store, number, format_move(DiceReveal(REFEREE, kept)), lexicon)[1]
+    return record_move(store, number, format_move(DiceReveal(REFEREE, kept)), lexicon)
 
 
 def every_seed(store: Store) -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ import orjson
 
 from engine import jsontext
 from engine.errors import RuleViolation
-from engine.events import Event, parse_event
+from engine.events import REFEREE, DiceReveal, Event, parse_event
 from engine.header import Header, parse_header
 from engine.lexicon import Lexicon, LexiconError
 from engine.match import Replay
@@ -212,13 +212,16 @@ def record_move(
     *,
     seed: str | None = None,
     sealer: Callable[[str], str] | None = None,
+    reveal: bool = False,
 ) -> tuple[Loaded, list[Event]]:
     """Read one move in the notation (:mod:`engine.notation`) against the stored match and
     record it as :func:`record` does.
 
     ``expected_position`` is the position the writer saw: when the match has moved on since
     (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
-    console's digital dice and hidden words (see :func:`engine.notation.parse`).
+    digital dice and hidden words (see :func:`engine.notation.parse`); with ``reveal``, a move
+    that ends a match whose dice are sealed reveals the ``seed`` in the same transaction
+    (the front ends record through :func:`tournament.services.play.record_move`).
     """
     loaded = load(store, number, lexicon_path, write=True)
     now = loaded.replay.position
@@ -232,7 +235,7 @@ def record_move(
     except NotationError as e:
         raise Refused(refusal(e)) from None
     try:
-        return _store_event(store, loaded, event)
+        return _store_event(store, loaded, event, seed if reveal else None)
     except StoreError:
         if expected_position is None:
             raise
@@ -259,7 +262,9 @@ def refusal(e: RuleViolation | NotationError) -> Msg | str:
     return msg("%(why)s (%(rule)s)", why=e.message, rule=e.rule)
 
 
-def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, list[Event]]:
+def _store_event(
+    store: Store, loaded: Loaded, event: Event, seed: str | None = None
+) -> tuple[Loaded, list[Event]]:
     assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
         replay = loaded.replay.apply(event)
@@ -269,6 +274,14 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
     for derived in replay.pending_derived():
         replay = replay.apply(derived)
         stored.append(derived)
+    sealed = replay.dice_commit_at is not None and replay.dice_reveal_at is None
+    if seed is not None and sealed and replay.outcome is not None:
+        shown = DiceReveal(REFEREE, seed)
+        try:
+            replay = replay.apply(shown)
+            stored.append(shown)
+        except RuleViolation:
+            pass  # a seed that is not the one sealed: the match stays sealed (verify says so)
     store.append(loaded.match, [event_line(e) for e in stored])
     if replay.outcome is not None:
         from tournament.services.day import (

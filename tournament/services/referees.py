@@ -14,7 +14,8 @@ from typing import Any
 from engine.message import msg
 from tournament.services import day
 from tournament.services.matches import Refused
-from tournament.storage.store import Conflict, Store
+from tournament.services.retry import retried
+from tournament.storage.store import Store
 
 LONGEST = 60  # a name that fits the sheet's header line
 
@@ -35,21 +36,18 @@ def checked(name: str) -> str:
 def name_referee(store: Store, match: str, referee: str, by: str = "organizer") -> None:
     """Record ``referee`` as the referee of ``match``; retried against other terminals."""
     referee = checked(referee)
-    for _ in range(day.ATTEMPTS):
+
+    def once() -> None:
         t = day.get_tournament(store)
         t.name_referee(match=match, referee=referee, by=by)
-        try:
-            day.save(store, t)
-            return
-        except Conflict:
-            continue
-    raise Refused(
-        msg(
-            "the tournament kept changing at the same moment: %(match)s is stored, but not its "
-            "referee's name",
-            match=match,
-        )
+        day.save(store, t)
+
+    gave_up = msg(
+        "the tournament kept changing at the same moment: %(match)s is stored, but not its "
+        "referee's name",
+        match=match,
     )
+    retried(once, gave_up)
 
 
 def match_referee(t: Any, table: Mapping[str, Any], match: str) -> str | None:

@@ -12,7 +12,6 @@ from tournament.domain.names import registered
 from tournament.domain.tournaments import Tournament
 from tournament.readside.reading import read_match
 from tournament.services.day import (
-    ATTEMPTS,
     PARTITA,
     PARTITA_GAMES,
     get_tournament,
@@ -21,7 +20,8 @@ from tournament.services.day import (
     table_games,
 )
 from tournament.services.matches import Refused, check_header
-from tournament.storage.store import Conflict, Match, Store, StoreError
+from tournament.services.retry import retried
+from tournament.storage.store import Match, Store, StoreError
 
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
 
@@ -52,10 +52,14 @@ def choose_partita(
     store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
 ) -> Tournament:
     """CH-3: the four games a table's partita plays, chosen at its start."""
-    t = get_tournament(store)
-    decide_partita(t, round_number, table_number, games, by)
-    save(store, t)
-    return t
+
+    def once() -> Tournament:
+        t = get_tournament(store)
+        decide_partita(t, round_number, table_number, games, by)
+        save(store, t)
+        return t
+
+    return retried(once)
 
 
 def decide_partita(
@@ -98,19 +102,23 @@ def start_match(
     outside: Sequence[str] = (),
     by: str = "organizer",
     lexicon_path: str | None = None,
+    referee: str | None = None,
 ) -> Match:
-    """Create the match of one challenge of a table, with the table's players, and attach it:
-    one transaction, repeated from the start when another terminal changed the tournament."""
-    for _ in range(ATTEMPTS):
-        t = get_tournament(store)
-        try:
-            return open_match(
-                store, t, round_number, table_number, game_name, outside, by, lexicon_path
-            )
-        except Conflict:
-            continue
-    raise Refused(
-        msg("the tournament kept changing at the same moment; nothing was stored: repeat")
+    """Create the match of one challenge of a table, with the table's players, and attach it
+    (with its ``referee``'s name, checked by the caller): one transaction, made again from the
+    start when another terminal changed the tournament."""
+    return retried(
+        lambda: open_match(
+            store,
+            get_tournament(store),
+            round_number,
+            table_number,
+            game_name,
+            outside,
+            by,
+            lexicon_path,
+            referee=referee,
+        )
     )
 
 
@@ -124,6 +132,7 @@ def open_match(
     by: str = "organizer",
     lexicon_path: str | None = None,
     *,
+    referee: str | None = None,
     save: bool = True,
 ) -> Match:
     """Store a table's new match and attach it to ``t``, in one transaction with every change
@@ -163,6 +172,8 @@ def open_match(
     t.attach_match(
         round=round_number, table=table_number, game=game_name, match=match.number, by=by
     )
+    if referee is not None:
+        t.name_referee(match=match.number, referee=referee, by=by)
     if save:
         before = t.version - len(t.pending_events)
         store.save_new(match, t)

@@ -3,9 +3,7 @@ service in a worker thread, turning its refusal into one sentence, flash message
 
 from __future__ import annotations
 
-import random
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,14 +19,14 @@ from engine.message import Msg, msg
 from exports.i18n import say
 from tournament.logformat.matchlog import LogError
 from tournament.services.matches import Refused, refusal
-from tournament.storage.store import Conflict, StoreError
+from tournament.services.retry import retried
+from tournament.storage.store import StoreError
 from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
 # organizer's two tabs should queue, not race.
 WRITE = threading.Lock()
-CONFLICTS = 10  # attempts of an action that met another writer's save of the tournament
 USER_ERRORS = (Refused, StoreError, LexiconError, RuleViolation, LogError, ValueError)
 
 
@@ -64,14 +62,8 @@ async def run(
 
     def attempts() -> Any:
         # Another writer saved the tournament first (twenty tables choosing their partite at
-        # once): nothing was stored, so the action is simply made again on what is stored now.
-        for attempt in range(CONFLICTS):
-            try:
-                return fn(*args)
-            except Conflict:
-                if attempt == CONFLICTS - 1:
-                    raise
-                time.sleep(random.uniform(0, 0.02 * (attempt + 1)))
+        # once): nothing was stored, so the action is made again, as the services make theirs.
+        return retried(lambda: fn(*args))
 
     def locked() -> Any:
         if server:  # the server coordinates its writers: moves at different tables go side by side

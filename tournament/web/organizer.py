@@ -23,7 +23,7 @@ from starlette.routing import BaseRoute, Route
 from engine.events import parse_event
 from engine.message import msg
 from tournament.readside import readmodels
-from tournament.services import corrections, day, dice, tables
+from tournament.services import corrections, day, play, tables
 from tournament.services.audit import outcome_json
 from tournament.services.matches import Refused, load, record, refusal
 from tournament.web import tokens, views
@@ -162,16 +162,16 @@ async def start(request: Request, form: FormData) -> Response:
     outside = [p.strip() for p in field(form, "outside").split(",") if p.strip()]
 
     def go() -> str:
-        match = tables.start_match(
+        match = play.start_challenge(
             store,
             number(form, "round"),
             number(form, "table"),
             field(form, "game"),
             outside,
-            lexicon_path=lexicon,
+            referee=field(form, "referee") or None,
+            digital=bool(field(form, "digital")),  # the referee's page rolls them
+            lexicon=lexicon,
         )
-        if field(form, "digital"):  # the referee's page rolls them; the seed stays here
-            dice.seal(store, match.number, lexicon)
         return str(match.number)
 
     ok, said = await run(request, go)

@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
 from engine.notation import format as notation
-from tournament.services import day, dice, matches, tables
+from tournament.services import day, dice, matches, play, tables
 from tournament.services.matches import Refused, load, summary
 from tournament.storage.store import Store
 from tournament.web import views
@@ -88,18 +88,7 @@ def record_at(
     the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
     from engine.events import parse_event
 
-    return dice.record(store, number_, notation(parse_event(event)), lexicon, expected)
-
-
-def start(store: Store, found: tuple[int, int], game: str, outside: list[str], digital: bool,
-          lexicon: str | None) -> str:  # fmt: skip
-    """Start the table's next challenge; with digital dice, sealed before anything is rolled."""
-    number_ = tables.start_match(
-        store, found[0], found[1], game, outside, "referee", lexicon
-    ).number
-    if digital:
-        dice.seal(store, number_, lexicon)
-    return str(number_)
+    return play.record_move(store, number_, notation(parse_event(event)), lexicon, expected)[1]
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -257,10 +246,11 @@ async def record_move(request: Request) -> Response:
             }
         elif kind == "text":
             # A move typed in the notation, read and recorded as the console does.
-            return dice.record(store, match, field(form, "text"), lexicon, expected)
+            return play.record_move(store, match, field(form, "text"), lexicon, expected)[1]
         elif kind == "roll" and field(form, "digital"):
             # The program rolls: the faces follow from the sealed seed and the position.
-            return dice.record(store, match, f"roll {by} {field(form, 'die')}", lexicon, expected)
+            text = f"roll {by} {field(form, 'die')}"
+            return play.record_move(store, match, text, lexicon, expected)[1]
         elif kind == "seal":
             word = field(form, "word")
             if not word:
@@ -295,12 +285,23 @@ async def start_challenge(request: Request) -> Response:
         return checked
     found, form = checked
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    outside = [p for p in _split(field(form, "outside"))]
-    digital = bool(field(form, "digital"))
-    ok, said = await run(
-        request, lambda: start(store, found, field(form, "game"), outside, digital, lexicon)
-    )
-    return back(request, _here(request), f"{said}" if ok else said, ok)
+    outside = [p.strip() for p in field(form, "outside").split(",") if p.strip()]
+
+    def go() -> str:
+        match = play.start_challenge(
+            store,
+            *found,
+            field(form, "game"),
+            outside,
+            by="referee",
+            referee=field(form, "referee") or None,
+            digital=bool(field(form, "digital")),  # sealed before anything is rolled
+            lexicon=lexicon,
+        )
+        return str(match.number)
+
+    ok, said = await run(request, go)
+    return back(request, _here(request), said, ok)
 
 
 async def choose_partita(request: Request) -> Response:
