@@ -22,24 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.dice import seed_commitment
-from engine.errors import RuleViolation
 from engine.events import REFEREE, DiceCommit, DiceReveal, End, Out, Ruling, Timeout, Void, actor
 from engine.message import Msg, msg, nmsg
 from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
+from tournament.errors import Refused
 from tournament.services import dice
-from tournament.services.matches import (
-    Loaded,
-    Refused,
-    load,
-    record_move,
-    refusal,
-    sealed_word,
-    summary,
-)
-from tournament.storage.store import Store
+from tournament.services.matches import Loaded, load, record_move, sealed_word, summary
+from tournament.services.stores import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
 TURN_SECONDS = {
@@ -185,8 +177,8 @@ class Console:
             loaded, stored = record_move(
                 self.store, self.number, text, self.lexicon, at, seed=seed, sealer=self.seal_word
             )
-        except (Refused, RuleViolation) as e:
-            refused = refusal(e) if isinstance(e, RuleViolation) else e.args[0]
+        except Refused as e:  # the services say the engine's refusals too
+            refused = e.args[0]
             self.tell(msg("error: %(why)s (nothing stored)", why=refused))
             return
         if why:
