@@ -10,10 +10,11 @@ from itertools import combinations
 import pytest
 
 from tests.tournament.conftest import raw_rows
+from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
 from tournament.services import tables as round_tables
-from tournament.services.matches import Refused, record
+from tournament.services.matches import record
 from tournament.storage.store import Store, StoreError
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.test_match_cli import ok, refused
-from tournament.services.matches import Refused, load, record_move
+from tournament.errors import Refused
+from tournament.services.matches import load, record_move
 from tournament.storage.store import Store
 
 

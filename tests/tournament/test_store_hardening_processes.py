@@ -16,9 +16,9 @@ from typing import Any
 
 from tests.tournament.test_match_cli import ok
 from tests.tournament.test_verify_tamper import words
+from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day
-from tournament.services.matches import Refused
 from tournament.storage.store import Store
 from tournament.verify import verify_store
 

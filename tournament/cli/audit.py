@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from engine.solve import Shot
     from tournament.domain.tournaments import Tournament
     from tournament.services.matches import Loaded
-    from tournament.storage.store import Store
+    from tournament.services.stores import Store
 
 
 @app.command("verify")
@@ -40,8 +40,7 @@ def verify(
     from engine.header import Header
     from engine.lexicon import Lexicon
     from tournament.services.matches import lexicon_for
-    from tournament.storage.locations import locate
-    from tournament.storage.store import normalise_number
+    from tournament.services.stores import locate, normalise_number
     from tournament.verify import Failure, original_of, said_formats, verify_file, verify_store
 
     lexicon = settings().lexicon
@@ -113,9 +112,9 @@ def verify(
     else:
         for failure in report.failures:
             typer.echo(f"FAILED {failure}", err=True)
-        from tournament.storage import provenance
+        from tournament.services.stores import newer_writers
 
-        newer = provenance.newer_writers(store())
+        newer = newer_writers(store())
         if newer:
             typer.echo(
                 f"this database was also written by tournament {', '.join(newer)}, a newer "
@@ -195,13 +194,13 @@ def solve_catena(
 ) -> None:
     """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon; of
     equal ones, the alphabetically first."""
-    from engine.lexicon import Lexicon
     from engine.solve import WordGraph, shortest_chain
+    from tournament.services.matches import open_lexicon
 
     if len(anchors) != 3:
         fail("La catena has three anchor words (CAT-1)")
     path = settings().lexicon
-    lexicon = Lexicon.open(path)
+    lexicon = open_lexicon(path)
     chain = shortest_chain(WordGraph.from_lexicon(lexicon), anchors)
     if as_json:
         print_json({"length": len(chain) if chain else None, "chain": chain or []})
@@ -323,10 +322,10 @@ def audit(
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     from tournament.cli.record import show_effect
+    from tournament.errors import Refused
     from tournament.readside import readmodels
     from tournament.services import corrections, day
     from tournament.services.audit import outcome_json, what_if
-    from tournament.services.matches import Refused
 
     changed, why = what_if(loaded, change)
     number = loaded.match.number
@@ -374,11 +373,11 @@ def solve_texas(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The best-scoring word for a Texas Word'em pool (TEX-3)."""
-    from engine.lexicon import Lexicon
     from engine.solve import texas_best
+    from tournament.services.matches import open_lexicon
 
     path = settings().lexicon
-    best = texas_best(Lexicon.open(path), list(letters))
+    best = texas_best(open_lexicon(path), list(letters))
     answer = {"word": best[0], "score": best[1]} if best else {"word": None, "score": 0}
     if as_json:
         print_json(answer)
@@ -393,11 +392,11 @@ def solve_roulette(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A short word whose consonants include all those listed (RR-3)."""
-    from engine.lexicon import Lexicon
     from engine.solve import roulette_word
+    from tournament.services.matches import open_lexicon
 
     path = settings().lexicon
-    word = roulette_word(Lexicon.open(path), list(consonants))
+    word = roulette_word(open_lexicon(path), list(consonants))
     if as_json:
         print_json({"word": word})
     else:
@@ -413,11 +412,11 @@ def solve_asta(
 ) -> None:
     """The legal next words of L'asta (AST-2, AST-3; a Z stands for any letter)."""
     from engine.games.asta import slot
-    from engine.lexicon import Lexicon
     from engine.solve import asta_words
+    from tournament.services.matches import open_lexicon
 
     path = settings().lexicon
-    lexicon = Lexicon.open(path)
+    lexicon = open_lexicon(path)
     legal = asta_words(lexicon, [c for c in previous.lower()], [slot(f.upper()) for f in new])
     if as_json:
         print_json([{"word": w, "jolly": j} for w, j in legal])

@@ -7,7 +7,6 @@ import io
 import json
 import os
 import re
-import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -120,7 +119,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 class Settings(Record):  # a Record, not a dataclass: no code generated at start-up (#15)
-    db: str  # a file path or a postgresql:// URL (tournament.storage.locations.locate)
+    db: str  # a file path or a postgresql:// URL (tournament.services.stores.locate)
     lexicon: str | None
 
 
@@ -207,13 +206,8 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(*args: Any, **kwargs: Any) -> Any:
-        from eventsourcing.persistence import PersistenceError
-
-        from engine.errors import RuleViolation
-        from engine.lexicon import LexiconError
-        from tournament.logformat.matchlog import LogError
-        from tournament.services.matches import Refused
-        from tournament.storage.store import StoreError
+        from tournament.errors import UserError
+        from tournament.services.stores import as_user_errors
 
         for value in [*args, *kwargs.values()]:
             for text in value if isinstance(value, (list, tuple)) else [value]:
@@ -222,13 +216,10 @@ def guarded(fn: F) -> F:
         db = settings().db  # a file, or a server's URL (nothing to remove there)
         made = None if "://" in str(db) or Path(db).exists() else Path(db)
         try:
-            return _refused_leaves_nothing(fn, args, kwargs, made)
-        except (Refused, LogError, StoreError, LexiconError) as e:
+            with as_user_errors():  # the store's libraries' errors, said as the application's
+                return _refused_leaves_nothing(fn, args, kwargs, made)
+        except UserError as e:
             fail(str(e))
-        except RuleViolation as e:
-            fail(str(e))
-        except (sqlite3.Error, PersistenceError) as e:
-            fail(f"the database cannot be used: {e}")
         except BrokenPipeError:
             # The reader went away (``tournament match list | head``): as any Unix tool, stop
             # quietly; stdout goes to /dev/null so Python's own flush at exit says nothing.
@@ -252,11 +243,11 @@ def _refused_leaves_nothing(
             getattr(e, "exit_code", getattr(e, "code", 0))
         )
         if made is not None and failed and made.exists():
-            from tournament.storage import sqlitefile
+            from tournament.services.stores import discard
 
             # Only the file this process made, if nobody stored in it: another process making
             # the same database at the same moment may have saved its tournament there.
-            sqlitefile.discard(made)
+            discard(made)
         raise
 
 
@@ -270,21 +261,9 @@ def settings() -> Settings:
 
 def store(create: bool = False) -> Any:
     """The event store of ``--db``; reading commands refuse a database that does not exist."""
-    from tournament.storage.locations import SqliteFile, locate
-    from tournament.storage.store import Store
+    from tournament.services.stores import close, open_store
 
-    where = locate(settings().db)
-    # A file is looked at once, by the store as it opens (tournament.storage.sqlitefile.Factory):
-    # here only whether it is there at all (#15: a recording call opens the file once, not twice).
-    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
-    if not create and not present:
-        fail(f"there is no database at {where} (import or create a match first, or pass --db)")
-    if isinstance(where, SqliteFile) and where.path.is_dir():
-        fail(f"{where} is a folder, not a database file")
-    from tournament.storage.locations import close
-
-    s = Store(where)
-    s.lexicon = settings().lexicon  # every replay of its matches, the read models' too
+    s = open_store(settings().db, settings().lexicon, create)
     # typer's own click (the separate click package never sees typer's context, and costs a
     # recording call its import).
     context = get_current_context(silent=True)

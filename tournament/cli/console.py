@@ -21,7 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.errors import RuleViolation
 from engine.events import (
     REFEREE,
     DiceCommit,
@@ -39,9 +38,10 @@ from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
+from tournament.errors import Refused
 from tournament.services import dice, play
-from tournament.services.matches import Loaded, Refused, load, refusal, sealed_word, summary
-from tournament.storage.store import Store
+from tournament.services.matches import Loaded, load, sealed_word, summary
+from tournament.services.stores import Store
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
 TURN_SECONDS = {
@@ -194,8 +194,8 @@ class Console:
         """Record through a service and tell each event stored, or why nothing was."""
         try:
             loaded, stored = record()
-        except (Refused, RuleViolation) as e:
-            refused = refusal(e) if isinstance(e, RuleViolation) else e.args[0]
+        except Refused as e:  # the services say the engine's refusals too
+            refused = e.args[0]
             self.tell(msg("error: %(why)s (nothing stored)", why=refused))
             return
         if not stored:

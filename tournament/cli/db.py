@@ -56,8 +56,8 @@ def follow(
 ) -> None:
     """Keep the read models of a PostgreSQL store live: apply each event as it is stored
     (LISTEN/NOTIFY), for the organizer's SQL tools."""
-    from tournament.storage.locations import locate
-    from tournament.storage.postgres import follow as follow_server
+    from tournament.services.stores import follow as follow_server
+    from tournament.services.stores import locate
 
     if not locate(settings().db).is_server:
         fail("db follow keeps a PostgreSQL server's read models live; a file's are kept by "

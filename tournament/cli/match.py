@@ -31,10 +31,10 @@ def words_check(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Say whether each word is admitted by the lexicon (EQ-4)."""
-    from engine.lexicon import Lexicon
+    from tournament.services.matches import open_lexicon
 
     path = settings().lexicon
-    lexicon = Lexicon.open(path)
+    lexicon = open_lexicon(path)
     answers = {w: w in lexicon for w in words}
     if as_json:
         print_json(answers)

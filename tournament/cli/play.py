@@ -68,8 +68,8 @@ def plain_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | N
 
 def _tournament_lang(s: Any) -> str:
     """The language the tournament prints in (its ``--lang`` at creation), else Italian."""
+    from tournament.errors import Refused
     from tournament.services import day
-    from tournament.services.matches import Refused
 
     try:
         return str(day.get_tournament(s).settings.get("lang") or "it")

@@ -72,9 +72,10 @@ def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
     standings and in the later pairings, before anything is stored; None elsewhere."""
     from engine.errors import RuleViolation
     from engine.notation import NotationError, parse
+    from tournament.errors import Refused
     from tournament.readside import readmodels
     from tournament.services import corrections, day
-    from tournament.services.matches import Refused, load
+    from tournament.services.matches import load
 
     s = store()
     try:
@@ -254,7 +255,8 @@ def match_seal(
     From a script (no terminal), the word is the first line of standard input or of
     ``--word-file``: `echo casa | tournament match seal M7 giallo`.
     """
-    from tournament.services.matches import Refused, sealed_word
+    from tournament.errors import Refused
+    from tournament.services.matches import sealed_word
 
     salts: list[str] = []
 

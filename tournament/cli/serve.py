@@ -40,7 +40,7 @@ def serve(
     import os
     import secrets
 
-    from tournament.storage.locations import SqliteFile, is_url, locate
+    from tournament.services.stores import SqliteFile, is_url, locate
 
     if is_url(str(settings().db)):
         # A server's threads each take a connection of the store's pool (a command needs one).
@@ -80,7 +80,7 @@ def serve(
 def season_of(file: Path, where: Any) -> Path:
     """The season file, once it is known to name the served tournament (one sentence if not)."""
     from tournament.season.config import load_season
-    from tournament.storage.locations import SqliteFile
+    from tournament.services.stores import SqliteFile
 
     found = load_season(file)  # a mistake in it: its own sentence
     if not isinstance(where, SqliteFile) or where.path.resolve() not in found.sources:

@@ -60,7 +60,7 @@ def demo(
     from tournament.readside import readmodels
     from tournament.readside.printing import Printer
     from tournament.services.demo import build_demo
-    from tournament.storage.locations import locate
+    from tournament.services.stores import locate
 
     where = locate(settings().db)
     with bar("building the demo", None, wanted(as_json)) as built:

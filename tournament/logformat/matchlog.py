@@ -23,12 +23,13 @@ from engine.header import Header, parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
 from engine.record import Record
+from tournament.errors import UserError
 from tournament.logformat.digests import sha256  # not hashlib's: it loads OpenSSL (#15)
 
 HEADER_ORDER = ("format", "game", "players", "outside")
 
 
-class LogError(ValueError):
+class LogError(UserError):
     """A log that cannot have happened: names the file's line (header = line 1) and the rule."""
 
     def __init__(self, line: int, message: str, rule: str = "FORMAT") -> None:

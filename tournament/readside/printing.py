@@ -10,10 +10,11 @@ from typing import Any
 from engine.games import game
 from engine.message import msg
 from exports import render
+from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day
 from tournament.services.audit import best_possible
-from tournament.services.matches import Refused, load, summary
+from tournament.services.matches import load, summary
 from tournament.services.referees import match_referee, table_referee
 from tournament.storage.store import Store
 

@@ -34,8 +34,7 @@ from typing import Any
 import orjson
 
 from engine.games.base import Outcome
-from engine.lexicon import LexiconError
-from tournament.errors import NewerVersionError, StoreError
+from tournament.errors import NewerVersionError, Refused, StoreError
 from tournament.readside import readtables
 from tournament.storage import sqlitefile
 from tournament.storage.sql import Conflict, ReadDB, SqliteReadDB, read_db
@@ -157,7 +156,7 @@ def _update(
     readtables.create(db)
     try:
         return _project(db, store, counted)
-    except LexiconError:
+    except Refused:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
         raise StoreError(

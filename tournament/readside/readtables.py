@@ -133,8 +133,8 @@ def create(db: ReadDB) -> None:
 
 def current(store: Store) -> Tournament | None:
     """The store's tournament (None: the store holds matches only)."""
+    from tournament.errors import Refused
     from tournament.services import day
-    from tournament.services.matches import Refused
 
     try:
         return day.get_tournament(store)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tournament.services.matches import Refused
+from tournament.errors import Refused
 
 DEFAULT_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
 DEFAULT_PARTICIPATION = 1

@@ -24,15 +24,15 @@ from engine.errors import RuleViolation
 from engine.events import End, Event, Ruling, Void, parse_event
 from engine.games.base import Outcome
 from engine.header import parse_header
-from engine.lexicon import LexiconError
 from engine.match import Replay
 from tournament.domain.standings import Row
 from tournament.domain.tournaments import Tournament
+from tournament.errors import Refused
 from tournament.logformat.matchlog import RULES_OF_CHAIN
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
 from tournament.services import day
-from tournament.services.matches import Refused, describe, lexicon_for
+from tournament.services.matches import describe, lexicon_for
 from tournament.storage.store import PAGE, STARTED, Match, Store
 
 RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
@@ -243,7 +243,7 @@ def _match_facts(
         lexicon = lexicon_for(header, lexicon_path)
         events = [parse_event(json.loads(line)) for line in lines]
         replay = Replay.start(header, lexicon, rules=rules).extend(events)
-    except LexiconError as e:
+    except Refused as e:  # the user's word list is not the match's
         raise SeasonError(f"{label}: {e}") from None
     except (RuleViolation, ValueError) as e:  # changed outside the program, or older rules
         raise SeasonError(f"{label}: the stored log of {number} does not replay ({e})") from None

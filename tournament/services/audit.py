@@ -36,7 +36,8 @@ from engine.solve import (
     shortest_chain,
     texas_best,
 )
-from tournament.services.matches import Loaded, Refused
+from tournament.errors import Refused
+from tournament.services.matches import Loaded
 
 REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
 

@@ -11,6 +11,7 @@ from typing import Any
 from engine.message import msg
 from tournament.domain.names import registered
 from tournament.domain.tournaments import Tournament
+from tournament.errors import Refused
 from tournament.services.day import (
     PARTITA,
     PARTITA_GAMES,
@@ -18,7 +19,6 @@ from tournament.services.day import (
     current_standings,
     pairings_for,
 )
-from tournament.services.matches import Refused
 from tournament.services.tables import table_at
 
 

@@ -28,7 +28,8 @@ from tournament.domain.pairing import (
 )
 from tournament.domain.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
-from tournament.services.matches import Refused, load
+from tournament.errors import Refused
+from tournament.services.matches import load
 from tournament.services.retry import retried
 from tournament.storage.store import Conflict, Match, Store, StoreError
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
-from tournament.services.matches import Refused, check_log, import_log
+from tournament.services.matches import check_log, import_log
 from tournament.storage.locations import Location, PostgresServer, close, locate
 from tournament.storage.sqlitefile import remove
 from tournament.storage.store import Store, StoreError

@@ -16,7 +16,8 @@ from engine.dice import seed_commitment
 from engine.events import REFEREE, DiceCommit, DiceReveal, Event
 from engine.message import msg
 from engine.notation import format as format_move
-from tournament.services.matches import Loaded, Refused, load, record_move
+from tournament.errors import Refused
+from tournament.services.matches import Loaded, load, record_move
 from tournament.storage.sql import ReadDB, ensure, own_tables
 from tournament.storage.store import Store
 

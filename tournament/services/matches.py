@@ -20,15 +20,12 @@ from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.domain.names import registered
+from tournament.errors import Refused
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.storage.store import Match, Store, StoreError
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
     from tournament.readside.reading import StoredMatch
-
-
-class Refused(Exception):
-    """A command refused with one sentence for the user; nothing was stored."""
 
 
 def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
@@ -37,15 +34,23 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     A header that names a word list (every stored match does) must match it exactly, so that
     a replay judges words against the same lexicon as the table did.
     """
-    lexicon = _opened(path)
+    lexicon = open_lexicon(path)
     wanted = header.lexicon
     if wanted and (wanted.get("sha256") != lexicon.sha256):
-        raise LexiconError(
+        raise Refused(
             f"this match was recorded with the word list {wanted.get('name')!r} (sha256 "
             f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: "
             "pass that list with --lexicon"
         )
     return lexicon
+
+
+def open_lexicon(path: str | Path | None) -> Lexicon:
+    """An organizer's word list (None: the shipped one); one sentence when it cannot be read."""
+    try:
+        return _opened(path)
+    except LexiconError as e:
+        raise Refused(str(e)) from None
 
 
 _OPENED: dict[tuple[str, int, int], Lexicon] = {}
@@ -85,7 +90,6 @@ def load(
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
 
         match = read_match(store, number)
-    header = parse_header(orjson.loads(match.header))
     position = 0
 
     def events() -> Iterator[Event]:
@@ -94,11 +98,12 @@ def load(
             yield parse_event(orjson.loads(line))
 
     try:
+        header = parse_header(orjson.loads(match.header))
         words = lexicon_for(header, lexicon_path or store.lexicon)
         replay = Replay.start(header, words, rules=match.rules).extend(events())
     except RuleViolation as v:
-        if not position:
-            raise
+        if not position:  # the header (changed outside the program, or a newer version's)
+            raise Refused(refusal(v)) from None
         raise Refused(
             msg(
                 "the stored log of %(match)s does not replay at position %(position)s: %(why)s "
@@ -196,10 +201,7 @@ def record(
     Returns the match after the event and the events stored (the input first).
     """
     loaded = load(store, number, lexicon_path, write=True)
-    try:
-        event = obj if isinstance(obj, Record) else parse_event(obj)
-    except RuleViolation as v:
-        raise Refused(refusal(v)) from None
+    event = obj if isinstance(obj, Record) else parsed(obj)
     return _store_event(store, loaded, event)
 
 
@@ -252,6 +254,14 @@ def _changed(number: str, how: Msg) -> Refused:
             how=how,
         )
     )
+
+
+def parsed(obj: dict[str, Any]) -> Event:
+    """An input event from its JSON object (refused in the engine's words when it is not one)."""
+    try:
+        return parse_event(obj)
+    except RuleViolation as v:
+        raise Refused(refusal(v)) from None
 
 
 def refusal(e: RuleViolation | NotationError) -> Msg | str:

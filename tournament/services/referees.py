@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.message import msg
+from tournament.errors import Refused
 from tournament.services import day
-from tournament.services.matches import Refused
 from tournament.services.retry import retried
 from tournament.storage.store import Store
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from engine.message import Msg, msg
-from tournament.services.matches import Refused
+from tournament.errors import Refused
 from tournament.storage.store import Conflict
 
 ATTEMPTS = 50  # writes tried against other terminals changing the tournament at the same moment

@@ -10,6 +10,7 @@ from typing import Any
 from engine.message import msg
 from tournament.domain.names import registered
 from tournament.domain.tournaments import Tournament
+from tournament.errors import Refused
 from tournament.readside.reading import read_match
 from tournament.services.day import (
     PARTITA,
@@ -19,7 +20,7 @@ from tournament.services.day import (
     snapshot,
     table_games,
 )
-from tournament.services.matches import Refused, check_header
+from tournament.services.matches import check_header
 from tournament.services.retry import retried
 from tournament.storage.store import Match, Store, StoreError
 

@@ -21,10 +21,12 @@ from contextlib import AbstractContextManager, contextmanager
 from itertools import chain
 from typing import Any
 
+from tournament.errors import StoreError
+
 Columns = dict[str, type]
 
 
-class Conflict(Exception):
+class Conflict(StoreError):
     """Another updater applied the same events first; this transaction was rolled back."""
 
 

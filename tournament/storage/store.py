@@ -180,9 +180,8 @@ class Match(Aggregate, SealedLog):
             digest = link(self.head or genesis(self.header), line)
         else:
             digest = link(self.head or self.start, line, at.isoformat())
-        self.trigger_event(  # type: ignore[attr-defined]
-            self.Recorded, line=line, hash=digest, timestamp=at
-        )
+        recorded = self.Recorded  # type: ignore[attr-defined]
+        self.trigger_event(recorded, line=line, hash=digest, timestamp=at)
 
 
 def _project(aggregate: Any, events: Iterable[Any]) -> Any:

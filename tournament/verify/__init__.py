@@ -39,10 +39,10 @@ from eventsourcing.persistence import Mapper
 from engine.errors import RuleViolation
 from engine.events import parse_event
 from engine.header import parse_header
-from engine.lexicon import Lexicon, LexiconError
+from engine.lexicon import Lexicon
 from engine.match import Replay
 from tournament.domain.tournaments import Tournament
-from tournament.errors import StoreError
+from tournament.errors import Refused, StoreError
 from tournament.logformat.matchlog import (
     RULES_OF_CHAIN,
     Binding,
@@ -227,7 +227,7 @@ def _verify_match(
     try:
         header = parse_header(json.loads(header_line))
         replay = Replay.start(header, lexicon_for(header), rules=RULES_OF_CHAIN[chain_format])
-    except LexiconError:
+    except Refused:
         raise  # the user gave another word list than the match's: one sentence, not a failure
     except (ValueError, RuleViolation) as e:
         report.failures.append(Failure(name, 0, f"the header does not start a match: {e}"))

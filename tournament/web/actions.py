@@ -7,27 +7,22 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from eventsourcing.persistence import IntegrityError, PersistenceError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
-from engine.errors import RuleViolation
-from engine.lexicon import LexiconError
 from engine.message import Msg, msg
 from exports.i18n import say
-from tournament.logformat.matchlog import LogError
-from tournament.services.matches import Refused, refusal
+from tournament.errors import Refused, UserError
 from tournament.services.retry import retried
-from tournament.storage.store import StoreError
+from tournament.services.stores import as_user_errors
 from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
 # organizer's two tabs should queue, not race.
 WRITE = threading.Lock()
-USER_ERRORS = (Refused, StoreError, LexiconError, RuleViolation, LogError, ValueError)
 
 
 async def read_form(request: Request) -> FormData:
@@ -76,22 +71,16 @@ async def run(
         return result
 
     try:
-        return True, await run_in_threadpool(locked)
-    except IntegrityError:
-        return False, say(
-            msg("someone else wrote at the same moment; nothing was stored: try again"),
-            lang_of(request),
-        )
-    except USER_ERRORS as e:
+        with as_user_errors():  # the store's libraries' errors, said as the application's
+            return True, await run_in_threadpool(locked)
+    except UserError as e:
         return False, refused(request, e)
-    except PersistenceError as e:
-        return False, f"the database cannot be used: {e}"
 
 
-def refused(request: Request, e: Exception) -> str:
-    """A refusal in the page's language: the engine's and the services' messages are catalogue
-    messages; any other text is shown as it is."""
-    why = refusal(e) if isinstance(e, RuleViolation) else e.args[0] if e.args else str(e)
+def refused(request: Request, e: UserError) -> str:
+    """A refusal in the page's language: the services' messages are catalogue messages; any
+    other text is shown as it is."""
+    why = e.args[0] if e.args else str(e)
     return say(why if isinstance(why, Msg) else str(e), lang_of(request))
 
 
@@ -112,5 +101,5 @@ def field(form: FormData, name: str, default: str = "") -> str:
 def number(form: FormData, name: str) -> int:
     text = field(form, name)
     if not text.lstrip("-").isdigit():
-        raise ValueError(msg("%(name)s must be a whole number, not %(text)r", name=name, text=text))
+        raise Refused(msg("%(name)s must be a whole number, not %(text)r", name=name, text=text))
     return int(text)

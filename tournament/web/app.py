@@ -29,8 +29,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from exports import render
-from tournament.storage.locations import Location, close_reads
-from tournament.storage.store import Store
+from tournament.services.stores import Location, Store, close_reads
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit, csrf_token

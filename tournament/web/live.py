@@ -14,17 +14,15 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 import threading
 from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError
-
-from tournament.errors import StoreError
+from tournament.errors import UserError
 from tournament.readside import readmodels
-from tournament.storage.store import Store
+from tournament.services import stores
+from tournament.services.stores import Store, as_user_errors
 
 log = logging.getLogger("tournament.web")
 QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
@@ -56,8 +54,9 @@ class Live:
             try:
                 # In the file (not a copy in memory): this server writes, and other processes
                 # (the CLI, another server) read the same tables.
-                readmodels.update(self.store, write=True)
-            except (sqlite3.Error, PersistenceError, StoreError) as e:
+                with as_user_errors():
+                    readmodels.update(self.store, write=True)
+            except UserError as e:
                 log.warning("the read models were not refreshed this time: %s", e)
                 return False
         return True
@@ -66,7 +65,7 @@ class Live:
         """Where the store and the read models stand (a page's data holds while these do)."""
         # (a file's connection closes when dropped; a server's is kept with the store)
         db = readmodels.database(self.store)
-        return self.store.recorder.max_notification_id() or 0, readmodels.position(db)
+        return stores.last_id(self.store), readmodels.position(db)
 
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
@@ -90,10 +89,9 @@ class Live:
         """The messages of the events stored since the last look, read from the store's
         notification log (the read models are refreshed after they are sent: a page that
         reads them first brings them up to date itself)."""
-        top = self.store.recorder.max_notification_id() or 0
-        if top <= self.last:
+        if stores.last_id(self.store) <= self.last:
             return []
-        notifications = self.store.recorder.select_notifications(self.last + 1, REPLAY)
+        notifications = stores.stored_since(self.store, self.last, REPLAY)
         messages = [self._message(n) for n in notifications]
         if messages:
             self.last = messages[-1]["id"]
@@ -119,14 +117,14 @@ class Live:
             rows = readmodels.database(self.store).rows(
                 "select id from matches where uuid = ?", [uuid.hex]
             )
-            self.numbers[uuid] = rows[0][0] if rows else self.store.repository.get(uuid).number
+            self.numbers[uuid] = rows[0][0] if rows else self.store.get(uuid, "a match").number
         return self.numbers[uuid]
 
     # --- the shared task -------------------------------------------------------------------
 
     async def start(self) -> None:
         await asyncio.to_thread(self.refresh)
-        self.last = self.store.recorder.max_notification_id() or 0
+        self.last = stores.last_id(self.store)
         self._task = asyncio.create_task(self._run())
 
     async def stop(self) -> None:

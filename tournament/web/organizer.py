@@ -22,10 +22,12 @@ from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
 from engine.message import msg
+from tournament.errors import Refused, UserError
 from tournament.readside import readmodels
 from tournament.services import corrections, day, play, tables
 from tournament.services.audit import outcome_json
-from tournament.services.matches import Refused, load, record, refusal
+from tournament.services.matches import load, record, refusal
+from tournament.services.stores import as_user_errors
 from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, plain, refused, run
 from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
@@ -262,12 +264,11 @@ async def correct(request: Request, form: FormData) -> Response:
         done = words(request, "recorded_m", m=said) + f" ({what(request, field(form, 'kind'))})"
         return back(request, HOME, done if ok else said, ok)
     try:
-        preview = await run_in_threadpool(
-            lambda: preview_of(store, match, _correction(form), lexicon)
-        )
-    except (Refused, ValueError) as e:
-        return back(request, HOME, refused(request, e), False)
-    except Exception as e:  # a store error, said in one sentence
+        with as_user_errors():
+            preview = await run_in_threadpool(
+                lambda: preview_of(store, match, _correction(form), lexicon)
+            )
+    except UserError as e:
         return back(request, HOME, refused(request, e), False)
     return page(request, "correction.html", preview, form=dict(form))
 
@@ -304,8 +305,9 @@ async def export(request: Request) -> Response:
             return path.read_bytes(), kinds.get(fmt, "text/markdown") + "; charset=utf-8"
 
     try:
-        body, kind = await run_in_threadpool(make)
-    except Refused as e:
+        with as_user_errors():
+            body, kind = await run_in_threadpool(make)
+    except UserError as e:
         return back(request, HOME, str(e), False)
     return Response(
         body,

@@ -20,9 +20,10 @@ from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
 from engine.notation import format as notation
+from tournament.errors import Refused
 from tournament.services import day, dice, matches, play, tables
-from tournament.services.matches import Refused, load, summary
-from tournament.storage.store import Store
+from tournament.services.matches import load, parsed, summary
+from tournament.services.stores import Store
 from tournament.web import views
 from tournament.web.actions import back, checked_form, field, number, plain, run
 from tournament.web.security import client_of
@@ -86,9 +87,7 @@ def record_at(
 ) -> list[Any]:
     """Record a form's move through the notation service, as the CLI and the console do: if
     the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
-    from engine.events import parse_event
-
-    return play.record_move(store, number_, notation(parse_event(event)), lexicon, expected)[1]
+    return play.record_move(store, number_, notation(parsed(event)), lexicon, expected)[1]
 
 
 # --- the page ----------------------------------------------------------------------------------

@@ -13,22 +13,17 @@ from typing import Any
 import segno
 
 from engine.message import msg
-from tournament.services import day
-from tournament.services.matches import Refused
+from tournament.errors import Refused
+from tournament.services import day, stores
 from tournament.services.referees import table_referee
-from tournament.storage.sql import ensure, own_tables
-from tournament.storage.store import Store
+from tournament.services.stores import Store
 from tournament.web.security import new_token, token_hash
 from tournament.web.words import title
-
-TABLE = "web_tables"
-COLUMNS: dict[str, type] = {"hash": str, "round": int, "table_no": int}
 
 
 def prepare(store: Store) -> None:
     """Create the tokens' table on first use (a server's start)."""
-    with own_tables(store) as db:
-        ensure(db, TABLE, COLUMNS, "hash")
+    stores.prepare_links(store)
 
 
 def issue_cards(store: Store) -> list[dict[str, Any]]:
@@ -38,26 +33,20 @@ def issue_cards(store: Store) -> list[dict[str, Any]]:
         raise Refused(msg("there is no open round: pair one first"))
     r = t.rounds[-1]
     issued = []
-    with own_tables(store) as db:
-        ensure(db, TABLE, COLUMNS, "hash")
-        for tb in r["tables"]:
-            if tb["bye"]:
-                continue
-            token = new_token()
-            db.run(
-                f"delete from {TABLE} where round = ? and table_no = ?", [r["number"], tb["table"]]
-            )
-            db.insert(TABLE, list(COLUMNS), [(token_hash(token), r["number"], tb["table"])])
-            issued.append(
-                {
-                    "round": r["number"],
-                    "table": tb["table"],
-                    "players": list(tb["players"]),
-                    "games": [title(g) for g in day.table_games(t, tb)],
-                    "referee": table_referee(t, tb),
-                    "token": token,
-                }
-            )
+    for tb in r["tables"]:
+        if tb["bye"]:
+            continue
+        issued.append(
+            {
+                "round": r["number"],
+                "table": tb["table"],
+                "players": list(tb["players"]),
+                "games": [title(g) for g in day.table_games(t, tb)],
+                "referee": table_referee(t, tb),
+                "token": new_token(),
+            }
+        )
+    stores.replace_links(store, r["number"], {c["table"]: token_hash(c["token"]) for c in issued})
     return issued
 
 
@@ -75,6 +64,4 @@ def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
 
 def find(store: Store, token: str) -> tuple[int, int] | None:
     """The round and table of a token, if it was issued."""
-    with own_tables(store, write=False) as db:
-        rows = db.rows(f"select round, table_no from {TABLE} where hash = ?", [token_hash(token)])
-    return (int(rows[0][0]), int(rows[0][1])) if rows else None
+    return stores.find_link(store, token_hash(token))

@@ -12,15 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleViolation
-from engine.lexicon import LexiconError
 from engine.message import msg
 from tournament.domain.tournaments import Tournament
+from tournament.errors import Refused, UserError
 from tournament.readside import readmodels
-from tournament.services import day
+from tournament.services import day, stores
 from tournament.services.audit import timeline
-from tournament.services.matches import Refused, lexicon_for, load, summary
-from tournament.storage.locations import Location
-from tournament.storage.store import Store, StoreError, normalise_number
+from tournament.services.matches import lexicon_for, load, summary
+from tournament.services.stores import Location, Store, normalise_number
 
 
 class NotFound(Exception):
@@ -36,7 +35,7 @@ def tournament_or_none(store: Store) -> Tournament | None:
     Loading the aggregate is most of the cost of a page; one cheap query says whether it can
     have changed.
     """
-    top = store.recorder.max_notification_id() or 0
+    top = stores.last_id(store)
     key = str(store.location)
     cached = _LATEST.get(key)
     if cached and cached[0] == top:
@@ -101,7 +100,7 @@ def _next(store: Store, number: str) -> list[dict[str, Any]]:
     """Who acts in a match in play, and what is expected of them."""
     try:
         return list(summary(load(store, number))["next"])
-    except (Refused, StoreError, LexiconError):
+    except UserError:
         return []
 
 
@@ -173,19 +172,19 @@ def match(
 
     try:
         number = normalise_number(number)
-    except StoreError as e:
+    except UserError as e:
         raise NotFound(str(e)) from None
 
     def check() -> tuple[Any, list[str]]:
         try:
             report = verify_store(db, lambda header: lexicon_for(header, lexicon), number)
             return report, [str(f) for f in report.failures]
-        except (OSError, RuleViolation, LexiconError, StoreError) as e:  # a broken file
+        except (OSError, RuleViolation, UserError) as e:  # a broken file
             return None, [str(e)]
 
     try:
         loaded = load(store, number, lexicon)
-    except (StoreError, Refused, LexiconError) as e:
+    except UserError as e:
         report, problems = check()
         stored = [f for f in (report.failures if report else []) if f.match == number]
         if not stored or any(f.problem == "no such match is stored" for f in stored):

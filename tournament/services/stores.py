@@ -1,0 +1,122 @@
+"""A tournament's store as the front ends use it: they never import storage themselves.
+
+Opening the store ``--db`` names (:func:`open_store`: a file or a PostgreSQL server, refused in one
+sentence when it is not there), closing it, the storage libraries' errors said as the
+application's (:func:`as_user_errors`), what ``db follow`` and ``verify`` read of a store, and the
+web's table links kept among the store's own tables. ``Store`` and ``Location`` are here for the
+front ends' annotations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from tournament.errors import Refused
+from tournament.storage.failures import as_user_errors
+from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
+from tournament.storage.sql import ensure, own_tables
+from tournament.storage.store import Conflict, Store, normalise_number
+
+__all__ = [
+    "Conflict",
+    "Location",
+    "SqliteFile",
+    "Store",
+    "as_user_errors",
+    "close",
+    "close_reads",
+    "discard",
+    "find_link",
+    "follow",
+    "is_url",
+    "last_id",
+    "locate",
+    "newer_writers",
+    "normalise_number",
+    "open_store",
+    "prepare_links",
+    "replace_links",
+    "stored_since",
+]
+
+
+def open_store(db: str | Path | Location, lexicon: str | None, create: bool = False) -> Store:
+    """The event store at ``db``, its matches replayed against ``lexicon`` (None: the shipped
+    word list). Refused when there is no database there (unless ``create``) or it is a folder."""
+    where = locate(db)
+    # A file is looked at once, by the store as it opens (tournament.storage.sqlitefile.Factory):
+    # here only whether it is there at all (#15: a recording call opens the file once, not twice).
+    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
+    if not create and not present:
+        raise Refused(
+            f"there is no database at {where} (import or create a match first, or pass --db)"
+        )
+    if isinstance(where, SqliteFile) and where.path.is_dir():
+        raise Refused(f"{where} is a folder, not a database file")
+    store = Store(where)
+    store.lexicon = lexicon  # every replay of its matches, the read models' too
+    return store
+
+
+def discard(path: Path) -> bool:
+    """Remove the database file a refused command made, if nobody stored in it
+    (:func:`tournament.storage.sqlitefile.discard`)."""
+    from tournament.storage import sqlitefile
+
+    return sqlitefile.discard(path)
+
+
+def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
+    """A server's read models kept live (:func:`tournament.storage.postgres.follow`)."""
+    from tournament.storage.postgres import follow as follow_server  # psycopg: a server's only
+
+    return follow_server(store, seconds)
+
+
+def last_id(store: Store) -> int:
+    """The id of the last event stored, whatever aggregate it is of (0: none yet)."""
+    return store.recorder.max_notification_id() or 0
+
+
+def stored_since(store: Store, last: int, limit: int) -> list[Any]:
+    """At most ``limit`` of the events stored after id ``last`` (eventsourcing's notifications:
+    id, originator_id, originator_version, topic, state), oldest first."""
+    return list(store.recorder.select_notifications(last + 1, limit))
+
+
+def newer_writers(store: Store) -> list[str]:
+    """The newer versions that wrote to the store (see :mod:`tournament.storage.provenance`)."""
+    from tournament.storage import provenance
+
+    return provenance.newer_writers(store)
+
+
+# --- the web's table links: a hash per link, among the store's own tables --------------------
+
+LINKS = "web_tables"
+LINK_COLUMNS: dict[str, type] = {"hash": str, "round": int, "table_no": int}
+
+
+def prepare_links(store: Store) -> None:
+    """Create the links' table on first use (a server's start)."""
+    with own_tables(store) as db:
+        ensure(db, LINKS, LINK_COLUMNS, "hash")
+
+
+def replace_links(store: Store, round_no: int, hashes: dict[int, str]) -> None:
+    """Keep the hash of each table's new link (table number -> hash) in one transaction; the
+    tables' earlier links of that round stop working."""
+    with own_tables(store) as db:
+        ensure(db, LINKS, LINK_COLUMNS, "hash")
+        for table_no, digest in hashes.items():
+            db.run(f"delete from {LINKS} where round = ? and table_no = ?", [round_no, table_no])
+            db.insert(LINKS, list(LINK_COLUMNS), [(digest, round_no, table_no)])
+
+
+def find_link(store: Store, digest: str) -> tuple[int, int] | None:
+    """The round and table of a link's hash, if it was issued."""
+    with own_tables(store, write=False) as db:
+        rows = db.rows(f"select round, table_no from {LINKS} where hash = ?", [digest])
+    return (int(rows[0][0]), int(rows[0][1])) if rows else None
