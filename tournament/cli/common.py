@@ -270,13 +270,14 @@ def settings() -> Settings:
 
 def store(create: bool = False) -> Any:
     """The event store of ``--db``; reading commands refuse a database that does not exist."""
+    from tournament.storage.backends import holds_store
     from tournament.storage.locations import SqliteFile, locate
     from tournament.storage.store import Store
 
     where = locate(settings().db)
     # A file is looked at once, by the store as it opens (tournament.storage.sqlitefile.Factory):
     # here only whether it is there at all (#15: a recording call opens the file once, not twice).
-    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
+    present = where.path.exists() if isinstance(where, SqliteFile) else holds_store(where)
     if not create and not present:
         fail(f"there is no database at {where} (import or create a match first, or pass --db)")
     if isinstance(where, SqliteFile) and where.path.is_dir():
