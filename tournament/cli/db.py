@@ -56,6 +56,7 @@ def follow(
 ) -> None:
     """Keep the read models of a PostgreSQL store live: apply each event as it is stored
     (LISTEN/NOTIFY), for the organizer's SQL tools."""
+    from tournament.readside.readmodels import update
     from tournament.storage.locations import locate
     from tournament.storage.postgres import follow as follow_server
 
@@ -63,5 +64,5 @@ def follow(
         fail("db follow keeps a PostgreSQL server's read models live; a file's are kept by "
              "the commands that write it")  # fmt: skip
     s = store()
-    for progress in follow_server(s, seconds):
+    for progress in follow_server(s, update, seconds):
         typer.echo(f"read models: {progress.events} new events applied")

@@ -40,6 +40,7 @@ def serve(
     import os
     import secrets
 
+    from tournament.storage.backends import holds_store
     from tournament.storage.locations import SqliteFile, is_url, locate
 
     if is_url(str(settings().db)):
@@ -49,7 +50,7 @@ def serve(
     path = locate(settings().db)
     if isinstance(path, SqliteFile) and path.path.is_dir():
         fail(f"{path} is a folder, not a database file")
-    if not path.exists():
+    if not holds_store(path):
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
     if season is not None:
         season = season_of(season, path)
