@@ -1,8 +1,12 @@
-"""The store's errors, shared by every backend (SQLite now, PostgreSQL later)."""
+"""The application's refusals and the store's errors, below every layer that raises them."""
 
 from __future__ import annotations
 
 NEWER = "written by a newer version of tournament (upgrade to read it)"
+
+
+class Refused(Exception):
+    """A command refused with one sentence for the user; nothing was stored."""
 
 
 class StoreError(Exception):

@@ -20,15 +20,12 @@ from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.domain.names import registered
+from tournament.errors import Refused
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.storage.store import Match, Store, StoreError
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
     from tournament.readside.reading import StoredMatch
-
-
-class Refused(Exception):
-    """A command refused with one sentence for the user; nothing was stored."""
 
 
 def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
@@ -271,7 +268,7 @@ def _store_event(store: Store, loaded: Loaded, event: Event) -> tuple[Loaded, li
         stored.append(derived)
     store.append(loaded.match, [event_line(e) for e in stored])
     if replay.outcome is not None:
-        from tournament.services.day import (
+        from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head
         )
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.message import msg
-from tournament.services import day
+from tournament.services import day, stored
 from tournament.services.matches import Refused
 from tournament.storage.store import Conflict, Store
 
@@ -35,7 +35,7 @@ def checked(name: str) -> str:
 def name_referee(store: Store, match: str, referee: str, by: str = "organizer") -> None:
     """Record ``referee`` as the referee of ``match``; retried against other terminals."""
     referee = checked(referee)
-    for _ in range(day.ATTEMPTS):
+    for _ in range(stored.ATTEMPTS):
         t = day.get_tournament(store)
         t.name_referee(match=match, referee=referee, by=by)
         try:

@@ -12,15 +12,14 @@ from tournament.domain.names import registered
 from tournament.domain.tournaments import Tournament
 from tournament.readside.reading import read_match
 from tournament.services.day import (
-    ATTEMPTS,
     PARTITA,
     PARTITA_GAMES,
     get_tournament,
     save,
-    snapshot,
     table_games,
 )
 from tournament.services.matches import Refused, check_header
+from tournament.services.stored import ATTEMPTS, snapshot
 from tournament.storage.store import Conflict, Match, Store, StoreError
 
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event

@@ -171,7 +171,7 @@ class Store(Application):
     Opening it never writes: the file is looked at first (:mod:`tournament.storage.sqlitefile`),
     read read-only, and opened for writing only when something is saved. Snapshots are enabled for
     the tournament aggregate, which takes one every hundred events (see
-    ``tournament.services.day.save``).
+    ``tournament.services.stored.save``).
     """
 
     name = "tournament"
