@@ -21,7 +21,7 @@ from engine.events import JUDGED, parse_event
 from engine.games.asta import previous_slots, slot
 from engine.games.base import Turn
 from engine.games.catena import letters_of
-from engine.games.parola_nascosta import guessed, seal
+from engine.games.hidden_words import guessed, seal
 from engine.games.texas import available
 from engine.match import Replay
 from engine.solve import asta_words, roulette_word, texas_best

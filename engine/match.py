@@ -10,20 +10,24 @@ A match is replayed under one revision of the rules (:mod:`engine.rules`, ``Repl
 the header's own, else the one the caller names, else the current one; each game asks
 ``ctx.rules`` where its rules changed, and the replay itself where rulings are concerned
 (revision 1: a ruling holds for its event alone, REF-1; no ruling on a card, PN-1).
+
+Its checks live beside it: what a void or a ruling may name and which rulings stand
+(:mod:`engine.rulings`), the digital dice's seal and reveal (:mod:`engine.digital_dice`), and a
+logged ``out`` or ``end`` held against what the replay derives (:mod:`engine.derived`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import MappingProxyType, ModuleType
+from types import ModuleType
 from typing import Any
 
-from engine.dice import check_roll, digital_roll, seed_commitment
+from engine.derived import logged_end, logged_out
+from engine.digital_dice import check_digital_roll, check_reveal, check_seal
 from engine.errors import GameOver, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
 from engine.events import (
     DERIVED,
-    JUDGED,
     REFEREE,
     REFEREE_EVENTS,
     TYPE_NAMES,
@@ -36,8 +40,6 @@ from engine.events import (
     Roll,
     Ruling,
     Void,
-    actor,
-    type_name,
 )
 from engine.games import game
 from engine.games.base import (
@@ -48,12 +50,19 @@ from engine.games.base import (
     RuledKey,
     Turn,
     replace,
-    ruled_keys,
 )
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
 from engine.rules import CURRENT, revision
+from engine.rulings import (
+    CARRIES_NOTHING,
+    carried_rulings,
+    check_ruling,
+    check_void,
+    named,
+    standing_rulings,
+)
 
 # What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
 DOING = {
@@ -80,36 +89,8 @@ DOING = {
 }
 
 
-def standing_rulings(events: tuple[Event, ...], voided: frozenset[int]) -> dict[int, bool]:
-    """Position -> accepted, for every ruling not voided on an event not voided (the last wins)."""
-    return {
-        e.on: e.accept
-        for i, e in enumerate(events, 1)
-        if isinstance(e, Ruling) and i not in voided and e.on not in voided
-    }
-
-
-def carried_rulings(
-    events: Sequence[Event], rulings: Mapping[int, bool], before: int
-) -> dict[RuledKey, bool]:
-    """What the standing rulings on the events before position ``before`` decide beyond those
-    events (REF-1, EQ-4: a ruled word holds wherever it is used afterwards); where two rulings
-    decide the same thing, the one on the later event holds."""
-    carried: dict[RuledKey, bool] = {}
-    if not rulings:
-        return carried
-    for on in sorted(p for p in rulings if p < before):
-        for key in ruled_keys(events[on - 1], rulings[on]):
-            carried[key] = rulings[on]
-    return carried
-
-
 # The events that :meth:`Replay.apply` does not hand to the game's rules.
 _NOT_PLAYED = (Void, Ruling, Out, End, DiceCommit, DiceReveal)
-
-# What rulings carry to later events under revision 1 of the rules: nothing (0.1's REF-1: a
-# ruling decided the event it was made on, and no other).
-_CARRIES_NOTHING: Mapping[RuledKey, bool] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -288,7 +269,7 @@ class Replay:
         """What the standing rulings before ``before`` carry to later events (REF-1, EQ-4):
         nothing under revision 1 of the rules, where a ruling held for its own event alone."""
         if self.revision == 1:
-            return _CARRIES_NOTHING
+            return CARRIES_NOTHING
         return carried_rulings(events, rulings, before)
 
     def _step(self, state: Any, event: Event, position: int, ctx: Context) -> Any:
@@ -301,15 +282,7 @@ class Replay:
         if by not in self.header.everyone and by != REFEREE:
             raise MalformedEvent(msg("%(player)r is not a player of this match", player=by))
         if cls is Roll and event.digital:  # type: ignore[union-attr]
-            sealed = self.dice_commit_at is not None and self.dice_commit_at < position
-            if not sealed or (self.dice_reveal_at is not None and self.dice_reveal_at < position):
-                raise NotAllowedNow(
-                    msg(
-                        "a digital roll needs the dice's seed sealed first (dice-commit) and not "
-                        "yet revealed"
-                    ),
-                    "FORMAT",
-                )
+            check_digital_roll(position, self.dice_commit_at, self.dice_reveal_at)
         if self.rules.outcome(state) is not None:
             raise GameOver(
                 msg("the challenge is over: only a ruling or a void may come now"), "CH-2"
@@ -411,80 +384,19 @@ class Replay:
             logged_end=self.logged_end if self.rules.outcome(state) == self.logged_end else None,
         )
 
-    def _target(self, event: Ruling | Void, position: int) -> Event:
-        if event.by != REFEREE:
-            raise NotAllowedNow(
-                msg("only the referee may record a %(kind)s", kind=type_name(event)), "REF-1"
-            )
-        if event.on >= position:
-            raise MalformedEvent(
-                msg(
-                    "a %(kind)s must name an earlier position, not %(on)s",
-                    kind=type_name(event),
-                    on=event.on,
-                )
-            )
-        if event.on in self.voided:
-            raise NotAllowedNow(msg("position %(on)s is already void", on=event.on), "REF-2")
-        return self.events[event.on - 1]
-
     def _void(self, event: Void, position: int) -> Replay:
         """REF-2: the voided event is struck and the log replayed without it."""
-        target = self._target(event, position)
-        if isinstance(target, Void):
-            raise NotAllowedNow(
-                msg("a void cannot be voided: enter the struck event again"), "REF-2"
-            )
-        if isinstance(target, (DiceCommit, DiceReveal)):
-            raise NotAllowedNow(msg("the digital dice's seal and reveal cannot be voided"), "REF-2")
+        check_void(named(event, position, self.events, self.voided))
         return self._settle(event, self.voided | {event.on})
 
     def _ruling(self, event: Ruling, position: int) -> Replay:
         """REF-1: the referee's ruling decides a word, chain or expression over the engine."""
-        target = self._target(event, position)
-        if isinstance(target, Card) and self.revision == 1:
-            # Revision 1 of the rules (0.1): a ruling decided a word, chain, expression or guess
-            # (REF-1); the referee's decision of the tie-break (PN-1) came with revision 2.
-            raise NotAllowedNow(
-                f"a ruling decides a word, chain, expression or guess under revision 1 of the "
-                f"rules, which this match is played under; position {event.on} is a card",
-                "REF-1",
-            )
-        if isinstance(target, Card):
-            # PN-1: "the referee may instead record the decision" of a tie-break, by ruling on
-            # the card of a player in it, at any time once the tie-break was made.
-            why = self.rules.why_no_tie_break_ruling(self.state, target)
-            if why:
-                raise NotAllowedNow(why, "PN-1")
-            return self._settle(event, self.voided)
-        if not isinstance(target, JUDGED):
-            raise NotAllowedNow(
-                msg(
-                    "a ruling decides a word, chain, expression, guess or a tie-break's card; "
-                    "position %(on)s is a %(kind)s",
-                    on=event.on,
-                    kind=type_name(target),
-                ),
-                "REF-1",
-            )
-        player = actor(target)
-        for e in self.events[event.on :]:
-            if actor(e) == player and not isinstance(e, (*REFEREE_EVENTS, *DERIVED)):
-                raise NotAllowedNow(
-                    msg(
-                        "the ruling on position %(on)s comes too late: %(player)s has played since",
-                        on=event.on,
-                        player=player,
-                    ),
-                    "REF-1",
-                )
+        target = named(event, position, self.events, self.voided)
+        check_ruling(event, target, self.events, self.revision, self.rules, self.state)
         return self._settle(event, self.voided)
 
     def _dice_commit(self, event: DiceCommit, position: int) -> Replay:
-        if event.by != REFEREE:
-            raise NotAllowedNow(msg("only the referee seals the digital dice"), "FORMAT")
-        if self.dice_commit_at is not None:
-            raise NotAllowedNow(msg("the digital dice of this match are already sealed"), "FORMAT")
+        check_seal(event, self.dice_commit_at)
         return replace(
             self,
             history=(*self.history, self.state),
@@ -493,26 +405,8 @@ class Replay:
         )
 
     def _dice_reveal(self, event: DiceReveal, position: int) -> Replay:
-        """The seed shown: it must match its seal, and every digital roll must follow from it."""
-        if event.by != REFEREE:
-            raise NotAllowedNow(msg("only the referee reveals the digital dice"), "FORMAT")
-        if self.dice_commit_at is None or self.dice_reveal_at is not None:
-            raise NotAllowedNow(msg("there is no sealed seed to reveal"), "FORMAT")
-        commit = self.events[self.dice_commit_at - 1]
-        assert isinstance(commit, DiceCommit)
-        if seed_commitment(event.seed) != commit.commitment:
-            raise RuleViolation(msg("the revealed seed does not match its seal"), "FORMAT")
-        for i, e in enumerate(self.events, 1):
-            if isinstance(e, Roll) and e.digital:
-                expected = digital_roll(event.seed, i, e.die, len(e.values), self.header.dice)
-                if tuple(check_roll(e.die, e.values, self.header.dice)) != expected:
-                    raise RuleViolation(
-                        msg(
-                            "the digital roll at position %(on)s does not follow from the seed",
-                            on=i,
-                        ),
-                        "FORMAT",
-                    )
+        """The seed shown (:func:`engine.digital_dice.check_reveal`)."""
+        check_reveal(event, self.events, self.dice_commit_at, self.dice_reveal_at, self.header.dice)
         return replace(
             self,
             history=(*self.history, self.state),
@@ -524,41 +418,5 @@ class Replay:
         """What a logged ``out`` or ``end`` changes in the replay, the game being at ``state``
         (it changes no game state); raises when the replay does not derive it."""
         if isinstance(event, Out):
-            return {"logged_outs": self._logged_out(event, state)}
-        return {"logged_end": self._logged_end(event, state)}
-
-    def _logged_out(self, event: Out, state: Any) -> tuple[str, ...]:
-        out = [o.player for o in state.out]
-        if event.player in self.logged_outs:
-            raise RuleViolation(f"the log already says {event.player} is out", "FORMAT")
-        if event.player not in out:
-            raise RuleViolation(
-                f"the log says {event.player} is out, but the replay has them still in", "FORMAT"
-            )
-        return (*self.logged_outs, event.player)
-
-    def _logged_end(self, event: End, state: Any) -> Outcome:
-        outcome = self.rules.outcome(state)
-        if outcome is None:
-            raise RuleViolation(
-                "the log says the challenge ended, but the replay has it in play", "CH-2"
-            )
-        if self.logged_end is not None and self.logged_end == outcome:
-            raise RuleViolation("the log already records the end of the challenge", "FORMAT")
-        if set(event.winners) != set(outcome.winners) or dict(event.points) != dict(outcome.points):
-            raise RuleViolation(
-                f"the log says {_result(event.winners, event.points)}, "
-                f"but the replay gives {_result(outcome.winners, outcome.points)}",
-                "CH-2",
-            )
-        return outcome
-
-
-def _result(winners: Iterable[str], points: Mapping[str, int]) -> str:
-    """An outcome as a person reads it, not as Python prints it (#11).
-
-    >>> _result(["Giallo"], {"Giallo": 1, "Blu": 0})
-    'winners Giallo, points Giallo 1, Blu 0'
-    """
-    shown = ", ".join(f"{p} {n}" for p, n in points.items())
-    return f"winners {', '.join(winners) or 'nobody'}, points {shown or 'none'}"
+            return {"logged_outs": logged_out(event, state, self.logged_outs)}
+        return {"logged_end": logged_end(event, self.rules.outcome(state), self.logged_end)}

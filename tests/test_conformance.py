@@ -19,8 +19,9 @@ from engine.games import game as rules
 from engine.games.base import Context
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay, carried_rulings, standing_rulings
+from engine.match import Replay
 from engine.rules import CURRENT
+from engine.rulings import carried_rulings, standing_rulings
 from tests.support import header
 from tournament.logformat.matchlog import canonical, chain, read_log, write_log
 

@@ -9,7 +9,6 @@ shown to the referee, whose ruling on the guess decides.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -27,6 +26,7 @@ from engine.games.base import (
     outcome_for,
     replace,
 )
+from engine.games.hidden_words import lies, seal
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
@@ -38,25 +38,6 @@ min_players = 2
 max_players = 10
 TABLE = "table"
 SILENT_ROUNDS_TO_FINAL = 3  # PN-5
-
-
-def seal(word: str, salt: str) -> str:
-    """The commitment of a word (PN-3, FORMAT): sha256 of salt, a colon and the word.
-
-    >>> seal("cassaforte", "s4lt") == hashlib.sha256(b"s4lt:cassaforte").hexdigest()
-    True
-    """
-    return hashlib.sha256(f"{salt}:{word}".encode()).hexdigest()
-
-
-def guessed(guess: str, word: str) -> bool:
-    """PN-4: right when the guess is the word or a part of it of at least 3 letters.
-
-    >>> guessed("cassa", "Cassaforte"), guessed("ca", "cassaforte"), guessed("forte", "casa")
-    (True, False, False)
-    """
-    g, w = fold(guess), fold(word)
-    return g == w or (len(g) >= 3 and g in w)
 
 
 @dataclass(frozen=True)
@@ -330,52 +311,9 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
     word = state.revealed.get(player)
     if word is None:
         return state
-    notes = list(state.notes)
-    seen = {(n.position, n.rule) for n in notes if not n.ok}
-    for position, target, guess, said_right, ruled in state.answers:
-        # A guess the referee has ruled on is decided (REF-1): no mismatch left to show. (Under
-        # revision 1 of the rules, as 0.1 did, every answer was checked, ruled on or not.)
-        if (
-            target == player
-            and (ruled is None or ctx.rules == 1)
-            and guessed(guess, word) != said_right
-            and (position, "PN-4") not in seen
-        ):
-            truth = msg("right") if guessed(guess, word) else msg("wrong")
-            notes.append(
-                Note(
-                    position,
-                    player,
-                    msg(
-                        "answered %(said)s to %(guess)r, but the guess is %(truth)s: "
-                        "the referee decides",
-                        said=msg("right") if said_right else msg("wrong"),
-                        guess=guess,
-                        truth=truth,
-                    ),
-                    "PN-4",
-                    False,
-                )
-            )
-    w = fold(word)
-    for position, who, which, letter in state.hints:
-        expected = w[0] if which == "first" else w[-1]
-        if who == player and letter != expected and (position, "PN-5") not in seen:
-            notes.append(
-                Note(
-                    position,
-                    player,
-                    msg(
-                        "said %(letter)r as the %(which)s letter, but it is %(expected)r",
-                        letter=letter,
-                        which=msg("first") if which == "first" else msg("last"),
-                        expected=expected,
-                    ),
-                    "PN-5",
-                    False,
-                )
-            )
-    return replace(state, notes=tuple(notes))
+    seen = {(n.position, n.rule) for n in state.notes if not n.ok}
+    found = lies(player, word, state.answers, state.hints, seen, ctx.rules)
+    return replace(state, notes=(*state.notes, *found))
 
 
 def _final_challenge(state: State, ctx: Context) -> State:

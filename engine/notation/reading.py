@@ -24,6 +24,8 @@ from engine.notation.words import (
     IllegalMove,
     MalformedMove,
     Token,
+    dice_list,
+    faces,
     keyword,
     number_or,
     read,
@@ -120,16 +122,6 @@ def _who(kind: str, replay: Replay) -> str:
     )
 
 
-def _faces(t: Token) -> list[Any]:
-    if t.quoted:
-        return [t.text]
-    if keyword(t) in DIE_NAMES or re.fullmatch(r"d\d+", keyword(t)):
-        raise MalformedMove(
-            msg("the die comes before the faces, not after (%(text)r)", text=t.text)
-        )
-    return [number_or(Token(v), lambda s: fold(s).upper()) for v in t.text.split(",") if v]
-
-
 def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     toks = list(args)
     digital = FLAGS.get(keyword(toks[-1])) if toks else None
@@ -146,7 +138,7 @@ def _roll(args: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     ):
         die = toks[0].text if toks[0].quoted else DIE_NAMES[keyword(toks[0])]
         toks = toks[1:]
-    values = [v for t in toks for v in _faces(t)]
+    values = [v for t in toks for v in faces(t)]
     if who is None:
         return {"die": die, "values": values, "digital": digital}  # syntax checked
     replay = ctx.replay
@@ -230,15 +222,9 @@ def _bet(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     return {"call": a[0].text if a[0].quoted else CALLS.get(fold(a[0].text), fold(a[0].text))}
 
 
-def _dice_list(t: Token) -> list[int]:
-    if t.quoted or not re.fullmatch(r"\d+(,\d+)*", t.text):
-        raise MalformedMove(msg("%(text)r must be dice values such as 2,1,3", text=t.text))
-    return [int(v) for v in t.text.split(",")]
-
-
 def _reroll(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:
     _count(a, 2, 2, "reroll", msg("reroll PLAYER DICE VALUES, e.g. reroll M 2,1,3 5,2,6"))
-    return {"dice": _dice_list(a[0]), "values": _dice_list(a[1])}
+    return {"dice": dice_list(a[0]), "values": dice_list(a[1])}
 
 
 def _seal(a: Sequence[Token], ctx: _Ctx, who: str | None) -> dict[str, Any]:

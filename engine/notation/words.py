@@ -177,3 +177,21 @@ def read(text: str) -> Draft:
             msg("unknown move %(verb)r: the moves are %(verbs)s", verb=parts[0], verbs=VERBS)
         )
     return Draft(kind, () if rest.startswith("{") else tokens(rest), rest)
+
+
+def faces(t: Token) -> list[Any]:
+    """The faces a roll's word names (``5,4``, ``A,U/O``, or one quoted face)."""
+    if t.quoted:
+        return [t.text]
+    if keyword(t) in DIE_NAMES or re.fullmatch(r"d\d+", keyword(t)):
+        raise MalformedMove(
+            msg("the die comes before the faces, not after (%(text)r)", text=t.text)
+        )
+    return [number_or(Token(v), lambda s: fold(s).upper()) for v in t.text.split(",") if v]
+
+
+def dice_list(t: Token) -> list[int]:
+    """Dice values such as ``2,1,3`` (a reroll's dice and faces)."""
+    if t.quoted or not re.fullmatch(r"\d+(,\d+)*", t.text):
+        raise MalformedMove(msg("%(text)r must be dice values such as 2,1,3", text=t.text))
+    return [int(v) for v in t.text.split(",")]

@@ -6,7 +6,7 @@ import pytest
 
 from engine.errors import BadHeader, GameOver, MalformedEvent, NotAllowedNow, RuleViolation
 from engine.events import Chain, Choose, Expression, Void, Word
-from engine.match import carried_rulings
+from engine.rulings import carried_rulings
 from tests.support import choose, example, expr, out, play, roll, ruling, void, winners, word
 
 GB = ["giallo", "blu"]

@@ -6,7 +6,7 @@ import pytest
 
 from engine.decks import DEFAULT_DECK, deck_from_header
 from engine.errors import BadHeader, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
-from engine.games.parola_nascosta import guessed, seal
+from engine.games.hidden_words import guessed, seal
 from tests.support import out, play, ruling, void, winners
 
 GBV = ["giallo", "blu", "verde"]

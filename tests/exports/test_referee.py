@@ -81,14 +81,15 @@ def test_a_snapshot_taken_after_referees_were_named_loads_and_verifies(tmp_path:
     """The tournament is loaded from a snapshot every hundred events: the names are in it, and
     ``verify`` finds it equal to the replayed events (as for a snapshot taken before)."""
     from tournament.services import day, referees, simulate
+    from tournament.services.stored import SNAPSHOT_EVERY
     from tournament.storage.store import Store
 
     db = tmp_path / "t.db"
     store = Store(db)
     simulate.run(store, simulate.Simulation(players=4, rounds=1, plays="tiro", seed=2))
     before = day.get_tournament(store).version
-    assert before < day.SNAPSHOT_EVERY
-    for _ in range(day.SNAPSHOT_EVERY - before + 1):
+    assert before < SNAPSHOT_EVERY
+    for _ in range(SNAPSHOT_EVERY - before + 1):
         referees.name_referee(store, "M1", "Anna")
     referees.name_referee(store, "M2", "Bruno")
     with sqlite3.connect(db) as conn:

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from tournament.domain.pairing import History, swiss
 from tournament.domain.pairing.swiss_round import Field, match
+from tournament.domain.rounds import active_in, history
 from tournament.services import day, simulate
 from tournament.storage.store import Store
 
@@ -203,9 +204,9 @@ def test_swiss_properties_in_simulated_tournaments(
     assert len(t.rounds) == rounds
     for number, paired in enumerate(t.rounds, 1):
         rows = day.current_standings(t, outcome_of, number - 1)
-        ranked = [r.player for r in rows if r.player in day.active_in(t, number)]
+        ranked = [r.player for r in rows if r.player in active_in(t, number)]
         points = {r.player: r.points for r in rows}
-        check_round(ranked, points, day.history(t, number - 1), paired["tables"])
+        check_round(ranked, points, history(t, number - 1), paired["tables"])
         for table in paired["tables"]:
             assert table["reasons"] and table["why"]
     check_tournament([r["tables"] for r in t.rounds])

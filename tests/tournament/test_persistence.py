@@ -264,7 +264,7 @@ def test_db_follow_applies_events_as_the_server_notifies_them(
     expected = sum(len(log.lines) + 1 for log in logs)
 
     def listen() -> None:
-        for progress in follow(store, seconds=15):
+        for progress in follow(store, readmodels.update, seconds=15):
             seen.append(progress.events)
             if sum(seen) >= expected:
                 return

@@ -13,7 +13,8 @@ from engine.bots import random_game
 from engine.events import Ruling, Void, parse_event
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
-from engine.match import Replay, standing_rulings
+from engine.match import Replay
+from engine.rulings import standing_rulings
 from exports.i18n import say
 from tournament.readside.reading import read_match
 from tournament.services import simulate

@@ -19,6 +19,7 @@ from tests.tournament.test_verify_tamper import words
 from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day
+from tournament.services.stored import attached
 from tournament.storage.store import Store
 from tournament.verify import verify_store
 
@@ -34,7 +35,7 @@ def orphans(db: Path) -> set[str]:
         t = day.get_tournament(store)
     except Refused:
         return stored
-    return {n for n in stored if not day.attached(t, n)}
+    return {n for n in stored if not attached(t, n)}
 
 
 def test_simulate_killed_mid_round_leaves_no_orphan(tmp_path: Path) -> None:

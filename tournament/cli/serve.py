@@ -40,7 +40,7 @@ def serve(
     import os
     import secrets
 
-    from tournament.services.stores import SqliteFile, is_url, locate
+    from tournament.services.stores import SqliteFile, holds_store, is_url, locate
 
     if is_url(str(settings().db)):
         # A server's threads each take a connection of the store's pool (a command needs one).
@@ -49,7 +49,7 @@ def serve(
     path = locate(settings().db)
     if isinstance(path, SqliteFile) and path.path.is_dir():
         fail(f"{path} is a folder, not a database file")
-    if not path.exists():
+    if not holds_store(path):
         fail(f"there is no database at {path} (create a tournament first, or pass --db)")
     if season is not None:
         season = season_of(season, path)

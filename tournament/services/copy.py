@@ -19,7 +19,8 @@ from typing import Any
 from eventsourcing.persistence import StoredEvent
 
 from tournament.errors import StoreError
-from tournament.storage.locations import Location, PostgresServer, close, locate, scan
+from tournament.storage.backends import holds_store, scan
+from tournament.storage.locations import Location, PostgresServer, close, locate
 from tournament.storage.postgres import EVENTS, connect
 
 PAGE = 5000
@@ -52,7 +53,7 @@ class Copied:
 def holds_anything(where: Location) -> bool:
     """Whether a store already holds something (a copy only fills an empty one)."""
     if isinstance(where, PostgresServer):
-        if not where.exists():
+        if not holds_store(where):
             return False
         with connect(where) as conn:
             return conn.execute(f"select exists (select 1 from {EVENTS})").fetchone()[0]  # type: ignore[index]
@@ -91,7 +92,7 @@ def copy(
     source, target = locate(source_db), locate(target_db)
     if str(source) == str(target):
         raise StoreError("the source and the target are the same store")
-    if not source.exists():
+    if not holds_store(source):
         raise StoreError(f"there is no database at {source}")
     if holds_anything(target):
         raise StoreError(
@@ -145,9 +146,10 @@ def copy(
 def _take_away(target: Location) -> None:
     """Leave the target as it was before the copy: empty."""
     if isinstance(target, PostgresServer):
+        from tournament.readside.readmodels import TABLES
         from tournament.storage.postgres import wipe
 
-        wipe(target)
+        wipe(target, TABLES)
         return
     from tournament.storage.sqlitefile import remove
 

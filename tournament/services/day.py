@@ -1,40 +1,41 @@
-"""The organizer's day: create, register, pair, play, close, rank. Thin services over the store.
+"""The organizer's day: create, register, pair, play, close, rank. Thin services over the store:
+get the tournament, decide, save.
 
-Results come from the match logs: a table is decided when every challenge it plays has ended,
-and its players' challenge points are the points of those challenges (CH-2, CH-3). A round's
-tables at play (the partita chosen, the matches opened) are :mod:`tournament.services.tables`.
+The decisions are the domain's: a round's pairing (:mod:`tournament.domain.rounds`), the results
+and standings from the match logs' outcomes (:mod:`tournament.domain.results`). Reading and
+saving the tournament is :mod:`tournament.services.stored`; a round's tables at play (the
+partita chosen, the matches opened) are :mod:`tournament.services.tables`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
-from engine.games.base import Outcome
 from engine.message import msg
 from tournament.domain.names import registered
-from tournament.domain.pairing import (
-    History,
-    Table,
-    berger,
-    first_elimination_round,
-    next_elimination_round,
-    pods,
-    swiss,
+from tournament.domain.results import (  # noqa: F401 - the services' names for them
+    PARTITA,
+    OutcomeOf,
+    current_standings,
+    round_results,
+    scoring_of,
+    status,
+    table_games,
+    table_result,
+    table_winner,
 )
-from tournament.domain.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
+from tournament.domain.rounds import pairings_for, pod_minimum
+from tournament.domain.standings import TIEBREAKS
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 from tournament.errors import Refused
 from tournament.services.matches import load
-from tournament.services.retry import retried
-from tournament.storage.store import Conflict, Match, Store, StoreError
+from tournament.services.stored import get_tournament, save
+from tournament.storage.store import Store
 
-OutcomeOf = Callable[[str], Outcome | None]
-PARTITA = "partita"
 PARTITA_GAMES = 4  # CH-3
 # One sentence per format, not the format's name in one sentence: a translation says each whole.
 LATE_ENTRIES = {
@@ -46,14 +47,6 @@ LATE_ENTRIES = {
 def replayed_outcome(store: Store) -> OutcomeOf:
     """Outcomes read by replaying each match log (the read models offer a faster one)."""
     return lambda match_id: load(store, match_id).replay.outcome
-
-
-def get_tournament(store: Store) -> Tournament:
-    try:
-        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
-        return t
-    except AggregateNotFoundError:
-        raise Refused(msg("there is no tournament in this database: create one first")) from None
 
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
@@ -141,88 +134,6 @@ def _check_settings(config: dict[str, Any]) -> None:
         raise Refused(msg("tables of several players seat %(smallest)s to 10", smallest=smallest))
 
 
-def pod_minimum(plays: str, games: Sequence[str]) -> int:
-    """The smallest table of a pods tournament: 3 for multiple challenges, 2 for La parola
-    nascosta (tables of 2 to 10)."""
-    if plays == "parola_nascosta":
-        return 2
-    return max(3, *(game(g).min_players for g in ([plays] if plays != PARTITA else games)))
-
-
-SNAPSHOT_EVERY = 100
-
-
-def save(store: Store, t: Tournament, *matches: Match) -> None:
-    """Save the tournament (with new ``matches``, in the same transaction), and snapshot it
-    each time it passes another hundred events.
-
-    A season gathers tens of thousands of tournament events; loading it from its latest
-    snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
-    by the application so that recording a move never loads the tournament's classes).
-    Raises :class:`Conflict` (nothing stored) when another terminal saved it first.
-    """
-    before = t.version - len(t.pending_events)
-    try:
-        store.save(*matches, t)
-    except IntegrityError:
-        raise Conflict(
-            "another terminal changed the tournament at the same moment; nothing was stored: repeat"
-        ) from None
-    snapshot(store, t, before)
-
-
-def snapshot(store: Store, t: Tournament, before: int) -> None:
-    """Snapshot the tournament saved at ``t.version`` if it passed another hundred events since
-    version ``before``."""
-    if t.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
-        store.take_snapshot(TOURNAMENT_ID, version=t.version)
-
-
-def record_head(store: Store, match: Match, by: str = "program") -> None:
-    """Record a finished match's head hash in its tournament (if it is one of its matches), so
-    that ``tournament verify`` finds its last events removed. Retried against other terminals.
-
-    Never fails the recording that called it: the match is stored already, and closing the
-    round records every head not recorded yet (a tournament that cannot be read is said by the
-    next command that reads it).
-    """
-
-    def once() -> None:
-        try:
-            t = get_tournament(store)
-        except (Refused, StoreError):
-            return
-        head = match.head
-        if head is None or not attached(t, match.number):
-            return
-        if t.heads.get(match.number) == [len(match.lines), head]:
-            return
-        t.record_head(match=match.number, events=len(match.lines), head=head, by=by)
-        save(store, t)
-
-    try:
-        retried(once)
-    except Refused:
-        return  # the tournament kept changing: closing the round records the head
-
-
-def attached(t: Tournament, number: str) -> bool:
-    """Whether a table of the tournament plays this match."""
-    return any(number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"])
-
-
-def scoring_of(t: Tournament) -> Scoring:
-    s = t.settings["scoring"]
-    return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
-
-
-def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
-    """The players before the first round: in the seed order given at creation (a season's
-    ratings), players it does not know after them; otherwise, and among those, as registered."""
-    order = {p: i for i, p in enumerate(t.settings.get("seed_order") or [])}
-    return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
-
-
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
     t = get_tournament(store)
     for name in names:
@@ -253,69 +164,6 @@ def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tou
     return t
 
 
-# --- results ---------------------------------------------------------------------------
-
-
-def table_games(t: Tournament, table: dict[str, Any]) -> list[str]:
-    """The games a table plays: the partita's four once chosen, or the tournament's one game."""
-    if t.settings["plays"] == PARTITA:
-        return list(table.get("games", []))
-    return [t.settings["plays"]]
-
-
-def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) -> TableResult:
-    players = tuple(table["players"])
-    if table["bye"]:
-        return TableResult(players, bye=True)
-    if table.get("amendments"):  # the organizer's amended result stands over the matches
-        return TableResult(players, points=dict(table["amendments"][-1]["points"]))
-    games = table_games(t, table)
-    matches = table.get("matches", {})
-    if not games or any(g not in matches for g in games):
-        return TableResult(players)
-    points = dict.fromkeys(players, 0)
-    for g in games:
-        outcome = outcome_of(matches[g])
-        if outcome is None:
-            return TableResult(players)
-        for p in players:
-            points[p] += outcome.points.get(p, 0)
-    return TableResult(players, points=points)
-
-
-def round_results(
-    t: Tournament, outcome_of: OutcomeOf, upto: int | None = None
-) -> list[list[TableResult]]:
-    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds[:upto]]
-
-
-def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
-    """The standings on the decided tables (of the first ``upto`` rounds)."""
-    return standings(
-        t.ranked_players,
-        round_results(t, outcome_of, upto),
-        scoring_of(t),
-        t.settings["tiebreaks"],
-        t.settings["seed"],
-    )
-
-
-def table_winner(t: Tournament, result: TableResult) -> str:
-    """Who goes through from a decided table: most challenge points, then the seeded lot."""
-    if result.bye:
-        return result.players[0]
-    assert result.points is not None
-    pts = result.points
-    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
-
-
-# --- rounds ----------------------------------------------------------------------------
-
-
-def history(t: Tournament, upto: int | None = None) -> History:
-    return History.from_rounds(t.rounds[:upto])
-
-
 def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
     """Pair the next round and record it; the previous round must be closed."""
     t = get_tournament(store)
@@ -327,85 +175,6 @@ def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") 
     t.pair_round(number=number, tables=records, by=by)
     save(store, t)
     return t.rounds[-1]
-
-
-def active_in(t: Tournament, number: int) -> list[str]:
-    """Who plays round ``number``: registered by then, and not withdrawn or dropped before it."""
-    return [
-        p
-        for p, info in t.players.items()
-        if info["since"] <= number
-        and (
-            info["status"] == "active" or (info["status"] == "dropped" and number <= info["until"])
-        )
-    ]
-
-
-def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
-    """Round ``number``'s pairings from the rounds before it (also to re-pair a past round)."""
-    fmt = t.settings["format"]
-    active = active_in(t, number)
-    before = number - 1
-    if len(active) < 2:
-        raise Refused(msg("at least two active players are needed to pair a round"))
-    limit = t.settings.get("rounds")
-    if fmt in ("swiss", "pods") and limit and number > limit:
-        raise Refused(msg("the tournament has %(rounds)s rounds: all are paired", rounds=limit))
-    if fmt == "swiss":
-        rows = current_standings(t, outcome_of, before)
-        ranked = [r.player for r in rows if r.player in active]
-        if before == 0 and t.settings.get("seed_order"):
-            ranked = initial_ranking(t, ranked)
-        return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
-    if fmt == "round_robin":
-        order = [
-            p
-            for p, _ in sorted(t.players.items(), key=lambda kv: kv[1]["seed"])
-            if t.players[p]["status"] != "withdrawn"
-        ]
-        rounds = len(order) - 1 + len(order) % 2
-        if number > rounds:
-            raise Refused(
-                msg("the round robin has %(rounds)s rounds: all are paired", rounds=rounds)
-            )
-        tables = berger(order, number)
-        # A player who dropped out forfeits: the opponent has a bye.
-        out = []
-        for tb in tables:
-            present = tuple(p for p in tb.players if p in active)
-            if len(present) == len(tb.players):
-                out.append(tb)
-            elif present:
-                out.append(
-                    Table(present[:1], bye=True, why=f"bye: {present[0]}, the opponent dropped out")
-                )
-        return out
-    if fmt == "elimination":
-        if number == 1:
-            seeded = initial_ranking(t, active)
-            return first_elimination_round(seeded)
-        previous = t.rounds[before - 1]["tables"]
-        main = [tb for tb in previous if "third place" not in tb.get("why", "")]
-        if len(main) <= 1:
-            raise Refused(msg("the bracket is complete: the final has been played"))
-        results = [table_result(t, tb, outcome_of) for tb in main]
-        winners = {i: table_winner(t, r) for i, r in enumerate(results)}
-        prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
-        return next_elimination_round(prev_tables, winners, t.settings["third_place"])
-    # pods
-    rows = current_standings(t, outcome_of, before)
-    ranked = [r.player for r in rows if r.player in active]
-    if before == 0 and t.settings.get("seed_order"):
-        ranked = initial_ranking(t, ranked)
-    minimum = pod_minimum(t.settings["plays"], t.settings["games"])
-    if len(ranked) < minimum:
-        raise Refused(
-            msg(
-                "tables of several players need at least %(minimum)s active players",
-                minimum=minimum,
-            )
-        )
-    return pods(ranked, minimum, history(t, before), t.settings["table_size"])
 
 
 def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
@@ -432,34 +201,3 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
-
-
-def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
-    """Where the day stands: the round, which tables wait for what."""
-    current = t.rounds[-1] if t.rounds else None
-    tables = []
-    if current:
-        for tb in current["tables"]:
-            result = table_result(t, tb, outcome_of)
-            games = table_games(t, tb)
-            tables.append(
-                {
-                    "table": tb["table"],
-                    "players": tb["players"],
-                    "bye": tb["bye"],
-                    "games": games,
-                    "matches": tb.get("matches", {}),
-                    "decided": result.decided,
-                    "points": dict(result.points) if result.points else None,
-                    "amended": tb["amendments"][-1] if tb.get("amendments") else None,
-                }
-            )
-    return {
-        "name": t.settings["name"],
-        "format": t.settings["format"],
-        "plays": t.settings["plays"],
-        "players": len(t.active),
-        "round": current["number"] if current else 0,
-        "round_closed": bool(current and current["closed"]),
-        "tables": tables,
-    }

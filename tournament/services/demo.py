@@ -13,6 +13,7 @@ from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
 from tournament.services.matches import check_log, import_log
+from tournament.storage.backends import holds_store
 from tournament.storage.locations import Location, PostgresServer, close, locate
 from tournament.storage.sqlitefile import remove
 from tournament.storage.store import Store, StoreError
@@ -50,13 +51,13 @@ def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | Non
     files = example_files()
     logs = [check_log(f.read_text(encoding="utf-8")) for f in files]
     db = locate(db)
-    if db.exists():
+    if holds_store(db):
         if not is_demo(db):
             raise StoreError(f"{db} holds data that is not the demo's: pass another --db")
         if isinstance(db, PostgresServer):
             from tournament.storage import postgres
 
-            postgres.wipe(db)
+            postgres.wipe(db, readmodels.TABLES)
         else:
             remove(db.path)
     store = Store(db)

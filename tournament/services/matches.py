@@ -294,7 +294,7 @@ def _store_event(
             pass  # a seed that is not the one sealed: the match stays sealed (verify says so)
     store.append(loaded.match, [event_line(e) for e in stored])
     if replay.outcome is not None:
-        from tournament.services.day import (
+        from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head
         )
 

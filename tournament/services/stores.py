@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from tournament.errors import Refused
+from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
 from tournament.storage.sql import ensure, own_tables
@@ -30,6 +31,7 @@ __all__ = [
     "discard",
     "find_link",
     "follow",
+    "holds_store",
     "is_url",
     "last_id",
     "locate",
@@ -48,7 +50,7 @@ def open_store(db: str | Path | Location, lexicon: str | None, create: bool = Fa
     where = locate(db)
     # A file is looked at once, by the store as it opens (tournament.storage.sqlitefile.Factory):
     # here only whether it is there at all (#15: a recording call opens the file once, not twice).
-    present = where.path.exists() if isinstance(where, SqliteFile) else where.exists()
+    present = where.path.exists() if isinstance(where, SqliteFile) else holds_store(where)
     if not create and not present:
         raise Refused(
             f"there is no database at {where} (import or create a match first, or pass --db)"
@@ -70,9 +72,10 @@ def discard(path: Path) -> bool:
 
 def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
     """A server's read models kept live (:func:`tournament.storage.postgres.follow`)."""
+    from tournament.readside.readmodels import update
     from tournament.storage.postgres import follow as follow_server  # psycopg: a server's only
 
-    return follow_server(store, seconds)
+    return follow_server(store, update, seconds)
 
 
 def last_id(store: Store) -> int:

@@ -17,11 +17,11 @@ from tournament.services.day import (
     PARTITA_GAMES,
     get_tournament,
     save,
-    snapshot,
     table_games,
 )
 from tournament.services.matches import check_header
 from tournament.services.retry import retried
+from tournament.services.stored import snapshot
 from tournament.storage.store import Match, Store, StoreError
 
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event

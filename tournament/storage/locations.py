@@ -6,16 +6,14 @@ a :class:`Location`, which gives eventsourcing the settings of its own persisten
 (``eventsourcing.sqlite`` or ``eventsourcing.postgres``) and says, in any message, where the
 store is without ever showing a password.
 
-The rest of this package: :mod:`.postgres` (the server's factory: schema on first use, a newer
-version refused), :mod:`.sql` (the one SQL surface the read models are written against, in both
-dialects) and :mod:`.copy` (``tournament db copy``).
+Only values here: the backends (:mod:`.sqlitefile`, :mod:`.postgres`) build on them, and
+:mod:`.backends` asks a location what it holds (whether a store is there, its stored rows).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,15 +50,12 @@ class SqliteFile(Record):  # a Record, not a dataclass: no code generated at sta
         return str(self.path)
 
     def env(self) -> dict[str, str]:
-        from tournament.storage.store import backend_env
-
-        return backend_env(self.path)
-
-    def exists(self) -> bool:
-        """Whether the file holds a tournament store (one sentence for anything else there)."""
-        from tournament.storage import sqlitefile
-
-        return sqlitefile.inspect(self.path)
+        """eventsourcing's settings of the file (through :mod:`tournament.storage.sqlitefile`)."""
+        return {
+            "PERSISTENCE_MODULE": "tournament.storage.sqlitefile:Factory",
+            "SQLITE_DBNAME": str(self.path),
+            "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
+        }
 
     def full_name(self) -> str:
         """Where the store is, in full (for a message that shows it)."""
@@ -118,13 +113,6 @@ class PostgresServer:
     def redact(self, text: str) -> str:
         """A message with the password taken out (a driver's error may quote its input)."""
         return text.replace(self.password, "***") if self.password else text
-
-    def exists(self) -> bool:
-        """Whether the server holds a tournament store there (one sentence if unreachable)."""
-        require_driver()
-        from tournament.storage import postgres
-
-        return postgres.inspect(self)
 
     def full_name(self) -> str:
         return str(self)
@@ -212,34 +200,3 @@ def _without_password(text: str) -> str:
     if not at:
         return text
     return f"{scheme}://{credentials.partition(':')[0]}@{place}"
-
-
-Row = tuple[str, int, str, bytes]  # aggregate id (hex), version, topic, state
-
-
-def scan(where: Location, what: str = "events", aggregate: str | None = None) -> Iterator[Row]:
-    """Every stored row of eventsourcing's ``events`` (or ``snapshots``) table, as bytes, by
-    aggregate then version: what ``verify`` and ``db copy`` read, the same on both backends.
-
-    Read only: a file is opened ``mode=ro``, a server's rows are streamed in one transaction.
-    """
-    if isinstance(where, PostgresServer):
-        from tournament.storage import postgres
-
-        yield from postgres.scan(where, what, aggregate)
-        return
-    from tournament.storage import sqlitefile
-
-    table = {"events": sqlitefile.EVENTS, "snapshots": sqlitefile.SNAPSHOTS}[what]
-    conn = sqlitefile.connect(where.path)
-    try:
-        if not conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone():
-            return
-        statement = (
-            f"select originator_id, originator_version, topic, state from {table} "
-            + ("where originator_id = ? " if aggregate else "")
-            + "order by originator_id, originator_version"
-        )
-        yield from conn.execute(statement, [aggregate] if aggregate else [])
-    finally:
-        conn.close()

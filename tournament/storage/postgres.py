@@ -15,7 +15,7 @@ without missing one committed late. The database does the coordination; there is
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,7 +25,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from tournament.errors import NewerVersionError, StoreError
-from tournament.storage.locations import PostgresServer, locate
+from tournament.storage.locations import PostgresServer
 
 FORMAT = 1
 """The version of the program's tables this version writes (``tournament_format``)."""
@@ -140,17 +140,14 @@ class Factory(PostgresFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        self.server = locate(
-            PostgresServer(
-                host=self.env.get(self.POSTGRES_HOST) or "",
-                port=self.env.get(self.POSTGRES_PORT) or "5432",
-                dbname=self.env.get(self.POSTGRES_DBNAME) or "",
-                user=self.env.get(self.POSTGRES_USER) or "",
-                password=self.env.get(self.POSTGRES_PASSWORD) or "",
-                schema=self.env.get(self.POSTGRES_SCHEMA) or "public",
-            )
+        self.server = PostgresServer(
+            host=self.env.get(self.POSTGRES_HOST) or "",
+            port=self.env.get(self.POSTGRES_PORT) or "5432",
+            dbname=self.env.get(self.POSTGRES_DBNAME) or "",
+            user=self.env.get(self.POSTGRES_USER) or "",
+            password=self.env.get(self.POSTGRES_PASSWORD) or "",
+            schema=self.env.get(self.POSTGRES_SCHEMA) or "public",
         )
-        assert isinstance(self.server, PostgresServer)
         self.exists = _prepare(self.server)
 
     def env_create_table(self) -> bool:
@@ -173,17 +170,17 @@ class Factory(PostgresFactory):
         return True  # a server is not a file: nothing is left behind by opening it
 
 
-def wipe(server: PostgresServer) -> None:
-    """Drop every table of the tournament's (the demo rebuilds itself this way)."""
-    from tournament.readside.readmodels import TABLES
-
+def wipe(server: PostgresServer, read_tables: Sequence[str]) -> None:
+    """Drop every table of the tournament's: the store's, and the read side's it names (the
+    demo rebuilds itself this way; storage never imports the read side)."""
     with connect(server) as conn, conn.transaction():
-        for name in (*TABLES, "_projections", *OWN, EVENTS, SNAPSHOTS, TRACKING, MARK):
+        for name in (*read_tables, "_projections", *OWN, EVENTS, SNAPSHOTS, TRACKING, MARK):
             conn.execute(sql.SQL("drop table if exists {} cascade").format(sql.Identifier(name)))
 
 
 def scan(server: PostgresServer, what: str, aggregate: str | None) -> Iterator[tuple[Any, ...]]:
-    """The rows of eventsourcing's events or snapshots table (see ``persistence.scan``)."""
+    """The rows of eventsourcing's events or snapshots table (see
+    :func:`tournament.storage.backends.scan`)."""
     table = {"events": EVENTS, "snapshots": SNAPSHOTS}[what]
     with connect(server, autocommit=False) as conn:
         if table not in _tables(conn, server.schema):
@@ -200,18 +197,15 @@ def scan(server: PostgresServer, what: str, aggregate: str | None) -> Iterator[t
             yield from cursor
 
 
-def follow(store: Any, seconds: float | None = None) -> Iterator[Any]:
-    """Bring the read models up to date, then again each time eventsourcing's recorder
-    notifies a stored event (it NOTIFYs on its events table's channel); yield each update."""
-    import time
-
-    from tournament.readside import readmodels
-
+def follow(store: Any, update: Callable[[Any], Any], seconds: float | None = None) -> Iterator[Any]:
+    """Bring the read models up to date (``update(store)``, the read side's), then again each
+    time eventsourcing's recorder notifies a stored event (it NOTIFYs on its events table's
+    channel); yield each update that read events."""
     deadline = None if seconds is None else time.monotonic() + seconds
     with connect(store.location) as conn:
         conn.execute(sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name)))
         while True:
-            progress = readmodels.update(store)
+            progress = update(store)
             if progress.events:
                 yield progress
             left = None if deadline is None else deadline - time.monotonic()

@@ -29,7 +29,7 @@ from eventsourcing.sqlite import (
 )
 
 from tournament.errors import NewerVersionError, StoreError
-from tournament.storage.store import known_topic
+from tournament.storage.topics import known
 
 FORMAT = 1
 """``PRAGMA user_version`` of a database this version writes (0: written before it was set)."""
@@ -145,7 +145,7 @@ def _check_topics(path: Path, has_read_models: bool) -> None:
     finally:
         conn.close()
     for topic in topics:
-        if not known_topic(topic):
+        if not known(topic):
             raise NewerVersionError(str(path))
 
 
@@ -301,6 +301,24 @@ def discard(path: Path) -> bool:
 def _holds_events(conn: sqlite3.Connection) -> bool:
     tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
     return EVENTS in tables and bool(conn.execute(f"select 1 from {EVENTS} limit 1").fetchone())
+
+
+def scan(path: Path, what: str, aggregate: str | None) -> Iterator[tuple[Any, ...]]:
+    """The rows of eventsourcing's events or snapshots table, read-only (see
+    :func:`tournament.storage.backends.scan`)."""
+    table = {"events": EVENTS, "snapshots": SNAPSHOTS}[what]
+    conn = connect(path)
+    try:
+        if not conn.execute("select 1 from sqlite_master where name = ?", [table]).fetchone():
+            return
+        statement = (
+            f"select originator_id, originator_version, topic, state from {table} "
+            + ("where originator_id = ? " if aggregate else "")
+            + "order by originator_id, originator_version"
+        )
+        yield from conn.execute(statement, [aggregate] if aggregate else [])
+    finally:
+        conn.close()
 
 
 class Factory(SQLiteFactory):

@@ -17,12 +17,11 @@ table, so the tournament aggregates will join this application rather than start
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -42,84 +41,18 @@ from eventsourcing.utils import get_topic
 
 from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
-from tournament.logformat.digests import sha1
-from tournament.logformat.matchlog import RULES_OF_CHAIN, Binding, chain, genesis, link, write_log
+from tournament.logformat.matchlog import Binding, chain, genesis, link
 from tournament.storage import topics
 from tournament.storage.locations import Location, SqliteFile, locate
+from tournament.storage.sealedlog import NUMBER, SealedLog, match_uuid, normalise_number
 
 __all__ = ["Conflict", "Match", "NewerVersionError", "Store", "StoreError"]
 
 DEFAULT_DB = "tournament.db"
-NUMBER = re.compile(r"^[Mm](\d+)$")
-# uuid5(NAMESPACE_URL, "tournament/match"), written out: uuid5 would load OpenSSL (#15)
-_NAMESPACE = UUID("8e2a2243-3e24-59bc-95ba-5e938cb16e11")
 
 
 class Conflict(StoreError):
     """Another process saved one of the same aggregates first; nothing of this save was stored."""
-
-
-class SealedLog:
-    """What a stored match's chain proves, for the aggregate (:class:`Match`) and for a match
-    read without it (:class:`tournament.readside.reading.StoredMatch`): both hold these values.
-
-    A match's chain is in one of two formats (docs/format.md), told by its start:
-
-    - v1, written by 0.1: the plain chain (start sha256(header), each link sha256(previous +
-      line)); the start stores no hash (``start`` is None);
-    - v2, since 0.2: bound to the match's number, id and the time of each event; the start
-      stores the chain's first hash.
-
-    Each match keeps its own format: events appended to a v1 match link as v1 links.
-    """
-
-    number: str
-    header: str
-    start: str | None  # None: a v1 chain (0.1 stored no start hash)
-    lines: Sequence[str]
-    hashes: Sequence[str]
-    times: Sequence[str]  # the start's, then each event's
-    if TYPE_CHECKING:  # the aggregate's id is a property, the read match's a field
-
-        @property
-        def id(self) -> UUID: ...
-
-    @property
-    def head(self) -> str | None:
-        """The head hash of the chain (None before any event)."""
-        return self.hashes[-1] if self.hashes else None
-
-    @property
-    def chain_format(self) -> int:
-        """The format of the match's chain: 1 (plain, 0.1) or 2 (bound, since 0.2)."""
-        return 1 if self.start is None else 2
-
-    @property
-    def binding(self) -> Binding | None:
-        """What a v2 chain is bound to (None: a v1 chain binds nothing)."""
-        if self.start is None:
-            return None
-        return Binding(self.number, self.id.hex, self.times[0], tuple(self.times[1:]))
-
-    @property
-    def rules(self) -> int:
-        """The revision of the rules the match is replayed under when its header names none:
-        0.1's (1) for a match it stored (a v1 chain), else the first revision of 0.2 (2)."""
-        return RULES_OF_CHAIN[self.chain_format]
-
-    def intact(self) -> bool:
-        """Whether the stored chain is the one its number, id, times, header and lines give."""
-        binding = self.binding
-        return (
-            self.id == match_uuid(self.number)
-            and (binding is None or self.start == genesis(self.header, binding))
-            and self.hashes == chain(self.header, self.lines, binding)
-        )
-
-    def export(self) -> str:
-        """The log as ``tournament-match/1``, with ``seq`` and ``hash`` on every event (and
-        ``at``, with the match's number and id on the header, for a bound chain)."""
-        return write_log(self.header, self.lines, self.hashes, self.binding)
 
 
 class Match(Aggregate, SealedLog):
@@ -180,7 +113,7 @@ class Match(Aggregate, SealedLog):
             digest = link(self.head or genesis(self.header), line)
         else:
             digest = link(self.head or self.start, line, at.isoformat())
-        recorded = self.Recorded  # type: ignore[attr-defined]
+        recorded = self.Recorded  # type: ignore[attr-defined]  # made by @event
         self.trigger_event(recorded, line=line, hash=digest, timestamp=at)
 
 
@@ -190,22 +123,6 @@ def _project(aggregate: Any, events: Iterable[Any]) -> Any:
     for each in events:
         aggregate = each.mutate(aggregate)
     return aggregate
-
-
-def match_uuid(number: str) -> UUID:
-    """The aggregate id of a match number: ``uuid5(_NAMESPACE, number)``, computed as the uuid
-    module does but with :mod:`tournament.logformat.digests`'s SHA-1 (uuid5's loads OpenSSL,
-    #15)."""
-    digest = sha1(_NAMESPACE.bytes + number.encode()).digest()
-    return UUID(bytes=digest[:16], version=5)
-
-
-def normalise_number(text: str) -> str:
-    """``m7`` and ``7`` -> ``M7``; anything else is not a match number."""
-    m = NUMBER.match(text.strip()) or re.match(r"^(\d+)$", text.strip())
-    if not m:
-        raise StoreError(msg("%(text)r is not a match number (they look like M7)", text=text))
-    return f"M{int(m.group(1))}"
 
 
 def known_topic(topic: str) -> bool:
@@ -254,7 +171,7 @@ class Store(Application):
     Opening it never writes: the file is looked at first (:mod:`tournament.storage.sqlitefile`),
     read read-only, and opened for writing only when something is saved. Snapshots are enabled for
     the tournament aggregate, which takes one every hundred events (see
-    ``tournament.services.day.save``).
+    ``tournament.services.stored.save``).
     """
 
     name = "tournament"
@@ -444,15 +361,6 @@ class Store(Application):
             if len(page) < PAGE:
                 return
             start = page[-1].id + 1
-
-
-def backend_env(path: Path) -> dict[str, str]:
-    """The eventsourcing settings of an SQLite file (a server's: tournament.storage.locations)."""
-    return {
-        "PERSISTENCE_MODULE": "tournament.storage.sqlitefile:Factory",
-        "SQLITE_DBNAME": str(path),
-        "SQLITE_LOCK_TIMEOUT": os.environ.get("SQLITE_LOCK_TIMEOUT", "10"),
-    }
 
 
 def _stored_time(text: str) -> datetime:

@@ -53,6 +53,7 @@ from tournament.logformat.matchlog import (
     read_log,
 )
 from tournament.storage import sqlitefile
+from tournament.storage.backends import holds_store
 from tournament.storage.locations import Location, SqliteFile, locate
 from tournament.storage.store import NUMBER, match_uuid, new_mapper, normalise_number
 from tournament.verify import parallel
@@ -89,7 +90,7 @@ def verify_store(
     if isinstance(place, SqliteFile):
         present = sqlitefile.inspect(place.path, topics=False)
     else:
-        present = place.exists()
+        present = holds_store(place)
     if not present:
         raise StoreError(f"there is no database at {place}")
     mapper = new_mapper()

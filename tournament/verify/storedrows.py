@@ -28,7 +28,8 @@ from eventsourcing.utils import get_topic
 from tournament.errors import NEWER, NewerVersionError
 from tournament.logformat import plainjson
 from tournament.storage import topics
-from tournament.storage.locations import Location, scan
+from tournament.storage.backends import scan
+from tournament.storage.locations import Location
 from tournament.storage.store import Match, known_topic
 
 MATCH_TOPIC = get_topic(Match)

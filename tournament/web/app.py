@@ -17,14 +17,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import jinja2
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -32,12 +31,12 @@ from exports import render
 from tournament.services.stores import Location, Store, close_reads
 from tournament.web import views
 from tournament.web.live import Live
-from tournament.web.security import Guard, RateLimit, csrf_token
-from tournament.web.words import LANGS, jinja_globals, lang_of, page_words
+from tournament.web.pages import page
+from tournament.web.security import Guard, RateLimit
+from tournament.web.words import LANGS, jinja_globals
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
-FORMS = ("login.html", "organizer.html", "correction.html", "table.html")
 PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 
 
@@ -54,33 +53,6 @@ class Settings:
     interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
-
-
-def page(
-    request: Request,
-    template: str,
-    data: dict[str, Any],
-    api: str | None = None,
-    status: int = 200,
-    **extra: Any,
-) -> HTMLResponse:
-    """Render a page of ``exports/templates/web/`` with the words of the visitor's language."""
-    lang = lang_of(request)
-    env: jinja2.Environment = request.app.state.envs[lang]
-    name = template[1:] if template.startswith("/") else f"web/{template}"
-    html = env.get_template(name).render(
-        w=page_words(lang),
-        lang=lang,
-        data=data,
-        api=api,
-        path=request.url.path,
-        # Only pages with forms start a session: a public visitor gets no cookie at all.
-        csrf=csrf_token(request.session) if template in FORMS else "",
-        **extra,
-    )
-    headers = {"Link": f'<{api}>; rel="alternate"; type="application/json"'} if api else {}
-    headers["Cache-Control"] = "no-store"
-    return HTMLResponse(html, status_code=status, headers=headers)
 
 
 def public(

@@ -64,7 +64,7 @@ def action(fn: Any) -> Any:
 
 
 async def home(request: Request) -> Response:
-    from tournament.web.app import page
+    from tournament.web.pages import page
 
     flash = request.session.pop("flash", None)
     if not is_organizer(request):
@@ -183,7 +183,7 @@ async def start(request: Request, form: FormData) -> Response:
 @action
 async def cards(request: Request, form: FormData) -> Response:
     """New private links for every table of the open round, shown once as printable cards."""
-    from tournament.web.app import page
+    from tournament.web.pages import page
 
     store = request.app.state.store
     ok, said = await run(request, tokens.issue_cards, store)
@@ -253,7 +253,7 @@ def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | N
 @action
 async def correct(request: Request, form: FormData) -> Response:
     """Preview a void or ruling (the what-if), or record it."""
-    from tournament.web.app import page
+    from tournament.web.pages import page
 
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     match = field(form, "match")
@@ -284,7 +284,7 @@ async def export(request: Request) -> Response:
     if name not in EXPORTS:
         return plain(request, 404, msg("no export called %(name)s", name=name))
     store = request.app.state.store
-    from tournament.web.app import lang_of
+    from tournament.web.words import lang_of
 
     lang = lang_of(request)
 
@@ -336,13 +336,13 @@ def routes() -> list[BaseRoute]:
 
 def words(request: Request, key: str, **values: Any) -> str:
     """One of the pages' sentences in the visitor's language (a flash after an action)."""
-    from tournament.web.app import lang_of
+    from tournament.web.words import lang_of
 
     return page_words(lang_of(request))[key].format(**values)
 
 
 def what(request: Request, name: str) -> str:
     """A kind of event in the visitor's language."""
-    from tournament.web.app import lang_of
+    from tournament.web.words import lang_of
 
     return kind(name, lang_of(request))

@@ -183,7 +183,8 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def table_page(request: Request) -> Response:
-    from tournament.web.app import lang_of, page
+    from tournament.web.pages import page
+    from tournament.web.words import lang_of
 
     found = await _table_of(request)
     if isinstance(found, Response):
@@ -272,7 +273,7 @@ def recorded(stored: list[Any], request: Request) -> str:
     """What was stored, in the page's language (the flash after a move)."""
     from exports.i18n import say
     from exports.wording import event_message
-    from tournament.web.app import lang_of
+    from tournament.web.words import lang_of
 
     return "; ".join(say(event_message(e), lang_of(request)) for e in stored)
 

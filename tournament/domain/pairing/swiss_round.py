@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournament.domain.pairing import seats
+import tournament.domain.pairing.seats as seats
 from tournament.domain.pairing.tables import History, Reason, Table, explain
 
 NEIGHBOURS = 4  # the ranking neighbours linked to each player, plus one for each round played

@@ -1,0 +1,87 @@
+"""The tournament as stored: read it, save it (a snapshot every hundred events), and keep a
+finished match's head hash in it.
+
+What every service of the day builds on, and what recording a move needs of the tournament
+(:func:`record_head`) without the rest of the day.
+"""
+
+from __future__ import annotations
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from engine.message import msg
+from tournament.domain.tournaments import TOURNAMENT_ID, Tournament
+from tournament.errors import Refused
+from tournament.services.retry import retried
+from tournament.storage.store import Conflict, Match, Store, StoreError
+
+
+def get_tournament(store: Store) -> Tournament:
+    try:
+        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
+        return t
+    except AggregateNotFoundError:
+        raise Refused(msg("there is no tournament in this database: create one first")) from None
+
+
+SNAPSHOT_EVERY = 100
+
+
+def save(store: Store, t: Tournament, *matches: Match) -> None:
+    """Save the tournament (with new ``matches``, in the same transaction), and snapshot it
+    each time it passes another hundred events.
+
+    A season gathers tens of thousands of tournament events; loading it from its latest
+    snapshot keeps every command quick (eventsourcing's snapshots, taken here rather than
+    by the application so that recording a move never loads the tournament's classes).
+    Raises :class:`Conflict` (nothing stored) when another terminal saved it first.
+    """
+    before = t.version - len(t.pending_events)
+    try:
+        store.save(*matches, t)
+    except IntegrityError:
+        raise Conflict(
+            "another terminal changed the tournament at the same moment; nothing was stored: repeat"
+        ) from None
+    snapshot(store, t, before)
+
+
+def snapshot(store: Store, t: Tournament, before: int) -> None:
+    """Snapshot the tournament saved at ``t.version`` if it passed another hundred events since
+    version ``before``."""
+    if t.version // SNAPSHOT_EVERY > before // SNAPSHOT_EVERY:
+        store.take_snapshot(TOURNAMENT_ID, version=t.version)
+
+
+def record_head(store: Store, match: Match, by: str = "program") -> None:
+    """Record a finished match's head hash in its tournament (if it is one of its matches), so
+    that ``tournament verify`` finds its last events removed. Retried against other terminals.
+
+    Never fails the recording that called it: the match is stored already, and closing the
+    round records every head not recorded yet (a tournament that cannot be read is said by the
+    next command that reads it).
+    """
+
+    def once() -> None:
+        try:
+            t = get_tournament(store)
+        except (Refused, StoreError):
+            return
+        head = match.head
+        if head is None or not attached(t, match.number):
+            return
+        if t.heads.get(match.number) == [len(match.lines), head]:
+            return
+        t.record_head(match=match.number, events=len(match.lines), head=head, by=by)
+        save(store, t)
+
+    try:
+        retried(once)
+    except Refused:
+        return  # the tournament kept changing: closing the round records the head
+
+
+def attached(t: Tournament, number: str) -> bool:
+    """Whether a table of the tournament plays this match."""
+    return any(number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"])
