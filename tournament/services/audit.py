@@ -156,11 +156,11 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
 
     The replacement is a move in the notation (``replace:4=expr blu 5+5+1``), read against the
     match as it stood before position N, or an event's JSON object. A void is replayed as if
-    the referee had recorded it now. A replacement keeps the play that followed, and what the
-    referee decided of it: its rulings and voids name the same events (their positions
-    renumbered); only the derived events (``out``, ``end``) are left for the replay to say
-    again, and the rulings on the event replaced. Returns the new replay, or None and why the
-    changed log could not have happened.
+    the referee had recorded it now. A replacement keeps the play that followed and what the
+    referee decided of it (its rulings and voids name the same events as before); the derived
+    events (``out``, ``end``) and the rulings on the event replaced are the replay's to say
+    again. A struck position is not replaced: the move that stands is. Returns the new replay,
+    or None and why the changed log could not have happened.
     """
     replay = loaded.replay
     events = list(replay.events)
