@@ -11,7 +11,6 @@ from tournament.cli.common import app, fail, guarded, print_json, read_text, set
 
 if TYPE_CHECKING:
     from engine.solve import Shot
-    from tournament.domain.tournaments import Tournament
     from tournament.services.matches import Loaded
     from tournament.services.stores import Store
 
@@ -322,10 +321,8 @@ def audit(
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     from tournament.cli.record import show_effect
-    from tournament.errors import Refused
-    from tournament.readside import readmodels
-    from tournament.services import corrections, day
     from tournament.services.audit import outcome_json, what_if
+    from tournament.services.corrections import outcome_effect
 
     changed, why = what_if(loaded, change)
     number = loaded.match.number
@@ -337,20 +334,10 @@ def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     if changed is None:
         result |= {"possible": False, "why": why}
     else:
-        after = changed.outcome
-        result |= {"possible": True, "outcome_after": outcome_json(after)}
-        try:
-            t: Tournament | None = day.get_tournament(s)
-        except Refused:
-            t = None
-        round_number = corrections.round_of_match(t, number) if t is not None else None
-        if t is not None and round_number is not None:
-            readmodels.update(s)
-            known = readmodels.outcomes(readmodels.database(s))
-            # The same reckoning as a correction's: standings, and later rounds' pairings.
-            result |= corrections.effect(
-                t, known.get, t, {**known, number: after}.get, round_number
-            )
+        # The same reckoning as a correction's, on the tournament as it stands: the standings,
+        # and the later rounds the change would pair otherwise.
+        result |= {"possible": True, "outcome_after": outcome_json(changed.outcome)}
+        result |= outcome_effect(s, number, changed.outcome)
     if as_json:
         print_json(result)
         return

@@ -12,7 +12,6 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.jsontext import MAX_INT
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.domain.names import registered
 
@@ -415,38 +414,19 @@ def amend(
 ) -> None:
     """Amend a table's result (the match logs stay as they are); in a closed round, first show
     what it changes, and record it with --yes."""
-    import copy
-
     from tournament.cli.record import show_effect
-    from tournament.readside import readmodels
-    from tournament.services import corrections, day
+    from tournament.services import corrections
 
-    given: dict[str, int] = {}
-    for item in points:
-        player, _, value = item.partition("=")
-        # ASCII digits only ("²".isdigit() is True), and no more than any JSON reader holds
-        # exactly: a larger number would be stored and then break every later reading.
-        if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
-            fail(f"points are written player=number, not {item!r}")
-        given[player] = int(value)
+    given = corrections.read_points(points)
     s = store()
-    t = day.get_tournament(s)
-    readmodels.update(s)
-    known = readmodels.outcomes(readmodels.database(s)).get
-    changed = copy.deepcopy(t)
-    corrections.amend_result(changed, round_number, table, given, reason, by)
-    closed = t.rounds[round_number - 1]["closed"]
-    effect = corrections.effect(t, known, changed, known, round_number)
-    stored = yes or not closed
-    if stored:
-        corrections.amend_result(t, round_number, table, given, reason, by)
-        day.save(s, t)
+    preview = corrections.amend(s, round_number, table, given, reason, by, confirmed=yes)
+    if preview.stored:
         _refresh(s)
     if as_json:
-        print_json({"stored": stored, **effect})
+        print_json(preview.to_json())
         return
-    show_effect(effect)
-    if stored:
+    show_effect(preview.to_json())
+    if preview.stored:
         typer.echo(f"round {round_number}, table {table}: result amended ({reason})")
     else:
         typer.echo("nothing stored: the round is closed; repeat with --yes to record it")

@@ -6,12 +6,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from engine.message import msg
 from tournament.cli.common import guarded, read_text, settings, store
 from tournament.cli.match import match_app
+
+if TYPE_CHECKING:
+    from tournament.services.corrections import Preview
 
 # --- match: recording, one event a command --------------------------------------------------------
 #
@@ -33,26 +37,41 @@ def move(verb: str, *args: str | None) -> str:
 def _record(
     match_id: str,
     text: str,
-    confirmed: bool = True,
+    yes: bool | None = None,
     sealer: Callable[[str], str] | None = None,
     expected_position: int | None = None,
 ) -> None:
-    from engine.notation import NotationError, read
+    """Record one move; in a closed round it is a correction: previewed, and stored with
+    ``--yes`` (``yes`` is None for the verbs that have no ``--yes``: ``match move`` has)."""
+    from tournament.services.corrections import record_correction
     from tournament.services.matches import describe, summary
-    from tournament.services.play import record_move
 
-    try:
-        correction = read(text).kind in ("ruling", "void")
-    except NotationError:
-        correction = False  # not a move at all: record_move refuses it in one sentence
-    if correction:
-        effect = correction_effect(match_id, text)
-        if effect and not confirmed:
-            typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
-            return
-    loaded, stored = record_move(
-        store(), match_id, text, settings().lexicon, expected_position, sealer=sealer
+    done = record_correction(
+        store(),
+        match_id,
+        text,
+        settings().lexicon,
+        confirmed=bool(yes),
+        expected_position=expected_position,
+        sealer=sealer,
     )
+    if done.preview is not None:
+        show_preview(done.preview)
+    if done.loaded is None:
+        assert done.preview is not None
+        if yes is None:
+            typer.echo(
+                msg(
+                    "nothing stored: the round is closed; to record it, repeat it as "
+                    "tournament match move %(match)s %(move)s --yes",
+                    match=done.preview.match,
+                    move=done.preview.correction,
+                )
+            )
+        else:
+            typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
+        return
+    loaded, stored = done.loaded, done.stored
     info = summary(loaded)
     first = loaded.replay.position - len(stored) + 1
     for position, e in enumerate(stored, first):
@@ -67,40 +86,15 @@ def _record(
         typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
 
 
-def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
-    """For a ruling or void on a match of a closed round: print what it changes in the
-    standings and in the later pairings, before anything is stored; None elsewhere."""
-    from engine.errors import RuleViolation
-    from engine.notation import NotationError, parse
-    from tournament.errors import Refused
-    from tournament.readside import readmodels
-    from tournament.services import corrections, day
-    from tournament.services.matches import load
-
-    s = store()
-    try:
-        t = day.get_tournament(s)
-    except Refused:
-        return None
-    loaded = load(s, match_id, settings().lexicon)
-    number = loaded.match.number
-    round_number = corrections.round_of_match(t, number)
-    if round_number is None or not t.rounds[round_number - 1]["closed"]:
-        return None
-    try:
-        after = loaded.replay.apply(parse(text, loaded.replay)).outcome
-    except (NotationError, RuleViolation) as v:
-        raise Refused(str(v)) from None
-    readmodels.update(s)
-    known = readmodels.outcomes(readmodels.database(s))
-    changed = {**known, number: after}
-    effect = corrections.effect(t, known.get, t, changed.get, round_number)
+def show_preview(preview: Preview) -> None:
+    """A correction's preview in a closed round: what it changes, before anything is stored."""
     typer.echo(
-        f"{number} is in round {round_number}, already closed: the standings are recomputed; "
-        "pairings already published stay as they are."
+        f"{preview.match} is in round {preview.round}, already closed: the standings are "
+        "recomputed; pairings already published stay as they are."
     )
-    show_effect(effect)
-    return effect
+    show_effect(preview.to_json())
+    if preview.awaits:
+        typer.echo(f"  {preview.awaits}")
 
 
 def show_effect(effect: dict[str, Any]) -> None:
@@ -111,9 +105,28 @@ def show_effect(effect: dict[str, Any]) -> None:
                 f"(was #{row['rank_before']} with {row['points_before']:g})"
             )
     for later in effect["later_pairings"]:
-        published = ", ".join(" - ".join(p) for p in later["published"])
-        would = ", ".join(" - ".join(p) for p in later["would_be"])
-        typer.echo(f"  round {later['round']} was paired {published}; it would now be {would}")
+
+        def shown(tables: list[list[str]]) -> str:
+            return ", ".join(" - ".join(p) for p in tables)
+
+        published, before = later["published"], later["before"]
+        if sorted(map(sorted, published)) == sorted(map(sorted, before)):
+            typer.echo(
+                f"  round {later['round']} was paired {shown(published)}; "
+                f"it would now be {shown(later['would_be'])}"
+            )
+        else:  # an earlier correction changed it already: this one's change, said apart
+            typer.echo(
+                "  "
+                + msg(
+                    "round %(round)s was paired %(published)s, would be paired %(before)s as "
+                    "the tournament stands, and %(after)s with this",
+                    round=later["round"],
+                    published=shown(published),
+                    before=shown(before),
+                    after=shown(later["would_be"]),
+                )
+            )
 
 
 ID = Annotated[str, typer.Argument(metavar="ID", help="The match, e.g. M7.")]
@@ -338,7 +351,7 @@ def match_rule(
     yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Record the referee's ruling on a word, chain or expression (REF-1)."""
-    _record(match_id, move("rule", str(on), decision, note), confirmed=yes)
+    _record(match_id, move("rule", str(on), decision, note), yes)
 
 
 @match_app.command("void")
@@ -350,7 +363,7 @@ def match_void(
     yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Strike a wrongly entered event (REF-2); enter the right one after it."""
-    _record(match_id, move("void", str(on), reason), confirmed=yes)
+    _record(match_id, move("void", str(on), reason), yes)
 
 
 @match_app.command("move")
@@ -364,4 +377,4 @@ def match_move(
     yes: Annotated[bool, typer.Option("--yes", help="Record it even in a closed round.")] = False,
 ) -> None:
     """Record one move written in the notation (docs/format.md): `match move M7 roll blu d6 5 4`."""
-    _record(match_id, " ".join(text), confirmed=yes, expected_position=at)
+    _record(match_id, " ".join(text), yes, expected_position=at)

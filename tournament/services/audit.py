@@ -26,6 +26,7 @@ from engine.events import (
 )
 from engine.games.base import Outcome
 from engine.match import Replay
+from engine.message import msg
 from engine.notation import IllegalMove, NotationError, parse
 from engine.notation import format as format_move
 from engine.solve import (
@@ -156,9 +157,11 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
 
     The replacement is a move in the notation (``replace:4=expr blu 5+5+1``), read against the
     match as it stood before position N, or an event's JSON object. A void is replayed as if
-    the referee had recorded it now. A replacement keeps the play that followed (without the
-    derived events, rulings and voids after it, which the replay says again). Returns the new
-    replay, or None and why the changed log could not have happened.
+    the referee had recorded it now. A replacement keeps the play that followed and what the
+    referee decided of it (its rulings and voids name the same events as before); the derived
+    events (``out``, ``end``) and the rulings on the event replaced are the replay's to say
+    again. A struck position is not replaced: the move that stands is. Returns the new replay,
+    or None and why the changed log could not have happened.
     """
     replay = loaded.replay
     events = list(replay.events)
@@ -179,19 +182,48 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
     if kind == "void":
         changed = [*events, Void("referee", position, "what-if")]
     else:
+        if position in replay.voided:
+            raise Refused(
+                msg(
+                    "position %(position)s of %(match)s is void (REF-2): replace the move "
+                    "that stands",
+                    position=position,
+                    match=loaded.match.number,
+                )
+            )
         before = _again(replay, events[: position - 1])
         try:
             new = _replacement(text.strip(), before)
         except IllegalMove as v:
             return None, str(v)
-        # The play after the replaced event is kept; what was derived from it, and rulings
-        # and voids (which name positions of the old log), are the replay's to say again.
-        later = [e for e in events[position:] if not isinstance(e, (Out, End, Ruling, Void))]
-        changed = [*events[: position - 1], new, *later]
+        changed = [*events[: position - 1], new, *_play_after(events, position)]
     try:
         return _again(replay, changed), ""
     except RuleViolation as v:
         return None, str(v)
+
+
+def _play_after(events: list[Event], position: int) -> list[Event]:
+    """The events after the one replaced at ``position``, as a log holding the replacement
+    carries them: without the derived ``out`` and ``end`` (the replay derives them again), and
+    with each ruling and void naming the same event as before (one on the event replaced, or
+    on an event left out, is left out too)."""
+    moved = {p: p for p in range(1, position)}  # old position -> new position
+    kept: list[Event] = []
+    for old, event in enumerate(events[position:], position + 1):
+        if isinstance(event, (Out, End)):
+            continue
+        if isinstance(event, Ruling):
+            if event.on not in moved:
+                continue
+            event = Ruling(event.by, moved[event.on], event.accept, event.note)
+        elif isinstance(event, Void):
+            if event.on not in moved:
+                continue
+            event = Void(event.by, moved[event.on], event.reason)
+        kept.append(event)
+        moved[old] = position + len(kept)
+    return kept
 
 
 def under_current_rules(loaded: Loaded) -> tuple[Loaded | None, str]:

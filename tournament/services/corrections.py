@@ -1,25 +1,299 @@
-"""Corrections after the fact: amended results, and what a correction changes.
+"""Corrections after the fact: a ruling, a void and the move that replaces it (REF-1, REF-2),
+an amended result; one preview of each, and one way of storing it, for every front end.
 
-An amended result stands beside the match logs, which stay as recorded; the effect of any
-correction is computed before it is stored, so that the organizer sees it first.
+A correction's preview is the correction as it will stand once stored, never a half state: a
+void's shows the match with the void applied and says which move it then waits for; the move
+that replaces it is previewed and confirmed in its turn. What it changes is reckoned on the
+tournament as it stands (earlier corrections included, before and after alike): the standings,
+and how each later round would be paired now (published pairings are never changed). In a
+closed round a correction is stored only once confirmed (``--yes``, the web's confirm step).
+An amended result stands beside the match logs, which stay as recorded.
+
+Every move recorded from the command line passes through :func:`record_correction`: what only
+a correction needs (the tournament, its standings and pairings) is imported where it is used,
+so that a roll at the table loads none of it (#15).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
-from engine.message import msg
+import orjson
+
+from engine.errors import RuleViolation
+from engine.events import Event, Ruling, Void
+from engine.games.base import Outcome
+from engine.jsontext import MAX_INT
+from engine.message import Msg, msg
+from engine.notation import NotationError, parse, read
+from engine.notation import format as notation
 from tournament.domain.names import registered
-from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
-from tournament.services.day import (
-    PARTITA,
-    PARTITA_GAMES,
-    OutcomeOf,
-    current_standings,
-    pairings_for,
-)
-from tournament.services.tables import table_at
+from tournament.services.audit import outcome_json
+from tournament.services.matches import Loaded, load, record, refusal
+from tournament.services.play import record_move
+from tournament.storage.store import Store
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
+    from tournament.services.day import OutcomeOf
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A correction as it will stand once stored, and what it changes (nothing is stored)."""
+
+    correction: str  # the move in the notation, or the amended points (``a=0 b=1``)
+    match: str | None = None  # the match corrected; None for an amended result
+    round: int | None = None  # the tournament's round it is in (None: a match on its own)
+    closed: bool = False  # in a closed round: stored only once confirmed
+    before: dict[str, Any] | None = None  # the match's outcome now ...
+    after: dict[str, Any] | None = None  # ... and once corrected (None: in play)
+    awaits: Msg | None = None  # after a void: the move the match then waits for
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    later_pairings: list[dict[str, Any]] = field(default_factory=list)
+    stored: bool = False
+
+    @property
+    def moved(self) -> list[dict[str, Any]]:
+        """The standings' rows that the correction changes."""
+        return [
+            r
+            for r in self.standings
+            if (r["rank"], r["points"]) != (r["rank_before"], r["points_before"])
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stored": self.stored,
+            "correction": self.correction,
+            "match": self.match,
+            "round": self.round,
+            "closed": self.closed,
+            "outcome_before": self.before,
+            "outcome_after": self.after,
+            "awaits": self.awaits,
+            "standings": self.standings,
+            "later_pairings": self.later_pairings,
+        }
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A move recorded (or not yet: a closed round's, unconfirmed) and the preview shown."""
+
+    preview: Preview | None  # a correction's in a closed round; None elsewhere
+    loaded: Loaded | None  # the match after it, once stored
+    stored: list[Event]  # the events stored, the move first (none while unconfirmed)
+
+
+# --- a match's corrections: rulings, voids, and the moves that replace voided ones -------------
+
+
+def preview_move(
+    store: Store,
+    number: str,
+    move: str | Event,
+    lexicon: str | None = None,
+    *,
+    sealer: Callable[[str], str] | None = None,
+) -> Preview:
+    """What a move (a ruling, a void, a replacement: in the notation, or an event) would do to
+    its match, the standings and the later pairings; nothing is stored."""
+    loaded = load(store, number, lexicon)
+    event = _read(move, loaded, sealer)
+    try:
+        after = loaded.replay.apply(event)
+    except RuleViolation as v:
+        raise Refused(refusal(v)) from None
+    preview = Preview(
+        notation(event),
+        loaded.match.number,
+        before=outcome_json(loaded.replay.outcome),
+        after=outcome_json(after.outcome),
+    )
+    if isinstance(event, Void) and after.outcome is None:
+        turns = tuple(
+            msg("%(player)s: %(expects)s [%(events)s]", player=t.player, expects=t.say,
+                events="/".join(t.events))
+            for t in after.turns
+        )  # fmt: skip
+        awaits = msg(
+            "%(match)s then waits for the move that replaces it (REF-2): %(turns)s; "
+            "until then its table is not decided",
+            match=loaded.match.number,
+            turns=turns,
+        )
+        preview = replace(preview, awaits=awaits)
+    return _with_effect(store, preview, after.outcome)
+
+
+def outcome_effect(store: Store, number: str, after: Outcome | None) -> dict[str, Any]:
+    """What a match ending in ``after`` instead would change in its tournament: its round, and
+    the standings and later pairings (empty where the match is no tournament's)."""
+    preview = _with_effect(store, Preview("", number), after)
+    if preview.round is None:
+        return {}
+    return {"standings": preview.standings, "later_pairings": preview.later_pairings}
+
+
+def record_correction(
+    store: Store,
+    number: str,
+    move: str | Event,
+    lexicon: str | None = None,
+    *,
+    confirmed: bool,
+    expected_position: int | None = None,
+    sealer: Callable[[str], str] | None = None,
+) -> Recorded:
+    """Record a move; in a closed round every move is a correction (a ruling, a void, or the
+    move that replaces a voided one): it is previewed, and stored only when ``confirmed``."""
+    place = _place(store, number) if _may_correct(store, number, move) else None
+    if place is None or not place[0].rounds[place[1] - 1]["closed"]:
+        return Recorded(None, *_store(store, number, move, lexicon, expected_position, sealer))
+    preview = preview_move(store, number, move, lexicon, sealer=sealer)
+    if not confirmed:
+        return Recorded(preview, None, [])
+    # The move as previewed, in its canonical notation: a sealed word is not asked again.
+    stored = _store(store, number, preview.correction, lexicon, expected_position, None)
+    return Recorded(replace(preview, stored=True), *stored)
+
+
+def _may_correct(store: Store, number: str, move: str | Event) -> bool:
+    """Whether the move may be a correction of a closed round: a ruling or a void, or any move
+    on a match that has ended once (a closed round's tables were decided when it closed)."""
+    if isinstance(move, (Ruling, Void)):
+        return True
+    if isinstance(move, str):
+        try:
+            if read(move).kind in ("ruling", "void"):
+                return True
+        except NotationError:
+            return False  # not a move at all: recording it refuses it in one sentence
+    lines = store.get_match(number).lines
+    return any(orjson.loads(line).get("type") == "end" for line in lines)
+
+
+def _read(move: str | Event, loaded: Loaded, sealer: Callable[[str], str] | None) -> Event:
+    if not isinstance(move, str):
+        return move
+    try:
+        return parse(move, loaded.replay, sealer=sealer)
+    except (NotationError, RuleViolation) as e:
+        raise Refused(refusal(e)) from None
+
+
+def _store(
+    store: Store,
+    number: str,
+    move: str | Event,
+    lexicon: str | None,
+    expected_position: int | None,
+    sealer: Callable[[str], str] | None,
+) -> tuple[Loaded, list[Event]]:
+    if isinstance(move, str):
+        return record_move(store, number, move, lexicon, expected_position, sealer=sealer)
+    return record(store, number, move, lexicon)
+
+
+def _place(store: Store, number: str) -> tuple[Tournament, int] | None:
+    """The tournament and the round whose table plays this match, if any."""
+    from tournament.services.day import get_tournament
+
+    try:
+        t = get_tournament(store)
+    except Refused:
+        return None
+    found = round_of_match(t, number)
+    return None if found is None else (t, found)
+
+
+def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Preview:
+    assert preview.match is not None
+    place = _place(store, preview.match)
+    if place is None:
+        return preview
+    t, round_number = place
+    known = outcomes(store)
+    changed = {**known, preview.match: after}
+    found = effect(t, known.get, t, changed.get, round_number)
+    closed = bool(t.rounds[round_number - 1]["closed"])
+    return replace(preview, round=round_number, closed=closed, **found)
+
+
+def outcomes(store: Store) -> dict[str, Outcome | None]:
+    """Every match's outcome, from the read models brought up to date."""
+    from tournament.readside import readmodels  # the read side, only when a correction asks
+
+    readmodels.update(store)
+    return readmodels.outcomes(readmodels.database(store))
+
+
+# --- amended results -----------------------------------------------------------------------------
+
+
+def read_points(items: list[str]) -> dict[str, int]:
+    """Challenge points written ``player=number`` (``giallo=3 blu=1``), as an amendment takes
+    them."""
+    given: dict[str, int] = {}
+    for item in items:
+        player, _, value = item.partition("=")
+        # ASCII digits only ("²".isdigit() is True), and no more than any JSON reader holds
+        # exactly: a larger number would be stored and then break every later reading.
+        if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
+            raise Refused(msg("points are written player=number, not %(item)r", item=item))
+        given[player] = int(value)
+    return given
+
+
+def preview_amend(
+    store: Store,
+    round_number: int,
+    table_number: int,
+    points: dict[str, int],
+    reason: str,
+    by: str = "organizer",
+) -> Preview:
+    """What amending a table's result would change; nothing is stored."""
+    from tournament.services.day import get_tournament
+
+    t = get_tournament(store)
+    changed = copy.deepcopy(t)
+    amend_result(changed, round_number, table_number, points, reason, by)
+    known = outcomes(store).get
+    amended = changed.table(round_number, table_number)["amendments"][-1]["points"]
+    return Preview(
+        " ".join(f"{p}={v}" for p, v in amended.items()),
+        round=round_number,
+        closed=bool(t.rounds[round_number - 1]["closed"]),
+        **effect(t, known, changed, known, round_number),
+    )
+
+
+def amend(
+    store: Store,
+    round_number: int,
+    table_number: int,
+    points: dict[str, int],
+    reason: str,
+    by: str = "organizer",
+    *,
+    confirmed: bool,
+) -> Preview:
+    """Amend a table's result, previewed; in a closed round stored only when ``confirmed``."""
+    preview = preview_amend(store, round_number, table_number, points, reason, by)
+    if preview.closed and not confirmed:
+        return preview
+    from tournament.services.day import get_tournament, save
+
+    t = get_tournament(store)
+    amend_result(t, round_number, table_number, points, reason, by)
+    save(store, t)
+    return replace(preview, stored=True)
 
 
 def amend_result(
@@ -31,6 +305,9 @@ def amend_result(
     by: str = "organizer",
 ) -> None:
     """Amend a table's result on ``t`` (the caller saves): the match logs stay as recorded."""
+    from tournament.services.day import PARTITA, PARTITA_GAMES
+    from tournament.services.tables import table_at
+
     table = table_at(t, round_number, table_number)
     if table["bye"]:
         raise Refused(
@@ -66,7 +343,12 @@ def amend_result(
 def most_points(t: Tournament) -> int:
     """The most challenge points a player can score at one table: a point for each challenge
     won (CH-2), and a table plays a partita's four challenges (CH-3) or the tournament's one."""
+    from tournament.services.day import PARTITA, PARTITA_GAMES
+
     return PARTITA_GAMES if t.settings["plays"] == PARTITA else 1
+
+
+# --- what a correction changes ---------------------------------------------------------------
 
 
 def effect(
@@ -76,8 +358,15 @@ def effect(
     changed_outcome_of: OutcomeOf,
     from_round: int,
 ) -> dict[str, Any]:
-    """What a correction to round ``from_round`` changes: the standings, and how every later
-    round would have been paired (published pairings are never changed)."""
+    """What a correction to round ``from_round`` changes: the standings, and the later rounds
+    that would now be paired otherwise (published pairings are never changed).
+
+    Both sides are the tournament as it stands, the earlier corrections included: a later round
+    is listed when the correction changes how it would be paired now (``before``: as it stands;
+    ``would_be``: with the correction), whatever its ``published`` pairing was.
+    """
+    from tournament.services.day import current_standings, pairings_for
+
     old = {r.player: r for r in current_standings(t, outcome_of)}
     new = current_standings(changed, changed_outcome_of)
     rows = [
@@ -92,13 +381,14 @@ def effect(
     ]
     later = []
     for k in range(from_round + 1, len(t.rounds) + 1):
-        published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
         try:
+            before = [list(tb.players) for tb in pairings_for(t, k, outcome_of)]
             would = [list(tb.players) for tb in pairings_for(changed, k, changed_outcome_of)]
         except Refused:
             continue
-        if sorted(map(sorted, would)) != sorted(map(sorted, published)):
-            later.append({"round": k, "published": published, "would_be": would})
+        if sorted(map(sorted, would)) != sorted(map(sorted, before)):
+            published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
+            later.append({"round": k, "published": published, "before": before, "would_be": would})
     return {"standings": rows, "later_pairings": later}
 
 

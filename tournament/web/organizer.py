@@ -7,7 +7,6 @@ rate-limited per client.
 
 from __future__ import annotations
 
-import copy
 import io
 import tempfile
 import zipfile
@@ -20,13 +19,14 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from engine.events import parse_event
+from engine.errors import RuleViolation
+from engine.events import Event, parse_event
 from engine.message import msg
+from exports.i18n import say
 from tournament.errors import Refused, UserError
 from tournament.readside import readmodels
 from tournament.services import corrections, day, play, tables
-from tournament.services.audit import outcome_json
-from tournament.services.matches import load, record, refusal
+from tournament.services.matches import refusal
 from tournament.services.stores import as_user_errors
 from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, plain, refused, run
@@ -196,81 +196,112 @@ async def cards(request: Request, form: FormData) -> Response:
 
 
 # --- corrections -----------------------------------------------------------------------------
+#
+# Each correction is previewed (the what-if page), then recorded from the preview's confirm
+# button: the same service, preview and events as the CLI's (tournament.services.corrections).
 
 
-def _correction(form: FormData) -> dict[str, Any]:
+def _correction(form: FormData) -> Event | str:
+    """The correction a form describes: a void, a ruling, or the move that replaces a voided
+    one (in the notation)."""
     kind = field(form, "kind")
+    if kind == "move":
+        return field(form, "move")
     on = number(form, "on")
     if kind == "void":
         reason = field(form, "reason")
         if not reason:
             raise Refused(msg("a void needs a reason (REF-2)"))
-        return {"type": "void", "by": "referee", "on": on, "reason": reason}
-    if kind in ("accept", "reject"):
-        event: dict[str, Any] = {"type": "ruling", "by": "referee", "on": on}
-        event["accept"] = kind == "accept"
+        event: dict[str, Any] = {"type": "void", "by": "referee", "on": on, "reason": reason}
+    elif kind in ("accept", "reject"):
+        event = {"type": "ruling", "by": "referee", "on": on, "accept": kind == "accept"}
         if field(form, "reason"):
             event["note"] = field(form, "reason")
-        return event
-    raise Refused(msg("a correction is a void, or a ruling that accepts or rejects"))
-
-
-def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | None) -> dict:
-    """What a void or ruling would change: the match's outcome, the standings, later pairings."""
-    from engine.errors import RuleViolation
-
-    loaded = load(store, number_, lexicon)
+    else:
+        raise Refused(msg("a correction is a void, or a ruling that accepts or rejects"))
     try:
-        after = loaded.replay.apply(parse_event(event))
+        return parse_event(event)
     except RuleViolation as v:
-        raise Refused(refusal(v) if v.rule else str(v)) from None
-    from engine.notation import format as notation
+        raise Refused(refusal(v)) from None
 
-    preview: dict[str, Any] = {
-        "match": loaded.match.number,
-        "event": event,
-        "move": notation(parse_event(event)),
-        "before": outcome_json(loaded.replay.outcome),
-        "after": outcome_json(after.outcome),
-        "effect": None,
+
+def _amendment(form: FormData) -> tuple[int, int, dict[str, int], str]:
+    points = corrections.read_points(field(form, "points").replace(",", " ").split())
+    return number(form, "round"), number(form, "table"), points, field(form, "reason")
+
+
+def _shown(preview: corrections.Preview, action: str, lang: str) -> dict[str, Any]:
+    """A preview as the what-if page shows it."""
+    effect = None
+    if preview.round is not None:
+        effect = {"moved": preview.moved, "later_pairings": preview.later_pairings}
+    return {
+        "action": action,
+        "match": preview.match,
+        "move": preview.correction,
+        "before": preview.before,
+        "after": preview.after,
+        "awaits": say(preview.awaits, lang) if preview.awaits else None,
+        "round": preview.round,
+        "effect": effect,
     }
-    t = views.tournament_or_none(store)
-    round_number = corrections.round_of_match(t, loaded.match.number) if t else None
-    if t is not None and round_number is not None:
-        known = readmodels.outcomes(readmodels.database(store))
-        changed = {**known, loaded.match.number: after.outcome}
-        preview["round"] = round_number
-        effect = corrections.effect(t, known.get, copy.deepcopy(t), changed.get, round_number)
-        effect["moved"] = [
-            r
-            for r in effect["standings"]
-            if (r["rank"], r["points"]) != (r["rank_before"], r["points_before"])
-        ]
-        preview["effect"] = effect
-    return preview
+
+
+async def _previewed(request: Request, form: FormData, action: str, fn: Any) -> Response:
+    from tournament.web.pages import page
+    from tournament.web.words import lang_of
+
+    try:
+        with as_user_errors():
+            preview = await run_in_threadpool(fn)
+    except UserError as e:
+        return back(request, HOME, refused(request, e), False)
+    return page(
+        request, "correction.html", _shown(preview, action, lang_of(request)), form=dict(form)
+    )
 
 
 @action
 async def correct(request: Request, form: FormData) -> Response:
-    """Preview a void or ruling (the what-if), or record it."""
-    from tournament.web.pages import page
-
+    """Preview a void, a ruling or a voided move's replacement (the what-if), or record it."""
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     match = field(form, "match")
     if field(form, "do") == "record":
-        ok, said = await run(
-            request, lambda: record(store, match, _correction(form), lexicon)[0].match.number
-        )
+
+        def go() -> str:
+            done = corrections.record_correction(
+                store, match, _correction(form), lexicon, confirmed=True
+            )
+            assert done.loaded is not None  # confirmed: stored
+            return str(done.loaded.match.number)
+
+        ok, said = await run(request, go)
         done = words(request, "recorded_m", m=said) + f" ({what(request, field(form, 'kind'))})"
         return back(request, HOME, done if ok else said, ok)
-    try:
-        with as_user_errors():
-            preview = await run_in_threadpool(
-                lambda: preview_of(store, match, _correction(form), lexicon)
-            )
-    except UserError as e:
-        return back(request, HOME, refused(request, e), False)
-    return page(request, "correction.html", preview, form=dict(form))
+    return await _previewed(
+        request,
+        form,
+        "/organizer/correct",
+        lambda: corrections.preview_move(store, match, _correction(form), lexicon),
+    )
+
+
+@action
+async def amend(request: Request, form: FormData) -> Response:
+    """Preview an amended result of a table, or record it."""
+    store = request.app.state.store
+    if field(form, "do") == "record":
+        ok, said = await run(
+            request, lambda: corrections.amend(store, *_amendment(form), confirmed=True)
+        )
+        done = words(request, "amended_n", round=number(form, "round"), table=number(form, "table"))
+        return back(request, HOME, done if ok else said, ok)
+    return await _previewed(
+        request,
+        form,
+        "/organizer/amend",
+        lambda: corrections.preview_amend(store, *_amendment(form)),
+    )
 
 
 # --- exports ---------------------------------------------------------------------------------
@@ -330,6 +361,7 @@ def routes() -> list[BaseRoute]:
         Route("/organizer/table/start", start, methods=["POST"]),
         Route("/organizer/cards", cards, methods=["POST"]),
         Route("/organizer/correct", correct, methods=["POST"]),
+        Route("/organizer/amend", amend, methods=["POST"]),
         Route("/organizer/export/{name}", export),
     ]
 

@@ -44,6 +44,9 @@ PAGE_WORDS: dict[str, str] = {
     "closed_n": N_("round {n} closed"), "started_m": N_("{m} started"),
     "recorded_m": N_("{m}: recorded"), "out": N_("out"), "salt": N_("salt"),
     "to_table": N_("to the table"), "state_now": N_("State"),
+    "move_kind": N_("the move that replaces a voided one"), "move": N_("Move"),
+    "amend": N_("Amend a result"), "points_given": N_("Challenge points (giallo=3 blu=1)"),
+    "amended_n": N_("round {round}, table {table}: result amended"),
 }  # fmt: skip
 
 
@@ -68,7 +71,7 @@ KINDS: dict[str, str] = {
     "pass": N_("pass"), "timeout": N_("time out"), "stand": N_("stand"),
     "void": N_("void (undo)"), "ruling": N_("ruling"), "right": N_("right"), "wrong": N_("wrong"),
     "up": N_("up"), "down": N_("down"), "active": N_("active"), "withdrawn": N_("withdrawn"),
-    "dropped": N_("dropped out"),
+    "dropped": N_("dropped out"), "move": N_("move"),
 }  # fmt: skip
 DICE = {"consonant": N_("consonant die"), "vowel": N_("vowel die")}
 _DUE = re.compile(r"\b(consonant|vowel|d\d+) x(\d+)")
