@@ -7,15 +7,15 @@ tables at play (the partita chosen, the matches opened) are :mod:`tournament.ser
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from engine.games import GAMES, TETRAGON, game
-from engine.games.base import Outcome
 from engine.message import msg
+from tournament.domain import views
 from tournament.domain.names import registered
 from tournament.domain.pairing import (
     History,
@@ -26,13 +26,22 @@ from tournament.domain.pairing import (
     pods,
     swiss,
 )
-from tournament.domain.standings import TIEBREAKS, Row, Scoring, TableResult, lot, standings
+from tournament.domain.results import (  # noqa: F401 - the services' names for them
+    PARTITA,
+    OutcomeOf,
+    current_standings,
+    round_results,
+    scoring_of,
+    status,
+    table_games,
+    table_result,
+    table_winner,
+)
+from tournament.domain.standings import TIEBREAKS
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 from tournament.services.matches import Refused, load
 from tournament.storage.store import Conflict, Match, Store, StoreError
 
-OutcomeOf = Callable[[str], Outcome | None]
-PARTITA = "partita"
 PARTITA_GAMES = 4  # CH-3
 ATTEMPTS = 50  # saves tried against other terminals changing the tournament at the same moment
 # One sentence per format, not the format's name in one sentence: a translation says each whole.
@@ -45,6 +54,12 @@ LATE_ENTRIES = {
 def replayed_outcome(store: Store) -> OutcomeOf:
     """Outcomes read by replaying each match log (the read models offer a faster one)."""
     return lambda match_id: load(store, match_id).replay.outcome
+
+
+def _read_outcomes(store: Store) -> OutcomeOf:
+    from tournament.readside import queries  # not imported by a recording call (#15)
+
+    return queries.outcome_of(store)
 
 
 def get_tournament(store: Store) -> Tournament:
@@ -205,12 +220,7 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
 
 def attached(t: Tournament, number: str) -> bool:
     """Whether a table of the tournament plays this match."""
-    return any(number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"])
-
-
-def scoring_of(t: Tournament) -> Scoring:
-    s = t.settings["scoring"]
-    return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
+    return views.table_of(t, number) is not None
 
 
 def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
@@ -250,62 +260,6 @@ def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tou
     return t
 
 
-# --- results ---------------------------------------------------------------------------
-
-
-def table_games(t: Tournament, table: dict[str, Any]) -> list[str]:
-    """The games a table plays: the partita's four once chosen, or the tournament's one game."""
-    if t.settings["plays"] == PARTITA:
-        return list(table.get("games", []))
-    return [t.settings["plays"]]
-
-
-def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) -> TableResult:
-    players = tuple(table["players"])
-    if table["bye"]:
-        return TableResult(players, bye=True)
-    if table.get("amendments"):  # the organizer's amended result stands over the matches
-        return TableResult(players, points=dict(table["amendments"][-1]["points"]))
-    games = table_games(t, table)
-    matches = table.get("matches", {})
-    if not games or any(g not in matches for g in games):
-        return TableResult(players)
-    points = dict.fromkeys(players, 0)
-    for g in games:
-        outcome = outcome_of(matches[g])
-        if outcome is None:
-            return TableResult(players)
-        for p in players:
-            points[p] += outcome.points.get(p, 0)
-    return TableResult(players, points=points)
-
-
-def round_results(
-    t: Tournament, outcome_of: OutcomeOf, upto: int | None = None
-) -> list[list[TableResult]]:
-    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds[:upto]]
-
-
-def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
-    """The standings on the decided tables (of the first ``upto`` rounds)."""
-    return standings(
-        t.ranked_players,
-        round_results(t, outcome_of, upto),
-        scoring_of(t),
-        t.settings["tiebreaks"],
-        t.settings["seed"],
-    )
-
-
-def table_winner(t: Tournament, result: TableResult) -> str:
-    """Who goes through from a decided table: most challenge points, then the seeded lot."""
-    if result.bye:
-        return result.players[0]
-    assert result.points is not None
-    pts = result.points
-    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
-
-
 # --- rounds ----------------------------------------------------------------------------
 
 
@@ -313,13 +267,16 @@ def history(t: Tournament, upto: int | None = None) -> History:
     return History.from_rounds(t.rounds[:upto])
 
 
-def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
-    """Pair the next round and record it; the previous round must be closed."""
+def pair_next_round(
+    store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
+) -> dict[str, Any]:
+    """Pair the next round and record it; the previous round must be closed. The outcomes are
+    the read models' unless given."""
     t = get_tournament(store)
     if t.rounds and not t.rounds[-1]["closed"]:
         raise Refused(msg("round %(round)s is not closed yet", round=len(t.rounds)))
     number = len(t.rounds) + 1
-    tables = pairings_for(t, number, outcome_of)
+    tables = pairings_for(t, number, outcome_of or _read_outcomes(store))
     records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
     t.pair_round(number=number, tables=records, by=by)
     save(store, t)
@@ -381,13 +338,13 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         if number == 1:
             seeded = initial_ranking(t, active)
             return first_elimination_round(seeded)
-        previous = t.rounds[before - 1]["tables"]
-        main = [tb for tb in previous if "third place" not in tb.get("why", "")]
+        previous = views.paired(t, before).tables
+        main = [tb for tb in previous if "third place" not in tb.why]
         if len(main) <= 1:
             raise Refused(msg("the bracket is complete: the final has been played"))
         results = [table_result(t, tb, outcome_of) for tb in main]
         winners = {i: table_winner(t, r) for i, r in enumerate(results)}
-        prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
+        prev_tables = [Table(tb.players, tb.bye) for tb in main]
         return next_elimination_round(prev_tables, winners, t.settings["third_place"])
     # pods
     rows = current_standings(t, outcome_of, before)
@@ -405,12 +362,18 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     return pods(ranked, minimum, history(t, before), t.settings["table_size"])
 
 
-def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
+def close_round(
+    store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
+) -> dict[str, Any]:
+    """Close the current round once every table is decided (the outcomes are the read models'
+    unless given)."""
     t = get_tournament(store)
     if not t.rounds or t.rounds[-1]["closed"]:
         raise Refused(msg("there is no open round to close"))
     r = t.rounds[-1]
-    pending = [tb["table"] for tb in r["tables"] if not table_result(t, tb, outcome_of).decided]
+    known = outcome_of or _read_outcomes(store)
+    tables = views.paired(t, r["number"]).tables
+    pending = [tb.number for tb in tables if not table_result(t, tb, known).decided]
     if pending:
         raise Refused(
             msg(
@@ -419,8 +382,8 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
                 tables=tuple(pending),
             )
         )
-    for tb in r["tables"]:  # the heads of matches finished while nobody recorded them
-        for number in tb.get("matches", {}).values():
+    for tb in tables:  # the heads of matches finished while nobody recorded them
+        for number in tb.matches.values():
             if number not in t.heads:
                 match = store.get_match(number)
                 if match.head is None:
@@ -429,34 +392,3 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
-
-
-def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
-    """Where the day stands: the round, which tables wait for what."""
-    current = t.rounds[-1] if t.rounds else None
-    tables = []
-    if current:
-        for tb in current["tables"]:
-            result = table_result(t, tb, outcome_of)
-            games = table_games(t, tb)
-            tables.append(
-                {
-                    "table": tb["table"],
-                    "players": tb["players"],
-                    "bye": tb["bye"],
-                    "games": games,
-                    "matches": tb.get("matches", {}),
-                    "decided": result.decided,
-                    "points": dict(result.points) if result.points else None,
-                    "amended": tb["amendments"][-1] if tb.get("amendments") else None,
-                }
-            )
-    return {
-        "name": t.settings["name"],
-        "format": t.settings["format"],
-        "plays": t.settings["plays"],
-        "players": len(t.active),
-        "round": current["number"] if current else 0,
-        "round_closed": bool(current and current["closed"]),
-        "tables": tables,
-    }

@@ -12,14 +12,14 @@ import orjson
 from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import Event, parse_event
-from engine.header import Header, parse_header
-from engine.lexicon import Lexicon, LexiconError
+from engine.header import parse_header
 from engine.match import Replay
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.domain.names import registered
+from tournament.logformat.lexicons import lexicon_for
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.storage.store import Match, Store, StoreError
 
@@ -29,42 +29,6 @@ if TYPE_CHECKING:  # a recording call reads through the aggregate: it never impo
 
 class Refused(Exception):
     """A command refused with one sentence for the user; nothing was stored."""
-
-
-def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
-    """The word list a match uses: the organizer's file if given, else the default (EQ-4).
-
-    A header that names a word list (every stored match does) must match it exactly, so that
-    a replay judges words against the same lexicon as the table did.
-    """
-    lexicon = _opened(path)
-    wanted = header.lexicon
-    if wanted and (wanted.get("sha256") != lexicon.sha256):
-        raise LexiconError(
-            f"this match was recorded with the word list {wanted.get('name')!r} (sha256 "
-            f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: "
-            "pass that list with --lexicon"
-        )
-    return lexicon
-
-
-_OPENED: dict[tuple[str, int, int], Lexicon] = {}
-
-
-def _opened(path: str | Path | None) -> Lexicon:
-    """An organizer's word list read and hashed once per call, not once per match (a verify
-    of 1,441 matches read it 1,441 times): kept by path, size and modification time, so a list
-    changed on disk is read again."""
-    if not path:
-        return Lexicon.open(None)
-    try:
-        stat = Path(path).stat()
-    except OSError:
-        return Lexicon.open(path)  # its refusal, in one sentence
-    key = (str(Path(path).resolve()), stat.st_size, stat.st_mtime_ns)
-    if key not in _OPENED:
-        _OPENED[key] = Lexicon.open(path)
-    return _OPENED[key]
 
 
 class Loaded(Record):  # a Record, not a dataclass: no code generated at start-up (#15)

@@ -1,0 +1,114 @@
+"""Results from the match logs' outcomes: a table's challenge points, the rounds' results, the
+standings. Pure: the outcomes are handed in (``outcome_of``), by the services or the read side.
+
+A table is decided when every challenge it plays has ended, and its players' challenge points
+are the points of those challenges (CH-2, CH-3); an amendment by the organizer stands over them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.games.base import Outcome
+from tournament.domain import views
+from tournament.domain.standings import Row, Scoring, TableResult, lot, standings
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
+
+OutcomeOf = Callable[[str], Outcome | None]
+PARTITA = "partita"
+
+
+def scoring_of(t: Tournament) -> Scoring:
+    """The tournament's scoring settings."""
+    s = t.settings["scoring"]
+    return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
+
+
+def table_games(t: Tournament, table: views.Table | Mapping[str, Any]) -> list[str]:
+    """The games a table plays: the partita's four once chosen, or the tournament's one game
+    (``table``: its view, or the stored table)."""
+    if t.settings["plays"] != PARTITA:
+        return [t.settings["plays"]]
+    if isinstance(table, views.Table):
+        return list(table.games)
+    return list(table.get("games", []))
+
+
+def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
+    """A table's result: a bye, the amended points, the challenge points once every game
+    ended, or undecided."""
+    players = table.players
+    if table.bye:
+        return TableResult(players, bye=True)
+    if table.amended is not None:  # the organizer's amended result stands over the matches
+        return TableResult(players, points=dict(table.amended.points))
+    games = table_games(t, table)
+    if not games or any(g not in table.matches for g in games):
+        return TableResult(players)
+    points = dict.fromkeys(players, 0)
+    for g in games:
+        outcome = outcome_of(table.matches[g])
+        if outcome is None:
+            return TableResult(players)
+        for p in players:
+            points[p] += outcome.points.get(p, 0)
+    return TableResult(players, points=points)
+
+
+def round_results(
+    t: Tournament, outcome_of: OutcomeOf, upto: int | None = None
+) -> list[list[TableResult]]:
+    """Each table's result, round by round (of the first ``upto`` rounds)."""
+    return [[table_result(t, tb, outcome_of) for tb in r.tables] for r in views.rounds(t)[:upto]]
+
+
+def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
+    """The standings on the decided tables (of the first ``upto`` rounds)."""
+    return standings(
+        t.ranked_players,
+        round_results(t, outcome_of, upto),
+        scoring_of(t),
+        t.settings["tiebreaks"],
+        t.settings["seed"],
+    )
+
+
+def table_winner(t: Tournament, result: TableResult) -> str:
+    """Who goes through from a decided table: most challenge points, then the seeded lot."""
+    if result.bye:
+        return result.players[0]
+    assert result.points is not None
+    pts = result.points
+    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
+
+
+def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
+    """Where the day stands: the round, which tables wait for what."""
+    current = views.last_round(t)
+    tables = []
+    for tb in current.tables if current else ():
+        result = table_result(t, tb, outcome_of)
+        tables.append(
+            {
+                "table": tb.number,
+                "players": list(tb.players),
+                "bye": tb.bye,
+                "games": table_games(t, tb),
+                "matches": dict(tb.matches),
+                "decided": result.decided,
+                "points": dict(result.points) if result.points else None,
+                "amended": tb.amended.to_json() if tb.amended else None,
+            }
+        )
+    return {
+        "name": t.settings["name"],
+        "format": t.settings["format"],
+        "plays": t.settings["plays"],
+        "players": len(t.active),
+        "round": current.number if current else 0,
+        "round_closed": bool(current and current.closed),
+        "tables": tables,
+    }
