@@ -323,7 +323,7 @@ def audit(
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     from tournament.cli.record import show_effect
-    from tournament.readside import readmodels
+    from tournament.readside import queries, readmodels
     from tournament.services import corrections, day
     from tournament.services.audit import outcome_json, what_if
     from tournament.services.matches import Refused
@@ -347,7 +347,7 @@ def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
         round_number = corrections.round_of_match(t, number) if t is not None else None
         if t is not None and round_number is not None:
             readmodels.update(s)
-            known = readmodels.outcomes(readmodels.database(s))
+            known = queries.outcomes(s)
             # The same reckoning as a correction's: standings, and later rounds' pairings.
             result |= corrections.effect(
                 t, known.get, t, {**known, number: after}.get, round_number

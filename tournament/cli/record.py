@@ -71,7 +71,7 @@ def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
     standings and in the later pairings, before anything is stored; None elsewhere."""
     from engine.errors import RuleViolation
     from engine.notation import NotationError, parse
-    from tournament.readside import readmodels
+    from tournament.readside import queries, readmodels
     from tournament.services import corrections, day
     from tournament.services.matches import Refused, load
 
@@ -90,7 +90,7 @@ def correction_effect(match_id: str, text: str) -> dict[str, Any] | None:
     except (NotationError, RuleViolation) as v:
         raise Refused(str(v)) from None
     readmodels.update(s)
-    known = readmodels.outcomes(readmodels.database(s))
+    known = queries.outcomes(s)
     changed = {**known, number: after}
     effect = corrections.effect(t, known.get, t, changed.get, round_number)
     typer.echo(

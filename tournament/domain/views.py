@@ -150,6 +150,14 @@ def table_of(t: Tournament, match: str) -> Table | None:
     return next((tb for tb in tables(t) if tb.plays(match)), None)
 
 
+def matches_of(table: Table | Mapping[str, Any]) -> Mapping[str, str]:
+    """A table's matches by game, from its view or from the stored table (the services that
+    still hold stored tables pass them as they are)."""
+    if isinstance(table, Table):
+        return table.matches
+    return _frozen(table.get("matches", {}))
+
+
 def player(name: str, stored: Mapping[str, Any]) -> Player:
     """The view of one stored player."""
     return Player(

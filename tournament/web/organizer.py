@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from engine.events import parse_event
 from engine.message import msg
-from tournament.readside import readmodels
+from tournament.readside import queries
 from tournament.services import corrections, day, dice, tables
 from tournament.services.audit import outcome_json
 from tournament.services.matches import Refused, load, record, refusal
@@ -109,10 +109,6 @@ async def logout(request: Request, form: FormData) -> Response:
 # --- the day ---------------------------------------------------------------------------------
 
 
-def _outcomes(store: Any) -> Any:
-    return readmodels.outcomes(readmodels.database(store)).get
-
-
 @action
 async def register(request: Request, form: FormData) -> Response:
     names = [n.strip() for n in field(form, "names").splitlines() if n.strip()]
@@ -132,7 +128,7 @@ async def withdraw(request: Request, form: FormData) -> Response:
 @action
 async def pair(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    ok, said = await run(request, lambda: day.pair_next_round(store, _outcomes(store)))
+    ok, said = await run(request, lambda: day.pair_next_round(store))
     if not ok:
         return back(request, HOME, said, False)
     return back(request, f"/rounds/{said['number']}", words(request, "paired_n", n=said["number"]))
@@ -141,7 +137,7 @@ async def pair(request: Request, form: FormData) -> Response:
 @action
 async def close(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    ok, said = await run(request, lambda: day.close_round(store, _outcomes(store)))
+    ok, said = await run(request, lambda: day.close_round(store))
     return back(request, HOME, words(request, "closed_n", n=said["number"]) if ok else said, ok)
 
 
@@ -235,7 +231,7 @@ def preview_of(store: Any, number_: str, event: dict[str, Any], lexicon: str | N
     t = views.tournament_or_none(store)
     round_number = corrections.round_of_match(t, loaded.match.number) if t else None
     if t is not None and round_number is not None:
-        known = readmodels.outcomes(readmodels.database(store))
+        known = queries.outcomes(store)
         changed = {**known, loaded.match.number: after.outcome}
         preview["round"] = round_number
         effect = corrections.effect(t, known.get, copy.deepcopy(t), changed.get, round_number)
