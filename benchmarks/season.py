@@ -80,16 +80,16 @@ def raw_scan(db: Path) -> tuple[int, float]:
 
 
 def pair_one_round(db: Path) -> tuple[int, float]:
-    from tournament.readside import readmodels
+    from tournament.readside import queries, readmodels
     from tournament.services import day
     from tournament.storage.store import Store
 
     store = Store(db)
     readmodels.update(store)
     t = day.get_tournament(store)
-    outcomes = readmodels.outcomes(readmodels.database(store))
+    outcome_of = queries.outcome_of(store)
     start = time.perf_counter()
-    tables = day.pairings_for(t, len(t.rounds) + 1, outcomes.get)  # pair, store nothing
+    tables = day.pairings_for(t, len(t.rounds) + 1, outcome_of)  # pair, store nothing
     return len(tables), time.perf_counter() - start
 
 

@@ -96,7 +96,7 @@ def build(db: str, tables: int) -> None:
     day.create(store, "Carico", games=GAMES, rounds=3)
     day.add_players(store, [f"p{i:02d}" for i in range(1, 2 * tables + 1)])
     readmodels.update(store)
-    day.pair_next_round(store, readmodels.outcomes(readmodels.database(store)).get)
+    day.pair_next_round(store)
     readmodels.update(store)
     close(store)
 

@@ -10,6 +10,7 @@ from itertools import combinations
 import pytest
 
 from tests.tournament.conftest import raw_rows
+from tournament.domain import views
 from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
@@ -62,8 +63,8 @@ def test_elimination_third_place_match(store: Store) -> None:
     for _ in range(2):
         r = day.pair_next_round(store, outcome_of)
         t = day.get_tournament(store)
-        for tb in r["tables"]:
-            simulate.play_table(store, t, r["number"], tb, rng)
+        for tb in views.round_of(r).tables:
+            simulate.play_table(store, t, tb.round, tb, rng)
         day.save(store, t)
         day.close_round(store, outcome_of)
     final = day.get_tournament(store).rounds[-1]["tables"]
@@ -88,9 +89,9 @@ def test_late_entry_and_dropout(store: Store) -> None:
     def play_round() -> dict:
         r = day.pair_next_round(store, outcome_of)
         t = day.get_tournament(store)
-        for tb in r["tables"]:
-            if not tb["bye"]:
-                simulate.play_table(store, t, r["number"], tb, rng)
+        for tb in views.round_of(r).tables:
+            if not tb.bye:
+                simulate.play_table(store, t, tb.round, tb, rng)
         day.save(store, t)
         day.close_round(store, outcome_of)
         return r

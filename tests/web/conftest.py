@@ -18,7 +18,6 @@ from tournament.readside import readmodels
 from tournament.services import day
 from tournament.storage.store import Store
 from tournament.web.app import Settings, create_app
-from tournament.web.views import outcome_of
 
 PASSPHRASE = "correct horse battery"
 GAMES = ["tiro", "texas", "ventuno", "updown"]
@@ -132,7 +131,7 @@ def refresh(store: Store, client: TestClient | None) -> None:
 
 
 def paired(store: Store, client: TestClient | None = None) -> None:
-    day.pair_next_round(store, outcome_of(store))
+    day.pair_next_round(store)
     refresh(store, client)
 
 

@@ -16,7 +16,6 @@ from tournament.services import day, dice, tables
 from tournament.services.matches import load
 from tournament.storage.store import Store
 from tournament.web.security import token_hash
-from tournament.web.views import outcome_of
 
 from .conftest import (
     GAMES,
@@ -60,7 +59,7 @@ def test_a_table_link_expires_when_its_round_closes(client: TestClient, store: S
     t.amend_result(round=1, table=1, points={"giallo": 1, "blu": 0}, reason="test", by="organizer")
     day.save(store, t)
     refresh(store, client)
-    day.close_round(store, outcome_of(store))
+    day.close_round(store)
     assert client.get(table).status_code == 403
     before = store.recorder.max_notification_id()
     assert client.post(f"{table}/start", data={"game": "tiro"}).status_code == 403
@@ -189,7 +188,7 @@ def test_the_live_task_sees_every_event_whichever_process_wrote_it(
     hub = client.app.state.live  # type: ignore[attr-defined]
     other = Store(Path(store.env.get("SQLITE_DBNAME")))  # as another process would
     start = hub.last
-    day.pair_next_round(other, outcome_of(other))
+    day.pair_next_round(other)
     tables.choose_partita(other, 1, 1, GAMES)
     number = tables.start_match(other, 1, 1, "tiro").number
     from tournament.services.matches import record as record_event

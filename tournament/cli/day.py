@@ -7,6 +7,7 @@ writes: when they are behind, it brings a copy up to date in memory (see readmod
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -188,7 +189,9 @@ def players_withdraw(
 @guarded
 def players_list(as_json: JSON = False) -> None:
     """The registered players."""
-    rows = _rows("select name, status, seed, since, until, reason from players order by seed")
+    from tournament.readside import queries
+
+    rows = _rows(queries.players)
     if as_json:
         print_json(rows)
         return
@@ -200,15 +203,15 @@ def players_list(as_json: JSON = False) -> None:
     _console().print(table)
 
 
-def _rows(sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-    """Rows of the read models, brought up to date first."""
+def _rows(query: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Rows of a read-side query, the read models brought up to date first."""
     from tournament.readside import readmodels
     from tournament.services import day
 
     s = store()
     day.get_tournament(s)  # a clear message when there is none
     readmodels.update(s)
-    return list(readmodels.database(s).query(sql, params or []))
+    return query(s)
 
 
 def _show_round(r: dict[str, Any], as_json: bool) -> None:
@@ -233,7 +236,7 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
 
     s = store()
     readmodels.update(s, write=True)
-    r = day.pair_next_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
+    r = day.pair_next_round(s, by=by)
     _refresh(s)
     _show_round(r, as_json)
 
@@ -247,7 +250,7 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
 
     s = store()
     readmodels.update(s, write=True)
-    r = day.close_round(s, readmodels.outcomes(readmodels.database(s)).get, by=by)
+    r = day.close_round(s, by=by)
     _refresh(s)
     if as_json:
         print_json({"round": r["number"], "closed": True})
@@ -331,7 +334,9 @@ def table_start(
 @guarded
 def standings(as_json: JSON = False) -> None:
     """The standings, with their tie-break columns."""
-    rows = _rows("select * from standings order by rank, player")
+    from tournament.readside import queries
+
+    rows = _rows(queries.standings)
     if as_json:
         print_json(rows)
         return
@@ -362,12 +367,12 @@ def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None
 @guarded
 def status(as_json: JSON = False) -> None:
     """Where the day stands: the round and what each table waits for."""
-    from tournament.readside import readmodels
+    from tournament.readside import queries, readmodels
     from tournament.services import day
 
     s = store()
     readmodels.update(s)
-    info = day.status(day.get_tournament(s), readmodels.outcomes(readmodels.database(s)).get)
+    info = day.status(day.get_tournament(s), queries.outcome_of(s))
     if as_json:
         print_json(info)
         return

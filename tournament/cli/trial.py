@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 import typer
@@ -23,7 +22,7 @@ def simulate(
     as_json: JSON = False,
 ) -> None:
     """Simulate a whole tournament with computer players, into a database without one."""
-    from tournament.readside import readmodels
+    from tournament.readside import queries, readmodels
     from tournament.services import simulate as sim
 
     if players < 2:
@@ -39,7 +38,7 @@ def simulate(
     with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
         sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
     readmodels.update(s)
-    rows = list(readmodels.database(s).query("select * from standings order by rank, player"))
+    rows = queries.standings(s)
     if as_json:
         print_json(rows)
     else:
@@ -57,7 +56,7 @@ def demo(
     """A small club tournament and the examples of the rules, in a fresh database; its
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament.cli.progress import bar, wanted
-    from tournament.readside import readmodels
+    from tournament.readside import queries
     from tournament.readside.printing import Printer
     from tournament.services.demo import build_demo
     from tournament.services.stores import locate
@@ -71,11 +70,11 @@ def demo(
         written = printer.everything(printed.done)
     if printer.pdf_missing:
         typer.echo(f"warning: {printer.pdf_missing}", err=True)
-    db = readmodels.database(s)
-    rows = list(db.query("select * from standings order by rank, player"))
-    examples = list(
-        db.query("select id, game, players, status, winners from matches where round is null")
-    )
+    rows = queries.standings(s)
+    examples = [
+        {k: m[k] for k in ("id", "game", "players", "status", "winners")}
+        for m in queries.matches(s, outside_rounds=True)
+    ]
     if as_json:
         print_json(
             {
@@ -94,8 +93,8 @@ def demo(
         table.add_row(
             m["id"],
             m["game"],
-            ", ".join(json.loads(m["players"])),
-            ", ".join(json.loads(m["winners"] or "[]")) or "nobody"
+            ", ".join(m["players"]),
+            ", ".join(m["winners"] or []) or "nobody"
             if m["status"] == "finished"
             else "(a turn, in play)",
         )

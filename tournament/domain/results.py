@@ -7,12 +7,15 @@ are the points of those challenges (CH-2, CH-3); an amendment by the organizer s
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Outcome
+from tournament.domain import views
 from tournament.domain.standings import Row, Scoring, TableResult, lot, standings
-from tournament.domain.tournaments import Tournament
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
 
 OutcomeOf = Callable[[str], Outcome | None]
 PARTITA = "partita"
@@ -24,28 +27,30 @@ def scoring_of(t: Tournament) -> Scoring:
     return Scoring(s["win"], s["draw"], s["loss"], s["bye"], tuple(t.settings["placement"]))
 
 
-def table_games(t: Tournament, table: dict[str, Any]) -> list[str]:
-    """The games a table plays: the partita's four once chosen, or the tournament's one game."""
-    if t.settings["plays"] == PARTITA:
-        return list(table.get("games", []))
-    return [t.settings["plays"]]
+def table_games(t: Tournament, table: views.Table | Mapping[str, Any]) -> list[str]:
+    """The games a table plays: the partita's four once chosen, or the tournament's one game
+    (``table``: its view, or the stored table)."""
+    if t.settings["plays"] != PARTITA:
+        return [t.settings["plays"]]
+    if isinstance(table, views.Table):
+        return list(table.games)
+    return list(table.get("games", []))
 
 
-def table_result(t: Tournament, table: dict[str, Any], outcome_of: OutcomeOf) -> TableResult:
+def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
     """A table's result: a bye, the amended points, the challenge points once every game
     ended, or undecided."""
-    players = tuple(table["players"])
-    if table["bye"]:
+    players = table.players
+    if table.bye:
         return TableResult(players, bye=True)
-    if table.get("amendments"):  # the organizer's amended result stands over the matches
-        return TableResult(players, points=dict(table["amendments"][-1]["points"]))
+    if table.amended is not None:  # the organizer's amended result stands over the matches
+        return TableResult(players, points=dict(table.amended.points))
     games = table_games(t, table)
-    matches = table.get("matches", {})
-    if not games or any(g not in matches for g in games):
+    if not games or any(g not in table.matches for g in games):
         return TableResult(players)
     points = dict.fromkeys(players, 0)
     for g in games:
-        outcome = outcome_of(matches[g])
+        outcome = outcome_of(table.matches[g])
         if outcome is None:
             return TableResult(players)
         for p in players:
@@ -57,7 +62,7 @@ def round_results(
     t: Tournament, outcome_of: OutcomeOf, upto: int | None = None
 ) -> list[list[TableResult]]:
     """Each table's result, round by round (of the first ``upto`` rounds)."""
-    return [[table_result(t, tb, outcome_of) for tb in r["tables"]] for r in t.rounds[:upto]]
+    return [[table_result(t, tb, outcome_of) for tb in r.tables] for r in views.rounds(t)[:upto]]
 
 
 def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
@@ -82,30 +87,28 @@ def table_winner(t: Tournament, result: TableResult) -> str:
 
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
     """Where the day stands: the round, which tables wait for what."""
-    current = t.rounds[-1] if t.rounds else None
+    current = views.last_round(t)
     tables = []
-    if current:
-        for tb in current["tables"]:
-            result = table_result(t, tb, outcome_of)
-            games = table_games(t, tb)
-            tables.append(
-                {
-                    "table": tb["table"],
-                    "players": tb["players"],
-                    "bye": tb["bye"],
-                    "games": games,
-                    "matches": tb.get("matches", {}),
-                    "decided": result.decided,
-                    "points": dict(result.points) if result.points else None,
-                    "amended": tb["amendments"][-1] if tb.get("amendments") else None,
-                }
-            )
+    for tb in current.tables if current else ():
+        result = table_result(t, tb, outcome_of)
+        tables.append(
+            {
+                "table": tb.number,
+                "players": list(tb.players),
+                "bye": tb.bye,
+                "games": table_games(t, tb),
+                "matches": dict(tb.matches),
+                "decided": result.decided,
+                "points": dict(result.points) if result.points else None,
+                "amended": tb.amended.to_json() if tb.amended else None,
+            }
+        )
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],
         "plays": t.settings["plays"],
         "players": len(t.active),
-        "round": current["number"] if current else 0,
-        "round_closed": bool(current and current["closed"]),
+        "round": current.number if current else 0,
+        "round_closed": bool(current and current.closed),
         "tables": tables,
     }

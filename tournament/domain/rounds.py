@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from engine.games import game
 from engine.message import msg
+from tournament.domain import views
 from tournament.domain.pairing import (
     History,
     Table,
@@ -105,13 +106,13 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
         if number == 1:
             seeded = initial_ranking(t, active)
             return first_elimination_round(seeded)
-        previous = t.rounds[before - 1]["tables"]
-        main = [tb for tb in previous if "third place" not in tb.get("why", "")]
+        previous = views.paired(t, before).tables
+        main = [tb for tb in previous if "third place" not in tb.why]
         if len(main) <= 1:
             raise Refused(msg("the bracket is complete: the final has been played"))
         results = [table_result(t, tb, outcome_of) for tb in main]
         winners = {i: table_winner(t, r) for i, r in enumerate(results)}
-        prev_tables = [Table(tuple(tb["players"]), tb["bye"]) for tb in main]
+        prev_tables = [Table(tb.players, tb.bye) for tb in main]
         return next_elimination_round(prev_tables, winners, t.settings["third_place"])
     # pods
     rows = current_standings(t, outcome_of, before)

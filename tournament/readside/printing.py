@@ -10,8 +10,10 @@ from typing import Any
 from engine.games import game
 from engine.message import msg
 from exports import render
+from tournament.domain import views
+from tournament.domain.results import PARTITA, table_result, table_winner
 from tournament.errors import Refused
-from tournament.readside import readmodels
+from tournament.readside import queries, readmodels
 from tournament.services import day
 from tournament.services.audit import best_possible
 from tournament.services.matches import load, summary
@@ -70,12 +72,11 @@ class Printer:
             "date": t.settings.get("date", ""),
             "referee": t.referee_of(number),
         }
-        for r in t.rounds:
-            for tb in r["tables"]:
-                if number in tb.get("matches", {}).values():
-                    referee = match_referee(t, tb, number)
-                    return {**where, "round": r["number"], "table": tb["table"], "referee": referee}
-        return where
+        tb = views.table_of(t, number)
+        if tb is None:
+            return where
+        referee = match_referee(t, tb, number)
+        return {**where, "round": tb.round, "table": tb.number, "referee": referee}
 
     # --- sheets and matches ------------------------------------------------------------------
 
@@ -112,11 +113,9 @@ class Printer:
     def standings(self, formats: tuple[str, ...] = ("html", "csv", "json", "md")) -> list[Path]:
         t = day.get_tournament(self.store)
         readmodels.update(self.store)
-        rows = list(
-            readmodels.database(self.store).query("select * from standings order by rank, player")
-        )
+        rows = queries.standings(self.store)
         name = t.settings["name"]
-        closed = [r["number"] for r in t.rounds if r["closed"]]
+        closed = [r.number for r in views.rounds(t) if r.closed]
         makers: dict[str, Any] = {
             "html": lambda: render.standings_html(
                 self.env,
@@ -156,65 +155,63 @@ class Printer:
     def _closed(self, t: Any, before: int) -> list[dict[str, Any]]:
         """The results of the closed rounds before round ``before``, table by table."""
         readmodels.update(self.store)
-        known = readmodels.outcomes(readmodels.database(self.store))
+        known = queries.outcome_of(self.store)
         closed = []
-        for r in t.rounds[: before - 1]:
-            if not r["closed"]:
+        for r in views.rounds(t)[: before - 1]:
+            if not r.closed:
                 continue
             tables = []
-            for tb in r["tables"]:
-                result = day.table_result(t, tb, known.get)
+            for tb in r.tables:
+                result = table_result(t, tb, known)
                 tables.append(
                     {
-                        "table": tb["table"],
-                        "players": list(tb["players"]),
-                        "bye": bool(tb["bye"]),
+                        "table": tb.number,
+                        "players": list(tb.players),
+                        "bye": tb.bye,
                         "points": dict(result.points) if result.points is not None else None,
                     }
                 )
-            closed.append({"number": r["number"], "tables": tables})
+            closed.append({"number": r.number, "tables": tables})
         return closed
 
     def partite(self) -> list[Path]:
         """Each table's Tetragon partita, filled in from its four matches (CH-3)."""
         t = day.get_tournament(self.store)
-        if t.settings["plays"] != day.PARTITA:
+        if t.settings["plays"] != PARTITA:
             return []
         readmodels.update(self.store)
-        known = readmodels.outcomes(readmodels.database(self.store))
+        known = queries.outcome_of(self.store)
         written = []
-        for r in t.rounds:
-            for tb in r["tables"]:
-                if tb["bye"] or not tb.get("games"):
-                    continue
-                games = []
-                for g in tb["games"]:
-                    match = tb.get("matches", {}).get(g)
-                    outcome = known.get(match) if match else None
-                    games.append(
-                        {
-                            "title": game(g).title,
-                            "match": match,
-                            "points": dict(outcome.points) if outcome else None,
-                        }
-                    )
-                amendments = tb.get("amendments")
-                where = {
-                    "tournament": t.settings["name"],
-                    "date": t.settings.get("date", ""),
-                    "round": r["number"],
-                    "table": tb["table"],
-                    "referee": table_referee(t, tb),
-                }
-                html = render.partita_sheet(
-                    self.env,
-                    list(tb["players"]),
-                    games,
-                    self.lang,
-                    where,
-                    dict(amendments[-1]["points"]) if amendments else None,
+        for tb in views.tables(t):
+            if tb.bye or not tb.games:
+                continue
+            games = []
+            for g in tb.games:
+                match = tb.matches.get(g)
+                outcome = known(match) if match else None
+                games.append(
+                    {
+                        "title": game(g).title,
+                        "match": match,
+                        "points": dict(outcome.points) if outcome else None,
+                    }
                 )
-                written.append(self.write(f"partita-{r['number']}-{tb['table']}.html", html))
+            where = {
+                "tournament": t.settings["name"],
+                "date": t.settings.get("date", ""),
+                "round": tb.round,
+                "table": tb.number,
+                "referee": table_referee(t, tb),
+            }
+            html = render.partita_sheet(
+                self.env,
+                list(tb.players),
+                games,
+                self.lang,
+                where,
+                dict(tb.amended.points) if tb.amended else None,
+            )
+            written.append(self.write(f"partita-{tb.round}-{tb.number}.html", html))
         return written
 
     def bracket(self) -> Path:
@@ -222,16 +219,15 @@ class Printer:
         if t.settings["format"] != "elimination":
             raise Refused(msg("a bracket is drawn for a single-elimination tournament"))
         readmodels.update(self.store)
-        known = readmodels.outcomes(readmodels.database(self.store))
+        known = queries.outcome_of(self.store)
         results = {}
-        for r in t.rounds:
-            for tb in r["tables"]:
-                result = day.table_result(t, tb, known.get)
-                if result.decided:
-                    results[(r["number"], tb["table"])] = {
-                        "points": dict(result.points or {}),
-                        "winner": day.table_winner(t, result),
-                    }
+        for tb in views.tables(t):
+            result = table_result(t, tb, known)
+            if result.decided:
+                results[(tb.round, tb.number)] = {
+                    "points": dict(result.points or {}),
+                    "winner": table_winner(t, result),
+                }
         html = render.bracket_html(
             self.env, t.settings["name"], t.rounds, self.lang, t.settings.get("date", ""), results
         )

@@ -17,7 +17,12 @@ from uuid import UUID
 
 import orjson
 
+from engine.events import parse_event
+from engine.games.base import Outcome
+from engine.header import parse_header
+from engine.match import Replay
 from engine.message import msg
+from tournament.logformat.lexicons import lexicon_for
 from tournament.storage.store import (
     STARTED,
     SealedLog,
@@ -61,6 +66,15 @@ def read_match(store: Store, number: str) -> StoredMatch:
         return _decoded(number, uuid, rows)
     except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors
         raise unreadable(number) from None
+
+
+def outcome(store: Store, number: str) -> Outcome | None:
+    """A stored match's outcome, by replaying its log (None: in play). A log that does not
+    replay raises the engine's :class:`RuleViolation`."""
+    match = read_match(store, number)
+    header = parse_header(orjson.loads(match.header))
+    replay = Replay.start(header, lexicon_for(header, store.lexicon), rules=match.rules)
+    return replay.extend(parse_event(orjson.loads(line)) for line in match.lines).outcome
 
 
 def _decoded(number: str, uuid: UUID, rows: Sequence[Any]) -> StoredMatch:

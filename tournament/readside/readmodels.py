@@ -35,7 +35,7 @@ import orjson
 
 from engine.games.base import Outcome
 from tournament.errors import NewerVersionError, Refused, StoreError
-from tournament.readside import readtables
+from tournament.readside import reading, readtables
 from tournament.storage import sqlitefile
 from tournament.storage.sql import Conflict, ReadDB, SqliteReadDB, read_db
 from tournament.storage.store import Store, known_topic
@@ -288,8 +288,6 @@ def _matches(
 ) -> dict[str, Outcome | None]:
     """Bring the touched matches' rows and challenges up to date, a few statements in all (each
     row in its round and table, from ``places``); their outcomes, as the rows now hold them."""
-    from tournament.services.matches import load
-
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
     dumps = readtables.dumps
@@ -318,7 +316,7 @@ def _matches(
             end = orjson.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
-            outcome = load(store, number).replay.outcome
+            outcome = reading.outcome(store, number)
         outcomes[number] = outcome
         if outcome:
             points, winners, game = dict(outcome.points), outcome.winners, row["game"]

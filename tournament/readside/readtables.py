@@ -11,8 +11,14 @@ import json.encoder
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from eventsourcing.application import AggregateNotFoundError
+
 from engine.games.base import Outcome
+from engine.message import msg
+from tournament.domain import views
+from tournament.domain.results import round_results, scoring_of, table_games
 from tournament.domain.standings import standings
+from tournament.domain.tournaments import TOURNAMENT_ID
 from tournament.storage.sql import ReadDB
 from tournament.storage.store import Store
 
@@ -133,22 +139,17 @@ def create(db: ReadDB) -> None:
 
 def current(store: Store) -> Tournament | None:
     """The store's tournament (None: the store holds matches only)."""
-    from tournament.errors import Refused
-    from tournament.services import day
-
     try:
-        return day.get_tournament(store)
-    except Refused:
+        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
+    except AggregateNotFoundError:
         return None
+    return t
 
 
 def places(t: Tournament) -> dict[str, tuple[int, int]]:
     """Each match of the tournament's tables: its round and table."""
     return {
-        number: (r["number"], tb["table"])
-        for r in t.rounds
-        for tb in r["tables"]
-        for number in tb.get("matches", {}).values()
+        number: (tb.round, tb.number) for tb in views.tables(t) for number in tb.matches.values()
     }
 
 
@@ -157,7 +158,6 @@ def tournament(
 ) -> None:
     """Rewrite the tournament's tables from the tournament and the matches' outcomes, and each
     match's round and table in its row (``placed``: the rows were written with them)."""
-    from tournament.services import day
 
     def outcome_of(match_id: str) -> Outcome | None:
         return known.get(match_id)
@@ -170,39 +170,39 @@ def tournament(
         (
             {
                 "name": p,
-                "status": i["status"],
-                "seed": i["seed"],
-                "since": i["since"],
-                "until": i.get("until"),
-                "reason": i.get("reason"),
+                "status": i.status,
+                "seed": i.seed,
+                "since": i.since,
+                "until": i.until,
+                "reason": i.reason,
             }
-            for p, i in t.players.items()
+            for p, i in views.players(t).items()
         ),
     )
+    rounds = views.rounds(t)
     insert(
         db,
         "rounds",
-        (
-            {"number": r["number"], "closed": int(r["closed"]), "tables": len(r["tables"])}
-            for r in t.rounds
-        ),
+        ({"number": r.number, "closed": int(r.closed), "tables": len(r.tables)} for r in rounds),
     )
     pairings = []
-    results = day.round_results(t, outcome_of)  # once, for the pairings and the standings
-    for r, round_results in zip(t.rounds, results, strict=True):
-        for tb, result in zip(r["tables"], round_results, strict=True):
+    results = round_results(t, outcome_of)  # once, for the pairings and the standings
+    for r, in_round in zip(rounds, results, strict=True):
+        for tb, result in zip(r.tables, in_round, strict=True):
             pairings.append(
                 {
-                    "round": r["number"],
-                    "table_no": tb["table"],
-                    "players": dumps(tb["players"]),
-                    "bye": int(tb["bye"]),
-                    "why": tb.get("why", ""),
-                    "games": dumps(day.table_games(t, tb)),
-                    "matches": dumps(tb.get("matches", {})),
+                    "round": r.number,
+                    "table_no": tb.number,
+                    "players": dumps(list(tb.players)),
+                    "bye": int(tb.bye),
+                    "why": tb.why,
+                    "games": dumps(table_games(t, tb)),
+                    "matches": dumps(dict(tb.matches)),
                     "decided": int(result.decided),
                     "points": dumps(dict(result.points)) if result.points else None,
-                    "amended": dumps(tb["amendments"]) if tb.get("amendments") else None,
+                    "amended": dumps([a.to_json() for a in tb.amendments])
+                    if tb.amendments
+                    else None,
                 }
             )
     if not placed:  # one statement for all (a round trip for each was half of a rebuild)
@@ -234,7 +234,7 @@ def tournament(
             for row in standings(
                 t.ranked_players,
                 results,
-                day.scoring_of(t),
+                scoring_of(t),
                 t.settings["tiebreaks"],
                 t.settings["seed"],
             )

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from tournament.domain import views
 from tournament.season.projection import without_amendment
 from tournament.season.ratings import Rating, Ratings
 from tournament.season.service import Patch, SeasonData
@@ -37,24 +38,24 @@ def corrections(data: SeasonData) -> Iterator[Found]:
     """Every correction of the season, tournament by tournament, round by round."""
     for i, facts in enumerate(data.tournaments):
         t = facts.tournament
-        for r in t.rounds:
-            for tb in r["tables"]:
-                where = (i, r["number"], tb["table"])
-                for number in tb.get("matches", {}).values():
+        for r in views.rounds(t):
+            for tb in r.tables:
+                where = (i, r.number, tb.number)
+                for number in tb.matches.values():
                     m = facts.matches[number]
                     if m.correction:
                         before = {**facts.results, number: m.correction.before}
                         yield Found(
-                            *where, number, m.correction.said, r["closed"], Patch(i, results=before)
+                            *where, number, m.correction.said, r.closed, Patch(i, results=before)
                         )
-                for a in tb.get("amendments", []):
-                    points = ", ".join(f"{p} {n}" for p, n in a["points"].items())
+                for a in tb.amendments:
+                    points = ", ".join(f"{p} {n}" for p, n in a.points.items())
                     yield Found(
                         *where,
                         None,
-                        (f"result amended by {a['by']}: {points} ({a['reason']})",),
-                        r["closed"],
-                        Patch(i, tournament=without_amendment(t, r["number"], tb["table"])),
+                        (f"result amended by {a.by}: {points} ({a.reason})",),
+                        r.closed,
+                        Patch(i, tournament=without_amendment(t, r.number, tb.number)),
                     )
 
 

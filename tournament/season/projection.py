@@ -25,14 +25,17 @@ from engine.events import End, Event, Ruling, Void, parse_event
 from engine.games.base import Outcome
 from engine.header import parse_header
 from engine.match import Replay
+from tournament.domain import views
+from tournament.domain.results import current_standings, table_games
 from tournament.domain.standings import Row
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
+from tournament.logformat.lexicons import lexicon_for
 from tournament.logformat.matchlog import RULES_OF_CHAIN
 from tournament.season.config import SeasonError
 from tournament.season.ratings import Contest, placing
 from tournament.services import day
-from tournament.services.matches import describe, lexicon_for
+from tournament.services.matches import describe
 from tournament.storage.store import PAGE, STARTED, Match, Store
 
 RECORDED = get_topic(Match.Recorded)  # type: ignore[attr-defined]  # made by @event
@@ -104,7 +107,7 @@ def standings(
         found = known.get(number)
         return found.outcome if found else None
 
-    return day.current_standings(tournament or facts.tournament, outcome_of)
+    return current_standings(tournament or facts.tournament, outcome_of)
 
 
 def contests(
@@ -121,23 +124,20 @@ def contests(
     """
     known = facts.results if results is None else results
     t = tournament or facts.tournament
-    for r in t.rounds:
-        for tb in r["tables"]:
-            if tb["bye"]:
+    for tb in views.tables(t):
+        if tb.bye:
+            continue
+        if tb.amended is not None:
+            ranks = placing(tb.players, Outcome((), dict(tb.amended.points)), ())
+            yield Contest(index, tb.round, tb.number, None, None, tb.players, ranks)
+            continue
+        for game in table_games(t, tb):
+            number = tb.matches.get(game)
+            found = known.get(number) if number else None
+            if found is None:
                 continue
-            players = tuple(tb["players"])
-            if tb.get("amendments"):
-                points = tb["amendments"][-1]["points"]
-                ranks = placing(players, Outcome((), points), ())
-                yield Contest(index, r["number"], tb["table"], None, None, players, ranks)
-                continue
-            for game in day.table_games(t, tb):
-                number = tb.get("matches", {}).get(game)
-                found = known.get(number) if number else None
-                if found is None:
-                    continue
-                ranks = placing(found.players, found.outcome, found.out)
-                yield Contest(index, r["number"], tb["table"], game, number, found.players, ranks)
+            ranks = placing(found.players, found.outcome, found.out)
+            yield Contest(index, tb.round, tb.number, game, number, found.players, ranks)
 
 
 def without_amendment(t: Tournament, round_number: int, table_number: int) -> Tournament:
@@ -164,14 +164,13 @@ def read_tournament(label: str, path: Path, lexicon: str | None = None) -> Tourn
             raise SeasonError(f"{label} holds no tournament (only loose matches)") from None
         logs = match_logs(store)
         matches: dict[str, MatchFacts] = {}
-        for r in t.rounds:
-            for tb in r["tables"]:
-                for number in tb.get("matches", {}).values():
-                    if number not in logs:
-                        raise SeasonError(f"{label}: the log of {number} is missing")
-                    header, lines, rules = logs[number]
-                    where = (number, r["number"], tb["table"])
-                    matches[number] = _match_facts(label, lexicon, header, lines, rules, *where)
+        for tb in views.tables(t):
+            for number in tb.matches.values():
+                if number not in logs:
+                    raise SeasonError(f"{label}: the log of {number} is missing")
+                header, lines, rules = logs[number]
+                where = (number, tb.round, tb.number)
+                matches[number] = _match_facts(label, lexicon, header, lines, rules, *where)
         return TournamentFacts(label, t, matches)
     finally:
         store.close()

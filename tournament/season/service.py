@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import game
+from tournament.domain import views
 from tournament.domain.tournaments import Tournament
 from tournament.season import projection
 from tournament.season.config import Season, SeasonError, load_season
@@ -129,7 +130,7 @@ def tournaments_report(data: SeasonData) -> list[dict[str, Any]]:
             "date": f.date,
             "players": len(f.registered),
             "rounds": len(f.tournament.rounds),
-            "closed": sum(1 for r in f.tournament.rounds if r["closed"]),
+            "closed": sum(1 for r in views.rounds(f.tournament) if r.closed),
         }
         for i, f in enumerate(data.tournaments)
     ]

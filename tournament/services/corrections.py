@@ -227,10 +227,10 @@ def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Previ
 
 def outcomes(store: Store) -> dict[str, Outcome | None]:
     """Every match's outcome, from the read models brought up to date."""
-    from tournament.readside import readmodels  # the read side, only when a correction asks
+    from tournament.readside import queries, readmodels  # only when a correction asks
 
     readmodels.update(store)
-    return readmodels.outcomes(readmodels.database(store))
+    return queries.outcomes(store)
 
 
 # --- amended results -----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.games import GAMES, TETRAGON, game
 from engine.message import msg
+from tournament.domain import views
 from tournament.domain.names import registered
 from tournament.domain.results import (  # noqa: F401 - the services' names for them
     PARTITA,
@@ -47,6 +48,12 @@ LATE_ENTRIES = {
 def replayed_outcome(store: Store) -> OutcomeOf:
     """Outcomes read by replaying each match log (the read models offer a faster one)."""
     return lambda match_id: load(store, match_id).replay.outcome
+
+
+def _read_outcomes(store: Store) -> OutcomeOf:
+    from tournament.readside import queries  # not imported by a recording call (#15)
+
+    return queries.outcome_of(store)
 
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
@@ -164,25 +171,34 @@ def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tou
     return t
 
 
-def pair_next_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
-    """Pair the next round and record it; the previous round must be closed."""
+def pair_next_round(
+    store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
+) -> dict[str, Any]:
+    """Pair the next round and record it; the previous round must be closed. The outcomes are
+    the read models' unless given."""
     t = get_tournament(store)
     if t.rounds and not t.rounds[-1]["closed"]:
         raise Refused(msg("round %(round)s is not closed yet", round=len(t.rounds)))
     number = len(t.rounds) + 1
-    tables = pairings_for(t, number, outcome_of)
+    tables = pairings_for(t, number, outcome_of or _read_outcomes(store))
     records = [tb.to_json(i) for i, tb in enumerate(tables, 1)]
     t.pair_round(number=number, tables=records, by=by)
     save(store, t)
     return t.rounds[-1]
 
 
-def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> dict[str, Any]:
+def close_round(
+    store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
+) -> dict[str, Any]:
+    """Close the current round once every table is decided (the outcomes are the read models'
+    unless given)."""
     t = get_tournament(store)
     if not t.rounds or t.rounds[-1]["closed"]:
         raise Refused(msg("there is no open round to close"))
     r = t.rounds[-1]
-    pending = [tb["table"] for tb in r["tables"] if not table_result(t, tb, outcome_of).decided]
+    known = outcome_of or _read_outcomes(store)
+    tables = views.paired(t, r["number"]).tables
+    pending = [tb.number for tb in tables if not table_result(t, tb, known).decided]
     if pending:
         raise Refused(
             msg(
@@ -191,8 +207,8 @@ def close_round(store: Store, outcome_of: OutcomeOf, by: str = "organizer") -> d
                 tables=tuple(pending),
             )
         )
-    for tb in r["tables"]:  # the heads of matches finished while nobody recorded them
-        for number in tb.get("matches", {}).values():
+    for tb in tables:  # the heads of matches finished while nobody recorded them
+        for number in tb.matches.values():
             if number not in t.heads:
                 match = store.get_match(number)
                 if match.head is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from tournament.domain import views
 from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
@@ -87,9 +88,8 @@ def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | Non
 def _name_referees(store: Store) -> None:
     """Each table's referee, as an organizer names them with ``table start --referee``."""
     t = day.get_tournament(store)
-    for r in t.rounds:
-        for tb in r["tables"]:
-            for match in tb.get("matches", {}).values():
-                referee = REFEREES[(tb["table"] - 1) % len(REFEREES)]
-                t.name_referee(match=match, referee=referee, by="organizer")
+    for tb in views.tables(t):
+        for match in tb.matches.values():
+            referee = REFEREES[(tb.number - 1) % len(REFEREES)]
+            t.name_referee(match=match, referee=referee, by="organizer")
     day.save(store, t)

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.message import msg
+from tournament.domain import views
 from tournament.errors import Refused
 from tournament.services import day
 from tournament.services.retry import retried
@@ -50,22 +51,22 @@ def name_referee(store: Store, match: str, referee: str, by: str = "organizer") 
     retried(once, gave_up)
 
 
-def match_referee(t: Any, table: Mapping[str, Any], match: str) -> str | None:
+def match_referee(t: Any, table: views.Table | Mapping[str, Any], match: str) -> str | None:
     """The referee of a table's match: the one named for it, else the last one named at the
     table before it (an organizer names a table's referee once, at its first match)."""
     found = None
-    for number in table.get("matches", {}).values():
+    for number in views.matches_of(table).values():
         found = t.referee_of(number) or found
         if number == match:
             return found
     return t.referee_of(match)
 
 
-def table_referee(t: Any, table: Mapping[str, Any]) -> str | None:
+def table_referee(t: Any, table: views.Table | Mapping[str, Any]) -> str | None:
     """The referees of a table's matches, in the order they were started (one name when the
     same referee kept the table)."""
     names: list[str] = []
-    for match in table.get("matches", {}).values():
+    for match in views.matches_of(table).values():
         name = t.referee_of(match)
         if name and name not in names:
             names.append(name)

@@ -18,6 +18,7 @@ from engine.events import event_to_json
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
+from tournament.domain import views
 from tournament.logformat.matchlog import canonical
 from tournament.services import day, tables
 from tournament.storage.store import Match, Store
@@ -65,9 +66,9 @@ def bots_play(match: Match, rng: random.Random) -> list[str]:
     return [canonical(event_to_json(e)) for e in replay.events]
 
 
-def outside_for(t: Any, table: dict[str, Any], rng: random.Random) -> list[str]:
+def outside_for(t: Any, table: views.Table, rng: random.Random) -> list[str]:
     """A player from another table to roll the third anchor of a two-player La catena."""
-    others = [p for p in t.ranked_players if p not in table["players"]]
+    others = [p for p in t.ranked_players if p not in table.players]
     return [rng.choice(others)] if others else []
 
 
@@ -75,7 +76,7 @@ def play_table(
     store: Store,
     t: Any,
     round_number: int,
-    table: dict[str, Any],
+    table: views.Table,
     rng: random.Random,
     pending: list[Match] | None = None,
 ) -> None:
@@ -87,10 +88,10 @@ def play_table(
     With ``pending``, nothing is saved: the played matches are added to it, for the caller to
     save with ``t`` in one transaction (issue 15: a transaction a round, not one per match).
     """
-    number = table["table"]
+    number = table.number
     if t.settings["plays"] == day.PARTITA:
         allowed = list(t.settings["games"])
-        if len(table["players"]) == 2 and len(t.ranked_players) < 3 and "catena" in allowed:
+        if len(table.players) == 2 and len(t.ranked_players) < 3 and "catena" in allowed:
             allowed.remove("catena")
         games = rng.sample(allowed, day.PARTITA_GAMES)
         tables.decide_partita(t, round_number, number, games, by=BY)
@@ -98,7 +99,7 @@ def play_table(
         games = [t.settings["plays"]]
     for g in games:
         outside: Sequence[str] = ()
-        if g == "catena" and len(table["players"]) == 2:
+        if g == "catena" and len(table.players) == 2:
             outside = outside_for(t, table, rng)
         match = tables.open_match(
             store, t, round_number, number, g, outside, by=BY, save=pending is None
@@ -143,8 +144,8 @@ def run(store: Store, sim: Simulation) -> None:
         number = paired["number"]
         t = day.get_tournament(store)
         played: list[Match] = []
-        for table in paired["tables"]:
-            if not table["bye"]:
+        for table in views.paired(t, number).tables:
+            if not table.bye:
                 play_table(store, t, number, table, rng, played)
         day.save(store, t, *played)  # the round's matches and the tournament, one transaction
         day.close_round(store, outcome_of, by=BY)

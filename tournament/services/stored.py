@@ -11,6 +11,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from engine.message import msg
+from tournament.domain import views
 from tournament.domain.tournaments import TOURNAMENT_ID, Tournament
 from tournament.errors import Refused
 from tournament.services.retry import retried
@@ -84,4 +85,4 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
 
 def attached(t: Tournament, number: str) -> bool:
     """Whether a table of the tournament plays this match."""
-    return any(number in tb.get("matches", {}).values() for r in t.rounds for tb in r["tables"])
+    return views.table_of(t, number) is not None

@@ -24,7 +24,6 @@ from engine.events import Event, parse_event
 from engine.message import msg
 from exports.i18n import say
 from tournament.errors import Refused, UserError
-from tournament.readside import readmodels
 from tournament.services import corrections, day, play, tables
 from tournament.services.matches import refusal
 from tournament.services.stores import as_user_errors
@@ -111,10 +110,6 @@ async def logout(request: Request, form: FormData) -> Response:
 # --- the day ---------------------------------------------------------------------------------
 
 
-def _outcomes(store: Any) -> Any:
-    return readmodels.outcomes(readmodels.database(store)).get
-
-
 @action
 async def register(request: Request, form: FormData) -> Response:
     names = [n.strip() for n in field(form, "names").splitlines() if n.strip()]
@@ -134,7 +129,7 @@ async def withdraw(request: Request, form: FormData) -> Response:
 @action
 async def pair(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    ok, said = await run(request, lambda: day.pair_next_round(store, _outcomes(store)))
+    ok, said = await run(request, lambda: day.pair_next_round(store))
     if not ok:
         return back(request, HOME, said, False)
     return back(request, f"/rounds/{said['number']}", words(request, "paired_n", n=said["number"]))
@@ -143,7 +138,7 @@ async def pair(request: Request, form: FormData) -> Response:
 @action
 async def close(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    ok, said = await run(request, lambda: day.close_round(store, _outcomes(store)))
+    ok, said = await run(request, lambda: day.close_round(store))
     return back(request, HOME, words(request, "closed_n", n=said["number"]) if ok else said, ok)
 
 

@@ -7,15 +7,16 @@ could read them on their phones.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from engine.errors import RuleViolation
 from engine.message import msg
+from tournament.domain import views
+from tournament.domain.results import table_games, table_result
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
-from tournament.readside import readmodels
+from tournament.readside import queries
 from tournament.services import day, stores
 from tournament.services.audit import timeline
 from tournament.services.matches import lexicon_for, load, summary
@@ -56,35 +57,13 @@ def current_tournament(store: Store) -> Tournament:
     return t
 
 
-def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
-    return list(readmodels.database(store).query(sql, params or []))
-
-
-def outcome_of(store: Store) -> day.OutcomeOf:
-    """Each match's outcome as the read models hold it (the live task keeps them current)."""
-    return readmodels.outcomes(readmodels.database(store)).get
-
-
-def _match_rows(store: Store, where: str = "", params: list[Any] | None = None) -> list[dict]:
-    rows = _rows(
-        store,
-        "select id, game, players, status, winners, points, events, round, table_no "
-        f"from matches {where} order by cast(substr(id, 2) as integer)",
-        params,
-    )
-    for r in rows:
-        for key in ("players", "winners", "points"):
-            r[key] = json.loads(r[key]) if r[key] else None
-    return rows
-
-
 def now(store: Store) -> dict[str, Any]:
     """``/``: the round in play, its tables and what each waits for; matches outside rounds."""
     t = tournament_or_none(store)
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
-        info["tournament"] = day.status(t, outcome_of(store))
-        waiting = {m["id"]: m for m in _match_rows(store, "where status = 'in_progress'")}
+        info["tournament"] = day.status(t, queries.outcome_of(store))
+        waiting = {m["id"]: m for m in queries.matches(store, status="in_progress")}
         for tb in info["tournament"]["tables"]:
             tb["waiting"] = [
                 {"game": g, "match": n, "events": waiting[n]["events"], "next": _next(store, n)}
@@ -92,7 +71,7 @@ def now(store: Store) -> dict[str, Any]:
                 if n in waiting
             ]
         info["rounds"] = len(t.rounds)
-    info["matches"] = _match_rows(store, "where round is null")
+    info["matches"] = queries.matches(store, outside_rounds=True)
     return info
 
 
@@ -109,13 +88,11 @@ def standings(store: Store) -> dict[str, Any]:
     t = tournament_or_none(store)
     if t is None:
         raise NotFound("there is no tournament in this database")
-    rows = _rows(store, "select * from standings order by rank, player")
+    last = views.last_round(t)
     latest = []
-    if t.rounds:
-        latest = _match_rows(
-            store, "where round = ? and status = 'finished'", [t.rounds[-1]["number"]]
-        )
-    return {"name": t.settings["name"], "rows": rows, "latest": latest}
+    if last is not None:
+        latest = queries.matches(store, status="finished", round_number=last.number)
+    return {"name": t.settings["name"], "rows": queries.standings(store), "latest": latest}
 
 
 def round_(store: Store, number: int) -> dict[str, Any]:
@@ -123,29 +100,29 @@ def round_(store: Store, number: int) -> dict[str, Any]:
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
         raise NotFound(f"there is no round {number}")
-    known = outcome_of(store)
-    r = t.rounds[number - 1]
+    known = queries.outcome_of(store)
+    r = views.paired(t, number)
     tables = []
-    for tb in r["tables"]:
-        result = day.table_result(t, tb, known)
+    for tb in r.tables:
+        result = table_result(t, tb, known)
         tables.append(
             {
-                "table": tb["table"],
-                "players": list(tb["players"]),
-                "bye": tb["bye"],
-                "why": tb.get("why", ""),
-                "reasons": list(tb.get("reasons", ())),  # the why's codes, for translations
-                "games": day.table_games(t, tb),
-                "matches": dict(tb.get("matches", {})),
+                "table": tb.number,
+                "players": list(tb.players),
+                "bye": tb.bye,
+                "why": tb.why,
+                "reasons": [dict(code) for code in tb.reasons],  # the why's codes, for translations
+                "games": table_games(t, tb),
+                "matches": dict(tb.matches),
                 "decided": result.decided,
                 "points": dict(result.points) if result.points else None,
-                "amended": tb["amendments"][-1] if tb.get("amendments") else None,
+                "amended": tb.amended.to_json() if tb.amended else None,
             }
         )
     return {
         "name": t.settings["name"],
         "number": number,
-        "closed": r["closed"],
+        "closed": r.closed,
         "rounds": len(t.rounds),
         "tables": tables,
     }
@@ -160,7 +137,7 @@ def bracket(store: Store) -> dict[str, Any]:
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],
-        "rounds": [round_(store, r["number"]) for r in t.rounds] if elimination else [],
+        "rounds": [round_(store, r.number) for r in views.rounds(t)] if elimination else [],
     }
 
 
@@ -237,34 +214,27 @@ def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any
     t = tournament_or_none(store)
     if t is None or name not in t.players:
         raise NotFound(f"there is no player {name!r} in this tournament")
-    standing = _rows(store, "select * from standings where player = ?", [name])
-    known = outcome_of(store)
+    known = queries.outcome_of(store)
     tables = []
-    for r in t.rounds:
-        for tb in r["tables"]:
-            if name in tb["players"]:
-                result = day.table_result(t, tb, known)
-                tables.append(
-                    {
-                        "round": r["number"],
-                        "table": tb["table"],
-                        "players": list(tb["players"]),
-                        "bye": tb["bye"],
-                        "points": dict(result.points) if result.points else None,
-                        "matches": dict(tb.get("matches", {})),
-                    }
-                )
-    matches = [
-        m
-        for m in _match_rows(store, "where players like ?", [f"%{json.dumps(name)}%"])
-        if name in (m["players"] or [])
-    ]
+    for tb in views.tables(t):
+        if name in tb.players:
+            result = table_result(t, tb, known)
+            tables.append(
+                {
+                    "round": tb.round,
+                    "table": tb.number,
+                    "players": list(tb.players),
+                    "bye": tb.bye,
+                    "points": dict(result.points) if result.points else None,
+                    "matches": dict(tb.matches),
+                }
+            )
     return {
         "name": name,
         **{k: v for k, v in t.players[name].items()},
-        "standing": standing[0] if standing else None,
+        "standing": queries.standing(store, name),
         "tables": tables,
-        "matches": matches,
+        "matches": queries.matches(store, player=name),
         **(season_chart(season, name, store.lexicon) if season else {}),
     }
 

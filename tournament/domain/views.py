@@ -1,0 +1,175 @@
+"""Typed, read-only views over the tournament's state: its rounds, their tables, its players.
+
+The aggregate keeps the nested dicts its events have always built (its snapshots are sealed:
+their shape cannot change), and the services and front ends read them through these frozen
+values instead of by key. A view is a copy: changing it is impossible (frozen fields, tuples,
+read-only mappings), and nothing done to it reaches the aggregate.
+
+>>> t = type("T", (), {"rounds": [{"number": 1, "closed": False, "tables": [
+...     {"table": 1, "players": ["Anna", "Bruno"], "bye": False, "why": "",
+...      "matches": {"tiro": "M1"}}]}], "players": {}})()
+>>> r = rounds(t)[0]
+>>> r.tables[0].players, r.tables[0].matches["tiro"], r.tables[0].plays("M1")
+(('Anna', 'Bruno'), 'M1', True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from tournament.domain.pairing import Table as Pairing
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
+
+
+def _frozen(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class Amendment:
+    """The organizer's result for a table, standing over its matches (and the reason)."""
+
+    points: Mapping[str, int]
+    reason: str
+    by: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The amendment as the tournament stores it (its keys, in their order)."""
+        return {"points": dict(self.points), "reason": self.reason, "by": self.by}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A round's table as paired and played: its players in seat order (or one with a bye),
+    why it was paired so, the partita chosen, the match of each game, the amendments."""
+
+    round: int
+    number: int
+    players: tuple[str, ...]
+    bye: bool
+    why: str
+    reasons: tuple[Mapping[str, Any], ...]  # the why's codes (for translations)
+    games: tuple[str, ...]  # the partita chosen (none yet, or a single-game tournament)
+    matches: Mapping[str, str]  # game -> match number
+    amendments: tuple[Amendment, ...]
+
+    @property
+    def amended(self) -> Amendment | None:
+        """The amendment that stands (the last), if any."""
+        return self.amendments[-1] if self.amendments else None
+
+    @property
+    def pairing(self) -> Pairing:
+        """The pairing this table records (who, bye, why), as the pairing rules decide them."""
+        return Pairing(self.players, self.bye, self.why)
+
+    def plays(self, match: str) -> bool:
+        """Whether one of this table's games is the match numbered ``match``."""
+        return match in self.matches.values()
+
+
+@dataclass(frozen=True)
+class Round:
+    """A paired round: its number, whether it is closed, its tables in order."""
+
+    number: int
+    closed: bool
+    tables: tuple[Table, ...]
+
+    def table(self, number: int) -> Table:
+        """The table numbered ``number`` (from 1)."""
+        return self.tables[number - 1]
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player: active, withdrawn (before the first round) or dropped (after it),
+    the round they joined from, their registration order, and when and why they left."""
+
+    name: str
+    status: str
+    since: int
+    seed: int
+    until: int | None = None  # the last round played by one who dropped out
+    reason: str | None = None
+
+
+def table(number: int, stored: Mapping[str, Any]) -> Table:
+    """The view of one stored table of round ``number``."""
+    return Table(
+        round=number,
+        number=stored["table"],
+        players=tuple(stored["players"]),
+        bye=bool(stored["bye"]),
+        why=stored.get("why", ""),
+        reasons=tuple(_frozen(r) for r in stored.get("reasons", ())),
+        games=tuple(stored.get("games", ())),
+        matches=_frozen(stored.get("matches", {})),
+        amendments=tuple(
+            Amendment(_frozen(a["points"]), a["reason"], a["by"])
+            for a in stored.get("amendments", ())
+        ),
+    )
+
+
+def round_of(stored: Mapping[str, Any]) -> Round:
+    """The view of one stored round."""
+    number = stored["number"]
+    return Round(
+        number, bool(stored["closed"]), tuple(table(number, tb) for tb in stored["tables"])
+    )
+
+
+def rounds(t: Tournament) -> tuple[Round, ...]:
+    """The tournament's rounds, first to last."""
+    return tuple(round_of(r) for r in t.rounds)
+
+
+def paired(t: Tournament, number: int) -> Round:
+    """Round ``number`` (from 1; it must have been paired)."""
+    return round_of(t.rounds[number - 1])
+
+
+def last_round(t: Tournament) -> Round | None:
+    """The round paired last (None before the first)."""
+    return round_of(t.rounds[-1]) if t.rounds else None
+
+
+def tables(t: Tournament) -> tuple[Table, ...]:
+    """Every table of every round, in order."""
+    return tuple(tb for r in rounds(t) for tb in r.tables)
+
+
+def table_of(t: Tournament, match: str) -> Table | None:
+    """The table that plays the match numbered ``match`` (None: a match outside the rounds)."""
+    return next((tb for tb in tables(t) if tb.plays(match)), None)
+
+
+def matches_of(table: Table | Mapping[str, Any]) -> Mapping[str, str]:
+    """A table's matches by game, from its view or from the stored table (the services that
+    still hold stored tables pass them as they are)."""
+    if isinstance(table, Table):
+        return table.matches
+    return _frozen(table.get("matches", {}))
+
+
+def player(name: str, stored: Mapping[str, Any]) -> Player:
+    """The view of one stored player."""
+    return Player(
+        name,
+        stored["status"],
+        stored["since"],
+        stored["seed"],
+        stored.get("until"),
+        stored.get("reason"),
+    )
+
+
+def players(t: Tournament) -> Mapping[str, Player]:
+    """Every registered player by name, in registration order."""
+    return MappingProxyType({name: player(name, info) for name, info in t.players.items()})

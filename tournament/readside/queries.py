@@ -1,0 +1,88 @@
+"""Queries of the read models: standings, players, matches, outcomes.
+
+The services and both front ends ask these, never the tables themselves: the SQL stays on the
+read side. Each reads :func:`tournament.readside.readmodels.database` as it is; a command that
+wants the latest events brings the read models up to date first (``readmodels.update``).
+Rows are plain dicts, one per row, keyed by column (what ``--json`` and the pages print).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from engine.games.base import Outcome
+from tournament.readside import readmodels, readtables
+from tournament.storage.store import Store
+
+MATCH_COLUMNS = "id, game, players, status, winners, points, events, round, table_no"
+JSON_COLUMNS = ("players", "winners", "points")
+
+
+def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
+    return list(readmodels.database(store).query(sql, params or []))
+
+
+def outcomes(store: Store) -> dict[str, Outcome | None]:
+    """Each match's outcome (None: in play), by number."""
+    return readmodels.outcomes(readmodels.database(store))
+
+
+def outcome_of(store: Store) -> Callable[[str], Outcome | None]:
+    """A match's outcome by its number (what the services' reckonings take)."""
+    return outcomes(store).get
+
+
+def standings(store: Store) -> list[dict[str, Any]]:
+    """The standings, best first, with their tie-break columns."""
+    return _rows(store, "select * from standings order by rank, player")
+
+
+def standing(store: Store, player: str) -> dict[str, Any] | None:
+    """One player's row of the standings (None: not ranked)."""
+    rows = _rows(store, "select * from standings where player = ?", [player])
+    return rows[0] if rows else None
+
+
+def players(store: Store) -> list[dict[str, Any]]:
+    """The registered players in seed order: name, status, seed, since, until, reason."""
+    return _rows(
+        store, "select name, status, seed, since, until, reason from players order by seed"
+    )
+
+
+def matches(
+    store: Store,
+    *,
+    status: str | None = None,
+    round_number: int | None = None,
+    outside_rounds: bool = False,
+    player: str | None = None,
+) -> list[dict[str, Any]]:
+    """The stored matches in number order (``status``: ``finished`` or ``in_progress``; in one
+    round, outside every round, or played by ``player``), their JSON columns decoded."""
+    where: list[str] = []
+    params: list[Any] = []
+    if status is not None:
+        where.append("status = ?")
+        params.append(status)
+    if round_number is not None:
+        where.append("round = ?")
+        params.append(round_number)
+    if outside_rounds:
+        where.append("round is null")
+    if player is not None:  # a cheap filter first; the decoded list decides
+        where.append("players like ?")
+        params.append(f"%{readtables.dumps(player)}%")  # as the column is written
+    clause = f"where {' and '.join(where)} " if where else ""
+    rows = _rows(
+        store,
+        f"select {MATCH_COLUMNS} from matches {clause}order by cast(substr(id, 2) as integer)",
+        params,
+    )
+    for r in rows:
+        for key in JSON_COLUMNS:
+            r[key] = orjson.loads(r[key]) if r[key] else None
+    return [r for r in rows if player is None or player in (r["players"] or [])]
