@@ -17,7 +17,7 @@ PACKAGES = ("engine", "exports", "tournament")
 LONGEST = 450
 
 # From the bottom up: a module of one of these layers imports only its own layer and those
-# before it. The read side, the services, verify, season and the front ends stand above them.
+# before it. The two front ends stand above them all.
 LOWER_LAYERS = (
     ("engine",),
     ("exports",),
@@ -25,6 +25,10 @@ LOWER_LAYERS = (
     ("tournament.logformat",),
     ("tournament.domain",),
     ("tournament.storage",),
+    ("tournament.readside",),
+    ("tournament.verify",),
+    ("tournament.services",),
+    ("tournament.season",),
 )
 FRONT_ENDS = ("tournament.cli", "tournament.web")
 # The package's own __init__ (its version), which imports nothing of the project.
@@ -141,6 +145,30 @@ def test_the_front_ends_never_import_each_other() -> None:
                 ):
                     crossing.append(f"{name} -> {n}")
     assert crossing == []
+
+
+# What only storage may know: the event store's library, the databases' drivers, and storage.
+STORAGE = (
+    "eventsourcing",
+    "sqlite3",
+    "psycopg",
+    "psycopg_pool",
+    "sqlite_utils",
+    "tournament.storage",
+)
+
+
+def test_the_front_ends_import_no_storage() -> None:
+    """The CLI and the web reach the store through the services (services.stores opens it),
+    and catch the application's errors, never the store's libraries' own."""
+    reaching = [
+        f"{name} -> {n}"
+        for name, path in modules().items()
+        if any(inside(name, f) for f in FRONT_ENDS)
+        for n in imported(name, path)
+        if any(inside(n, s) for s in STORAGE)
+    ]
+    assert reaching == []
 
 
 def test_the_engine_imports_nothing_of_the_application() -> None:

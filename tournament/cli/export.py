@@ -26,7 +26,7 @@ FORMATS = Annotated[str, typer.Option("--format", help="html, csv, json, md (com
 def _printer(
     out: Path, lang: str | None, templates: Path | None, pdf: bool, create: bool = False
 ) -> Any:
-    from tournament.readside.printing import Printer
+    from tournament.services.printing import Printer
 
     if lang not in (None, "it", "en"):
         fail("printed material is in Italian (it) or English (en)")

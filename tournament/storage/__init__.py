@@ -1,4 +1,6 @@
 """Storage: the event store (SQLite or PostgreSQL), where it is, the stored names, its own tables.
 
-The only package that knows eventsourcing's persistence, sqlite3 and psycopg.
+Where eventsourcing's persistence, sqlite3 and psycopg are used; their errors leave it as the
+application's (:mod:`tournament.storage.failures`). The front ends never import it: they open a
+store through :mod:`tournament.services.stores`. verify reads its rows as bytes.
 """

@@ -315,7 +315,7 @@ async def export(request: Request) -> Response:
     lang = lang_of(request)
 
     def make() -> tuple[bytes, str]:
-        from tournament.readside.printing import Printer
+        from tournament.services.printing import Printer
 
         with tempfile.TemporaryDirectory() as tmp:
             printer = Printer(store, Path(tmp), lang)
