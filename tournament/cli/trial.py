@@ -57,8 +57,8 @@ def demo(
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament.cli.progress import bar, wanted
     from tournament.readside import queries
-    from tournament.services.printing import Printer
     from tournament.services.demo import build_demo
+    from tournament.services.printing import Printer
     from tournament.services.stores import locate
 
     where = locate(settings().db)

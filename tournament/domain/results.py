@@ -85,24 +85,28 @@ def table_winner(t: Tournament, result: TableResult) -> str:
     return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
 
 
+def table_state(
+    t: Tournament, tb: views.Table, outcome_of: OutcomeOf, *, why: bool = False
+) -> dict[str, Any]:
+    """A table as ``status`` and the round's page show it (``why``: with the pairing's reasons):
+    who plays, its games and matches, whether it is decided and its points."""
+    result = table_result(t, tb, outcome_of)
+    state: dict[str, Any] = {"table": tb.number, "players": list(tb.players), "bye": tb.bye}
+    if why:  # the why's codes too, for translations
+        state |= {"why": tb.why, "reasons": [dict(code) for code in tb.reasons]}
+    return state | {
+        "games": table_games(t, tb),
+        "matches": dict(tb.matches),
+        "decided": result.decided,
+        "points": dict(result.points) if result.points else None,
+        "amended": tb.amended.to_json() if tb.amended else None,
+    }
+
+
 def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
     """Where the day stands: the round, which tables wait for what."""
     current = views.last_round(t)
-    tables = []
-    for tb in current.tables if current else ():
-        result = table_result(t, tb, outcome_of)
-        tables.append(
-            {
-                "table": tb.number,
-                "players": list(tb.players),
-                "bye": tb.bye,
-                "games": table_games(t, tb),
-                "matches": dict(tb.matches),
-                "decided": result.decided,
-                "points": dict(result.points) if result.points else None,
-                "amended": tb.amended.to_json() if tb.amended else None,
-            }
-        )
+    tables = [table_state(t, tb, outcome_of) for tb in (current.tables if current else ())]
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],

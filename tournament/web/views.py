@@ -13,7 +13,7 @@ from typing import Any
 from engine.errors import RuleViolation
 from engine.message import msg
 from tournament.domain import views
-from tournament.domain.results import table_games, table_result
+from tournament.domain.results import table_result, table_state
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import queries
@@ -102,23 +102,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
         raise NotFound(f"there is no round {number}")
     known = queries.outcome_of(store)
     r = views.paired(t, number)
-    tables = []
-    for tb in r.tables:
-        result = table_result(t, tb, known)
-        tables.append(
-            {
-                "table": tb.number,
-                "players": list(tb.players),
-                "bye": tb.bye,
-                "why": tb.why,
-                "reasons": [dict(code) for code in tb.reasons],  # the why's codes, for translations
-                "games": table_games(t, tb),
-                "matches": dict(tb.matches),
-                "decided": result.decided,
-                "points": dict(result.points) if result.points else None,
-                "amended": tb.amended.to_json() if tb.amended else None,
-            }
-        )
+    tables = [table_state(t, tb, known, why=True) for tb in r.tables]
     return {
         "name": t.settings["name"],
         "number": number,
