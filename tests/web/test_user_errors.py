@@ -10,9 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from tournament.errors import Refused
-from tournament.services import day
+from tournament.services import corrections, day
 from tournament.storage.store import Store
-from tournament.web import organizer
 from tournament.web.app import Settings, create_app
 
 from .conftest import PASSPHRASE, log_in, rounds
@@ -64,7 +63,7 @@ def test_a_bug_in_a_service_is_a_500_never_a_flash_message(
     r = client.post("/organizer/round/pair", data={"csrf": token})
     assert r.status_code == 500 and str(bug) not in r.text
     # The correction's preview caught any exception as if it were a store error: no longer.
-    monkeypatch.setattr(organizer, "preview_of", raising(bug))
+    monkeypatch.setattr(corrections, "preview_move", raising(bug))
     form = {"csrf": token, "match": "M1", "on": "1", "kind": "void", "reason": "x", "do": "preview"}
     r = client.post("/organizer/correct", data=form)
     assert r.status_code == 500 and str(bug) not in r.text
