@@ -13,6 +13,7 @@ from typing import Any
 import segno
 
 from engine.message import msg
+from tournament.domain.views import open_round
 from tournament.errors import Refused
 from tournament.services import day, stores
 from tournament.services.referees import table_referee
@@ -29,24 +30,24 @@ def prepare(store: Store) -> None:
 def issue_cards(store: Store) -> list[dict[str, Any]]:
     """A new link for every table of the open round (earlier links of those tables stop working)."""
     t = day.get_tournament(store)
-    if not t.rounds or t.rounds[-1]["closed"]:
+    r = open_round(t)
+    if r is None:
         raise Refused(msg("there is no open round: pair one first"))
-    r = t.rounds[-1]
-    issued = []
-    for tb in r["tables"]:
-        if tb["bye"]:
+    issued: list[dict[str, Any]] = []
+    for tb in r.tables:
+        if tb.bye:
             continue
         issued.append(
             {
-                "round": r["number"],
-                "table": tb["table"],
-                "players": list(tb["players"]),
+                "round": r.number,
+                "table": tb.number,
+                "players": list(tb.players),
                 "games": [title(g) for g in day.table_games(t, tb)],
                 "referee": table_referee(t, tb),
                 "token": new_token(),
             }
         )
-    stores.replace_links(store, r["number"], {c["table"]: token_hash(c["token"]) for c in issued})
+    stores.replace_links(store, r.number, {c["table"]: token_hash(c["token"]) for c in issued})
     return issued
 
 
