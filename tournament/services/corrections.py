@@ -83,6 +83,15 @@ class Preview:
 
 
 @dataclass(frozen=True)
+class Effect:
+    """What a correction changes: the standings' rows (each with its rank and points before)
+    and the later rounds that would now be paired otherwise (rows as ``--json`` prints them)."""
+
+    standings: list[dict[str, Any]]
+    later_pairings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class Recorded:
     """A move recorded (or not yet: a closed round's, unconfirmed) and the preview shown."""
 
@@ -223,7 +232,13 @@ def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Previ
     changed = {**known, preview.match: after}
     found = effect(t, known.get, t, changed.get, round_number)
     closed = views.paired(t, round_number).closed
-    return replace(preview, round=round_number, closed=closed, **found)
+    return replace(
+        preview,
+        round=round_number,
+        closed=closed,
+        standings=found.standings,
+        later_pairings=found.later_pairings,
+    )
 
 
 def outcomes(store: Store) -> dict[str, Outcome | None]:
@@ -268,11 +283,13 @@ def preview_amend(
     known = outcomes(store).get
     amended = views.paired(changed, round_number).table(table_number).amended
     assert amended is not None  # amend_result has just added it
+    found = effect(t, known, changed, known, round_number)
     return Preview(
         " ".join(f"{p}={v}" for p, v in amended.points.items()),
         round=round_number,
         closed=views.paired(t, round_number).closed,
-        **effect(t, known, changed, known, round_number),
+        standings=found.standings,
+        later_pairings=found.later_pairings,
     )
 
 
@@ -359,7 +376,7 @@ def effect(
     changed: Tournament,
     changed_outcome_of: OutcomeOf,
     from_round: int,
-) -> dict[str, Any]:
+) -> Effect:
     """What a correction to round ``from_round`` changes: the standings, and the later rounds
     that would now be paired otherwise (published pairings are never changed).
 
@@ -391,7 +408,7 @@ def effect(
         if sorted(map(sorted, would)) != sorted(map(sorted, before)):
             published = [list(tb.players) for tb in views.paired(t, k).tables]
             later.append({"round": k, "published": published, "before": before, "would_be": would})
-    return {"standings": rows, "later_pairings": later}
+    return Effect(rows, later)
 
 
 def round_of_match(t: Tournament, number: str) -> int | None:
