@@ -391,7 +391,7 @@ def status(as_json: JSON = False) -> None:
     else:
         where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
     typer.echo(f"{info['name']}: {active_players(info['players'])}, {where}")
-    for tb in info["tables"]:
+    for tb in info["tables"]:  # the status as --json prints it (docs/cli.md), not stored state
         who = " - ".join(tb["players"])
         if tb["bye"]:
             typer.echo(f"  table {tb['table']}: {who} (bye)")
