@@ -287,11 +287,11 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     changed = copy.deepcopy(t)
     corrections.amend_result(changed, 1, 1, {winner: 0, loser: 1}, "sheet misread")
     found = corrections.effect(t, outcome_of, changed, outcome_of, 1)
-    assert [row["round"] for row in found["later_pairings"]] == [2]
-    assert sorted(map(sorted, found["later_pairings"][0]["published"])) == sorted(
+    assert [row["round"] for row in found.later_pairings] == [2]
+    assert sorted(map(sorted, found.later_pairings[0]["published"])) == sorted(
         sorted(tb["players"]) for tb in r2["tables"]
     )
-    would = {frozenset(p) for p in found["later_pairings"][0]["would_be"]}
+    would = {frozenset(p) for p in found.later_pairings[0]["would_be"]}
     assert frozenset({loser, r1["tables"][1]["players"][0]}) in would  # the new winners meet
     assert day.get_tournament(store).rounds[1]["tables"] == r2["tables"]  # nothing stored
 

@@ -65,6 +65,17 @@ def test_the_amendment_and_the_players(played: Tournament) -> None:
     assert sum(p.status == "active" for p in people.values()) == 4
 
 
+def test_a_player_and_the_open_round_as_stored(played: Tournament) -> None:
+    """A player's view gives back the stored dict, key for key and in order (what ``players
+    withdraw --json`` prints); the open round is the last one while it is not closed."""
+    for name, p in views.players(played).items():
+        assert list(p.to_json().items()) == list(played.players[name].items())
+    assert views.open_round(played) is None  # both rounds are closed
+    reopened = copy.deepcopy(played)
+    reopened.rounds[-1]["closed"] = False
+    assert views.open_round(reopened) == views.paired(reopened, 2)
+
+
 def test_table_of_finds_a_match_and_pairing_is_the_rules_table(played: Tournament) -> None:
     tb = next(tb for tb in views.tables(played) if tb.matches)
     number = next(iter(tb.matches.values()))

@@ -173,16 +173,18 @@ def players_withdraw(
     as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
+    from tournament.domain import views
     from tournament.services import day
 
     s = store()
     t = day.withdraw(s, name, reason, by=by)
     name = registered(name, t.players) or name  # as registered (#11)
     _refresh(s)
+    player = views.players(t)[name]
     if as_json:
-        print_json({"player": name, **t.players[name]})
+        print_json({"player": name, **player.to_json()})
     else:
-        typer.echo(f"{name} {t.players[name]['status']}")
+        typer.echo(f"{name} {player.status}")
 
 
 @players_app.command("list")
@@ -214,16 +216,20 @@ def _rows(query: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
     return query(s)
 
 
-def _show_round(r: dict[str, Any], as_json: bool) -> None:
+def _show_round(stored: dict[str, Any], as_json: bool) -> None:
+    """A round's pairings: ``--json`` prints the round as stored (its documented shape)."""
     if as_json:
-        print_json(r)
+        print_json(stored)
         return
     from rich.table import Table
 
-    table = Table("table", "players", "why", title=f"Round {r['number']}")
-    for tb in r["tables"]:
-        players = " - ".join(tb["players"]) + (" (bye)" if tb["bye"] else "")
-        table.add_row(str(tb["table"]), players, tb.get("why", ""))
+    from tournament.domain import views
+
+    r = views.round_of(stored)
+    table = Table("table", "players", "why", title=f"Round {r.number}")
+    for tb in r.tables:
+        players = " - ".join(tb.players) + (" (bye)" if tb.bye else "")
+        table.add_row(str(tb.number), players, tb.why)
     _console().print(table)
 
 
@@ -250,12 +256,14 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
 
     s = store()
     readmodels.update(s, write=True)
-    r = day.close_round(s, by=by)
+    from tournament.domain import views
+
+    number = views.round_of(day.close_round(s, by=by)).number
     _refresh(s)
     if as_json:
-        print_json({"round": r["number"], "closed": True})
+        print_json({"round": number, "closed": True})
     else:
-        typer.echo(f"round {r['number']} closed")
+        typer.echo(f"round {number} closed")
 
 
 @round_app.command("show")
@@ -265,15 +273,17 @@ def round_show(
     as_json: JSON = False,
 ) -> None:
     """The pairings of a round."""
+    from tournament.domain import views
     from tournament.services import day
 
     t = day.get_tournament(store())
-    if not t.rounds:
+    last = views.last_round(t)
+    if last is None:
         fail("no round has been paired yet")
-    n = len(t.rounds) if number is None else number  # round 0 is no round, not the last
-    if not 1 <= n <= len(t.rounds):
-        fail(f"there is no round {n} (rounds 1 to {len(t.rounds)})")
-    _show_round(t.rounds[n - 1], as_json)
+    n = last.number if number is None else number  # round 0 is no round, not the last
+    if not 1 <= n <= last.number:
+        fail(f"there is no round {n} (rounds 1 to {last.number})")
+    _show_round(t.rounds[n - 1], as_json)  # as stored, for --json
 
 
 @app.command("partita")
@@ -381,7 +391,7 @@ def status(as_json: JSON = False) -> None:
     else:
         where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
     typer.echo(f"{info['name']}: {active_players(info['players'])}, {where}")
-    for tb in info["tables"]:
+    for tb in info["tables"]:  # the status as --json prints it (docs/cli.md), not stored state
         who = " - ".join(tb["players"])
         if tb["bye"]:
             typer.echo(f"  table {tb['table']}: {who} (bye)")

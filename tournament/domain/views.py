@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from tournament.domain.pairing import Table as Pairing
-
 if TYPE_CHECKING:
+    from tournament.domain.pairing import Table as Pairing
     from tournament.domain.tournaments import Tournament
 
 
@@ -66,6 +65,8 @@ class Table:
     @property
     def pairing(self) -> Pairing:
         """The pairing this table records (who, bye, why), as the pairing rules decide them."""
+        from tournament.domain.pairing import Table as Pairing  # not loaded to record a move (#15)
+
         return Pairing(self.players, self.bye, self.why)
 
     def plays(self, match: str) -> bool:
@@ -97,6 +98,22 @@ class Player:
     seed: int
     until: int | None = None  # the last round played by one who dropped out
     reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The player as the tournament stores them (its keys, in their order; ``until`` and
+        ``reason`` once withdrawn), without the name it is keyed by.
+
+        >>> Player("Anna", "dropped", 1, 2, 1, "train").to_json()
+        {'status': 'dropped', 'since': 1, 'seed': 2, 'until': 1, 'reason': 'train'}
+        >>> Player("Bruno", "active", 2, 3).to_json()
+        {'status': 'active', 'since': 2, 'seed': 3}
+        """
+        stored: dict[str, Any] = {"status": self.status, "since": self.since, "seed": self.seed}
+        if self.until is not None:
+            stored["until"] = self.until
+        if self.reason is not None:
+            stored["reason"] = self.reason
+        return stored
 
 
 def table(number: int, stored: Mapping[str, Any]) -> Table:
@@ -138,6 +155,20 @@ def paired(t: Tournament, number: int) -> Round:
 def last_round(t: Tournament) -> Round | None:
     """The round paired last (None before the first)."""
     return round_of(t.rounds[-1]) if t.rounds else None
+
+
+def open_round(t: Tournament) -> Round | None:
+    """The round in play: the last paired, unless it is closed (None before the first).
+
+    >>> t = type("T", (), {"rounds": [{"number": 1, "closed": True, "tables": []}]})()
+    >>> open_round(t) is None, last_round(t).number
+    (True, 1)
+    >>> t.rounds.append({"number": 2, "closed": False, "tables": []})
+    >>> open_round(t).number
+    2
+    """
+    last = last_round(t)
+    return None if last is None or last.closed else last
 
 
 def tables(t: Tournament) -> tuple[Table, ...]:

@@ -30,6 +30,7 @@ from engine.jsontext import MAX_INT
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse, read
 from engine.notation import format as notation
+from tournament.domain import views
 from tournament.domain.names import registered
 from tournament.errors import Refused
 from tournament.services.audit import outcome_json
@@ -79,6 +80,15 @@ class Preview:
             "standings": self.standings,
             "later_pairings": self.later_pairings,
         }
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What a correction changes: the standings' rows (each with its rank and points before)
+    and the later rounds that would now be paired otherwise (rows as ``--json`` prints them)."""
+
+    standings: list[dict[str, Any]]
+    later_pairings: list[dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -153,7 +163,7 @@ def record_correction(
     """Record a move; in a closed round every move is a correction (a ruling, a void, or the
     move that replaces a voided one): it is previewed, and stored only when ``confirmed``."""
     place = _place(store, number) if _may_correct(store, number, move) else None
-    if place is None or not place[0].rounds[place[1] - 1]["closed"]:
+    if place is None or not views.paired(*place).closed:
         return Recorded(None, *_store(store, number, move, lexicon, expected_position, sealer))
     preview = preview_move(store, number, move, lexicon, sealer=sealer)
     if not confirmed:
@@ -221,8 +231,14 @@ def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Previ
     known = outcomes(store)
     changed = {**known, preview.match: after}
     found = effect(t, known.get, t, changed.get, round_number)
-    closed = bool(t.rounds[round_number - 1]["closed"])
-    return replace(preview, round=round_number, closed=closed, **found)
+    closed = views.paired(t, round_number).closed
+    return replace(
+        preview,
+        round=round_number,
+        closed=closed,
+        standings=found.standings,
+        later_pairings=found.later_pairings,
+    )
 
 
 def outcomes(store: Store) -> dict[str, Outcome | None]:
@@ -265,12 +281,15 @@ def preview_amend(
     changed = copy.deepcopy(t)
     amend_result(changed, round_number, table_number, points, reason, by)
     known = outcomes(store).get
-    amended = changed.table(round_number, table_number)["amendments"][-1]["points"]
+    amended = views.paired(changed, round_number).table(table_number).amended
+    assert amended is not None  # amend_result has just added it
+    found = effect(t, known, changed, known, round_number)
     return Preview(
-        " ".join(f"{p}={v}" for p, v in amended.items()),
+        " ".join(f"{p}={v}" for p, v in amended.points.items()),
         round=round_number,
-        closed=bool(t.rounds[round_number - 1]["closed"]),
-        **effect(t, known, changed, known, round_number),
+        closed=views.paired(t, round_number).closed,
+        standings=found.standings,
+        later_pairings=found.later_pairings,
     )
 
 
@@ -309,16 +328,16 @@ def amend_result(
     from tournament.services.tables import table_at
 
     table = table_at(t, round_number, table_number)
-    if table["bye"]:
+    if table.bye:
         raise Refused(
             msg("table %(table)s is a bye: there is no result to amend", table=table_number)
         )
-    points = {registered(p, table["players"]) or p: v for p, v in points.items()}  # #11
-    if set(points) != set(table["players"]):
+    points = {registered(p, table.players) or p: v for p, v in points.items()}  # #11
+    if set(points) != set(table.players):
         raise Refused(
             msg(
                 "give the challenge points of %(players)s, each once",
-                players=tuple(table["players"]),
+                players=table.players,
             )
         )
     most = most_points(t)
@@ -357,7 +376,7 @@ def effect(
     changed: Tournament,
     changed_outcome_of: OutcomeOf,
     from_round: int,
-) -> dict[str, Any]:
+) -> Effect:
     """What a correction to round ``from_round`` changes: the standings, and the later rounds
     that would now be paired otherwise (published pairings are never changed).
 
@@ -387,14 +406,12 @@ def effect(
         except Refused:
             continue
         if sorted(map(sorted, would)) != sorted(map(sorted, before)):
-            published = [tb["players"] for tb in t.rounds[k - 1]["tables"]]
+            published = [list(tb.players) for tb in views.paired(t, k).tables]
             later.append({"round": k, "published": published, "before": before, "would_be": would})
-    return {"standings": rows, "later_pairings": later}
+    return Effect(rows, later)
 
 
 def round_of_match(t: Tournament, number: str) -> int | None:
     """The round whose table plays this match, if any."""
-    for r in t.rounds:
-        if any(number in tb.get("matches", {}).values() for tb in r["tables"]):
-            return int(r["number"])
-    return None
+    table = views.table_of(t, number)
+    return None if table is None else table.round

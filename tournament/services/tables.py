@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.message import msg
+from tournament.domain import views
 from tournament.domain.names import registered
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
@@ -27,24 +28,23 @@ from tournament.storage.store import Match, Store, StoreError
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
 
 
-def table_at(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+def table_at(t: Tournament, round_number: int, table_number: int) -> views.Table:
     """A paired table by its round's and its own number, or one sentence saying there is none."""
     if not 1 <= round_number <= len(t.rounds):
         raise Refused(msg("there is no round %(round)s", round=round_number))
-    tables = t.rounds[round_number - 1]["tables"]
-    if not 1 <= table_number <= len(tables):
+    paired = views.paired(t, round_number)
+    if not 1 <= table_number <= len(paired.tables):
         raise Refused(
             msg("round %(round)s has no table %(table)s", round=round_number, table=table_number)
         )
-    table: dict[str, Any] = tables[table_number - 1]
-    return table
+    return paired.table(table_number)
 
 
-def _open_table(t: Tournament, round_number: int, table_number: int) -> dict[str, Any]:
+def _open_table(t: Tournament, round_number: int, table_number: int) -> views.Table:
     table = table_at(t, round_number, table_number)
-    if t.rounds[round_number - 1]["closed"]:
+    if views.paired(t, round_number).closed:
         raise Refused(msg("round %(round)s is closed", round=round_number))
-    if table["bye"]:
+    if table.bye:
         raise Refused(msg("table %(table)s is a bye", table=table_number))
     return table
 
@@ -72,12 +72,12 @@ def decide_partita(
             msg("this tournament plays %(plays)s, not partite", plays=t.settings["plays"])
         )
     table = _open_table(t, round_number, table_number)
-    if table.get("games"):
+    if table.games:
         raise Refused(
             msg(
                 "the partita of table %(table)s already plays %(games)s",
                 table=table_number,
-                games=tuple(table["games"]),
+                games=table.games,
             )
         )
     allowed = t.settings["games"]
@@ -152,16 +152,16 @@ def open_match(
                 game=game_name,
             )
         )
-    if game_name in table.get("matches", {}):
+    if game_name in table.matches:
         raise Refused(
             msg(
                 "%(game)s of table %(table)s is already %(match)s",
                 game=game_name,
                 table=table_number,
-                match=table["matches"][game_name],
+                match=table.matches[game_name],
             )
         )
-    players = list(table["players"])
+    players = list(table.players)
     turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
     players = players[turn:] + players[:turn]
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
@@ -198,9 +198,9 @@ def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> Non
     aggregate (:func:`tournament.readside.reading.read_match`); a stored match that is missing or
     cannot be read is said so, never passed over for an older one."""
     unsaved = {e.match for e in t.pending_events if isinstance(e, ATTACHED)}
-    for r in reversed(t.rounds):
-        for tb in r["tables"]:
-            for number in tb.get("matches", {}).values():
+    for r in reversed(views.rounds(t)):
+        for tb in r.tables:
+            for number in tb.matches.values():
                 if number in unsaved:
                     continue
                 try:

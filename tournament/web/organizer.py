@@ -23,6 +23,7 @@ from engine.errors import RuleViolation
 from engine.events import Event, parse_event
 from engine.message import msg
 from exports.i18n import say
+from tournament.domain.views import open_round, players, round_of
 from tournament.errors import Refused, UserError
 from tournament.services import corrections, day, play, tables
 from tournament.services.matches import refusal
@@ -77,9 +78,9 @@ def _overview(store: Any) -> dict[str, Any]:
     info = views.now(store)
     t = views.tournament_or_none(store)
     if t is not None:
-        info["players"] = [{"name": p, **i} for p, i in t.players.items()]
+        info["players"] = [{"name": p.name, **p.to_json()} for p in players(t).values()]
         info["settings"] = t.settings
-        info["open_round"] = bool(t.rounds and not t.rounds[-1]["closed"])
+        info["open_round"] = open_round(t) is not None
         info["games"] = list(t.settings["games"])
     return info
 
@@ -132,14 +133,17 @@ async def pair(request: Request, form: FormData) -> Response:
     ok, said = await run(request, lambda: day.pair_next_round(store))
     if not ok:
         return back(request, HOME, said, False)
-    return back(request, f"/rounds/{said['number']}", words(request, "paired_n", n=said["number"]))
+    n = round_of(said).number
+    return back(request, f"/rounds/{n}", words(request, "paired_n", n=n))
 
 
 @action
 async def close(request: Request, form: FormData) -> Response:
     store = request.app.state.store
     ok, said = await run(request, lambda: day.close_round(store))
-    return back(request, HOME, words(request, "closed_n", n=said["number"]) if ok else said, ok)
+    if not ok:
+        return back(request, HOME, said, False)
+    return back(request, HOME, words(request, "closed_n", n=round_of(said).number))
 
 
 @action

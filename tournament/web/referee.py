@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
 from engine.notation import format as notation
+from tournament.domain.views import paired
 from tournament.errors import Refused
 from tournament.services import day, dice, matches, play, tables
 from tournament.services.matches import load, parsed, summary
@@ -99,13 +100,13 @@ def table_view(
     """The table, its challenges, and the match in play with who acts and what is legal (its
     log in the words of ``lang``)."""
     t = views.current_tournament(store)
-    tb = t.table(round_number, table_number)
+    tb = paired(t, round_number).table(table_number)
     games = day.table_games(t, tb)
-    attached = dict(tb.get("matches", {}))
+    attached = tb.matches
     info: dict[str, Any] = {
         "round": round_number,
         "table": table_number,
-        "players": list(tb["players"]),
+        "players": list(tb.players),
         "games": games,
         "allowed": list(t.settings["games"]),
         "partita": t.settings["plays"] == day.PARTITA,
@@ -173,7 +174,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
         guesses.failed(client)
         return plain(request, 404, msg("this table link is not known"))
     t = await run_in_threadpool(views.current_tournament, store)
-    if t.rounds[found[0] - 1]["closed"]:
+    if paired(t, found[0]).closed:
         return plain(
             request,
             403,
@@ -215,7 +216,8 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
 def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)."""
     t = views.current_tournament(store)
-    if match not in t.table(*found).get("matches", {}).values():
+    round_number, table_number = found
+    if not paired(t, round_number).table(table_number).plays(match):
         raise Refused(msg("%(match)s is not a match of this table", match=match))
     return match
 

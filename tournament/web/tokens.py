@@ -8,11 +8,13 @@ and printing the cards again replaces the links of the open round.
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import segno
 
 from engine.message import msg
+from tournament.domain.views import open_round
 from tournament.errors import Refused
 from tournament.services import day, stores
 from tournament.services.referees import table_referee
@@ -21,44 +23,55 @@ from tournament.web.security import new_token, token_hash
 from tournament.web.words import title
 
 
+@dataclass(frozen=True)
+class Card:
+    """A table's card: its round, number, players, games (their titles), referee and the new
+    link's token (shown once, stored only as a hash)."""
+
+    round: int
+    table: int
+    players: tuple[str, ...]
+    games: tuple[str, ...]
+    referee: str | None
+    token: str
+
+
 def prepare(store: Store) -> None:
     """Create the tokens' table on first use (a server's start)."""
     stores.prepare_links(store)
 
 
-def issue_cards(store: Store) -> list[dict[str, Any]]:
+def issue_cards(store: Store) -> list[Card]:
     """A new link for every table of the open round (earlier links of those tables stop working)."""
     t = day.get_tournament(store)
-    if not t.rounds or t.rounds[-1]["closed"]:
+    r = open_round(t)
+    if r is None:
         raise Refused(msg("there is no open round: pair one first"))
-    r = t.rounds[-1]
-    issued = []
-    for tb in r["tables"]:
-        if tb["bye"]:
-            continue
-        issued.append(
-            {
-                "round": r["number"],
-                "table": tb["table"],
-                "players": list(tb["players"]),
-                "games": [title(g) for g in day.table_games(t, tb)],
-                "referee": table_referee(t, tb),
-                "token": new_token(),
-            }
+    issued = [
+        Card(
+            r.number,
+            tb.number,
+            tb.players,
+            tuple(title(g) for g in day.table_games(t, tb)),
+            table_referee(t, tb),
+            new_token(),
         )
-    stores.replace_links(store, r["number"], {c["table"]: token_hash(c["token"]) for c in issued})
+        for tb in r.tables
+        if not tb.bye
+    ]
+    stores.replace_links(store, r.number, {c.table: token_hash(c.token) for c in issued})
     return issued
 
 
-def card_data(issued: list[dict[str, Any]], base: str) -> list[dict[str, Any]]:
+def card_data(issued: list[Card], base: str) -> list[dict[str, Any]]:
     """What the printable table cards show: the players, the link and its QR code."""
     cards = []
     for c in issued:
-        url = f"{base}/table/{c['token']}"
+        url = f"{base}/table/{c.token}"
         # Larger than a score sheet's QR: it is scanned from across a table. A viewBox and no
         # size of its own, so that the card's 62 mm scale it whole rather than crop it.
         qr = segno.make(url, error="m").svg_inline(scale=7, border=2, omitsize=True)
-        cards.append({**c, "url": url, "qr": qr})
+        cards.append({**asdict(c), "url": url, "qr": qr})
     return cards
 
 
