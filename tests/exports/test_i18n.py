@@ -23,8 +23,8 @@ from engine.message import msg, nmsg  # noqa: E402
 from exports.i18n import LANGS, LOCALES, say, translator  # noqa: E402
 from tests.support import EXAMPLES  # noqa: E402
 from tests.tournament.test_match_cli import ok  # noqa: E402
-from tournament.services.printing import Printer  # noqa: E402
 from tournament.services.demo import build_demo  # noqa: E402
+from tournament.services.printing import Printer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "expecting": None, "nmsg": (1, 2)}
