@@ -17,9 +17,8 @@ so that a roll at the table loads none of it (#15).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import orjson
 
@@ -30,10 +29,8 @@ from engine.jsontext import MAX_INT
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse, read
 from engine.notation import format as notation
-from tournament.domain import views
 from tournament.domain.names import registered
 from tournament.errors import Refused
-from tournament.services.audit import outcome_json
 from tournament.services.matches import Loaded, load, record, refusal
 from tournament.services.play import record_move
 from tournament.storage.store import Store
@@ -43,8 +40,9 @@ if TYPE_CHECKING:
     from tournament.services.day import OutcomeOf
 
 
-@dataclass(frozen=True)
-class Preview:
+# Named tuples, not dataclasses: a recording call imports this module, and eventsourcing's
+# patched dataclasses cost it milliseconds a class (#15).
+class Preview(NamedTuple):
     """A correction as it will stand once stored, and what it changes (nothing is stored)."""
 
     correction: str  # the move in the notation, or the amended points (``a=0 b=1``)
@@ -54,8 +52,8 @@ class Preview:
     before: dict[str, Any] | None = None  # the match's outcome now ...
     after: dict[str, Any] | None = None  # ... and once corrected (None: in play)
     awaits: Msg | None = None  # after a void: the move the match then waits for
-    standings: list[dict[str, Any]] = field(default_factory=list)
-    later_pairings: list[dict[str, Any]] = field(default_factory=list)
+    standings: Sequence[dict[str, Any]] = ()
+    later_pairings: Sequence[dict[str, Any]] = ()
     stored: bool = False
 
     @property
@@ -77,13 +75,12 @@ class Preview:
             "outcome_before": self.before,
             "outcome_after": self.after,
             "awaits": self.awaits,
-            "standings": self.standings,
-            "later_pairings": self.later_pairings,
+            "standings": list(self.standings),
+            "later_pairings": list(self.later_pairings),
         }
 
 
-@dataclass(frozen=True)
-class Effect:
+class Effect(NamedTuple):
     """What a correction changes: the standings' rows (each with its rank and points before)
     and the later rounds that would now be paired otherwise (rows as ``--json`` prints them)."""
 
@@ -91,8 +88,7 @@ class Effect:
     later_pairings: list[dict[str, Any]]
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A move recorded (or not yet: a closed round's, unconfirmed) and the preview shown."""
 
     preview: Preview | None  # a correction's in a closed round; None elsewhere
@@ -113,6 +109,8 @@ def preview_move(
 ) -> Preview:
     """What a move (a ruling, a void, a replacement: in the notation, or an event) would do to
     its match, the standings and the later pairings; nothing is stored."""
+    from tournament.services.audit import outcome_json
+
     loaded = load(store, number, lexicon)
     event = _read(move, loaded, sealer)
     try:
@@ -137,7 +135,7 @@ def preview_move(
             match=loaded.match.number,
             turns=turns,
         )
-        preview = replace(preview, awaits=awaits)
+        preview = preview._replace(awaits=awaits)
     return _with_effect(store, preview, after.outcome)
 
 
@@ -163,14 +161,20 @@ def record_correction(
     """Record a move; in a closed round every move is a correction (a ruling, a void, or the
     move that replaces a voided one): it is previewed, and stored only when ``confirmed``."""
     place = _place(store, number) if _may_correct(store, number, move) else None
-    if place is None or not views.paired(*place).closed:
+    if place is None or not _closed(*place):
         return Recorded(None, *_store(store, number, move, lexicon, expected_position, sealer))
     preview = preview_move(store, number, move, lexicon, sealer=sealer)
     if not confirmed:
         return Recorded(preview, None, [])
     # The move as previewed, in its canonical notation: a sealed word is not asked again.
     stored = _store(store, number, preview.correction, lexicon, expected_position, None)
-    return Recorded(replace(preview, stored=True), *stored)
+    return Recorded(preview._replace(stored=True), *stored)
+
+
+def _closed(t: Tournament, round_number: int) -> bool:
+    from tournament.domain import views  # only when a correction asks (#15)
+
+    return views.paired(t, round_number).closed
 
 
 def _may_correct(store: Store, number: str, move: str | Event) -> bool:
@@ -223,6 +227,8 @@ def _place(store: Store, number: str) -> tuple[Tournament, int] | None:
 
 
 def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Preview:
+    from tournament.domain import views  # only when a correction asks (#15)
+
     assert preview.match is not None
     place = _place(store, preview.match)
     if place is None:
@@ -232,8 +238,7 @@ def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Previ
     changed = {**known, preview.match: after}
     found = effect(t, known.get, t, changed.get, round_number)
     closed = views.paired(t, round_number).closed
-    return replace(
-        preview,
+    return preview._replace(
         round=round_number,
         closed=closed,
         standings=found.standings,
@@ -275,6 +280,7 @@ def preview_amend(
     by: str = "organizer",
 ) -> Preview:
     """What amending a table's result would change; nothing is stored."""
+    from tournament.domain import views  # only when a correction asks (#15)
     from tournament.services.day import get_tournament
 
     t = get_tournament(store)
@@ -312,7 +318,7 @@ def amend(
     t = get_tournament(store)
     amend_result(t, round_number, table_number, points, reason, by)
     save(store, t)
-    return replace(preview, stored=True)
+    return preview._replace(stored=True)
 
 
 def amend_result(
@@ -384,6 +390,7 @@ def effect(
     is listed when the correction changes how it would be paired now (``before``: as it stands;
     ``would_be``: with the correction), whatever its ``published`` pairing was.
     """
+    from tournament.domain import views  # only when a correction asks (#15)
     from tournament.services.day import current_standings, pairings_for
 
     old = {r.player: r for r in current_standings(t, outcome_of)}
@@ -413,5 +420,7 @@ def effect(
 
 def round_of_match(t: Tournament, number: str) -> int | None:
     """The round whose table plays this match, if any."""
+    from tournament.domain import views  # only when a correction asks (#15)
+
     table = views.table_of(t, number)
     return None if table is None else table.round
