@@ -245,3 +245,14 @@ def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[st
     save(store, t)
     return r
 
+
+def in_closed_round(store: Store, number: str) -> bool:
+    """Whether a table of a closed round plays the match: every move on it is then a correction,
+    previewed and stored once confirmed (:func:`tournament.services.corrections.record_correction`).
+    """
+    try:
+        t = get_tournament(store)
+    except Refused:
+        return False  # a match on its own, or a database with no tournament
+    table = views.table_of(t, number)
+    return table is not None and views.paired(t, table.round).closed
