@@ -8,6 +8,12 @@ in the table's language (Italian unless ``--lang en``), from the one message cat
 CH-4; when one runs out a timeout is recorded (``pause`` stops the clock). ``undo`` voids the
 last move with a reason. Quit at any point: the log is the state, ``play`` again resumes.
 
+On a match of a closed round every move is a correction (a ruling, a void, the move that
+replaces a voided one): the console records it as the CLI and the organizer's page do
+(:func:`tournament.services.corrections.record_correction`), shows its preview (the standings
+and later pairings it changes, the move the match then waits for) and stores it only once the
+referee confirms it.
+
 Digital dice (``--digital``): the console seals a fresh secret seed in the log before the first
 roll, derives each roll from the seed and the roll's position, and reveals the seed when the match
 ends, so that ``tournament verify`` can recompute every roll. Until then nobody can predict a
@@ -19,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.events import (
     REFEREE,
@@ -42,6 +48,9 @@ from tournament.errors import Refused
 from tournament.services import dice, play
 from tournament.services.matches import Loaded, load, sealed_word, summary
 from tournament.services.stores import Store
+
+if TYPE_CHECKING:
+    from tournament.services.corrections import Preview
 
 # CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
 TURN_SECONDS = {
@@ -183,14 +192,81 @@ class Console:
         since, nothing is stored and the console shows the match again. The seed of a match
         that ends is revealed once the referee passed the chance to undo (:meth:`last_word`).
         """
-        self.said(
-            lambda: play.record_move(
-                self.store, self.number, text, self.lexicon, at, sealer=self.seal_word, reveal=False
-            ),
-            why,
+        self.said(lambda: self.record(text, at), why)
+
+    def record(self, text: str, at: int | None) -> tuple[Loaded | None, list[Event]]:
+        """One move through the play service; on a match of a closed round, as a correction."""
+        from tournament.services.day import in_closed_round  # (the tournament: only here)
+
+        if in_closed_round(self.store, self.number):
+            return self.correct(text, at)
+        return play.record_move(
+            self.store, self.number, text, self.lexicon, at, sealer=self.seal_word, reveal=False
         )
 
-    def said(self, record: Callable[[], tuple[Loaded, list[Event]]], why: Msg | None) -> None:
+    def correct(self, text: str, at: int | None) -> tuple[Loaded | None, list[Event]]:
+        """A move on a match of a closed round: previewed, and stored once the referee confirms
+        it (nothing is stored on any other answer, nor when the match changed meanwhile)."""
+        from tournament.services.corrections import record_correction
+
+        seen = at if at is not None else load(self.store, self.number, self.lexicon).replay.position
+        done = record_correction(
+            self.store,
+            self.number,
+            text,
+            self.lexicon,
+            confirmed=False,
+            expected_position=at,
+            sealer=self.seal_word,
+        )
+        if done.preview is None:  # not a correction (a match the round closed unfinished): stored
+            return done.loaded, done.stored
+        self.show_preview(done.preview)
+        question = msg("store this correction: %(move)s? (y/n) ", move=done.preview.correction)
+        answer = (self.read_line(self.words(question), None, False) or "").strip().lower()
+        if answer not in YES:
+            self.tell(msg("nothing stored: the correction was not confirmed"))
+            return None, []
+        # The move as previewed, in its canonical notation (a sealed word is not asked again).
+        done = record_correction(
+            self.store,
+            self.number,
+            done.preview.correction,
+            self.lexicon,
+            confirmed=True,
+            expected_position=seen,
+        )
+        return done.loaded, done.stored
+
+    def show_preview(self, preview: Preview) -> None:
+        """What a correction of a closed round changes, as the CLI shows it, before it is
+        stored."""
+        self.tell(
+            msg(
+                "%(match)s is in round %(round)s, already closed: the standings are recomputed; "
+                "pairings already published stay as they are.",
+                match=preview.match,
+                round=preview.round,
+            )
+        )
+        for row in preview.moved:
+            line = msg(
+                "%(player)s: #%(rank)s with %(points)s (was #%(rank_before)s with %(before)s)",
+                player=row["player"],
+                rank=row["rank"],
+                points=f"{row['points']:g}",
+                rank_before=row["rank_before"],
+                before=f"{row['points_before']:g}",
+            )
+            self.say("  " + self.words(line))
+        for later in preview.later_pairings:
+            self.say("  " + self.words(paired_otherwise(later)))
+        if preview.awaits:
+            self.say("  " + self.words(preview.awaits))
+
+    def said(
+        self, record: Callable[[], tuple[Loaded | None, list[Event]]], why: Msg | None
+    ) -> None:
         """Record through a service and tell each event stored, or why nothing was."""
         try:
             loaded, stored = record()
@@ -200,6 +276,7 @@ class Console:
             return
         if not stored:
             return
+        assert loaded is not None  # (stored: the match after it)
         if why:
             self.tell(why)
         reasons = {o.player: o.reason for o in loaded.replay.out}
@@ -313,6 +390,30 @@ def finished(winners: list[str]) -> Msg:
     )
 
 
+def paired_otherwise(later: dict[str, Any]) -> Msg:
+    """A later round that a correction would pair otherwise (its published pairing stands)."""
+
+    def shown(tables: list[list[str]]) -> str:
+        return ", ".join(" - ".join(p) for p in tables)
+
+    published, before = later["published"], later["before"]
+    if sorted(map(sorted, published)) == sorted(map(sorted, before)):
+        return msg(
+            "round %(round)s was paired %(published)s; it would now be %(after)s",
+            round=later["round"],
+            published=shown(published),
+            after=shown(later["would_be"]),
+        )
+    return msg(  # an earlier correction changed it already: this one's change, said apart
+        "round %(round)s was paired %(published)s, would be paired %(before)s as "
+        "the tournament stands, and %(after)s with this",
+        round=later["round"],
+        published=shown(published),
+        before=shown(before),
+        after=shown(later["would_be"]),
+    )
+
+
 def next_line(turn: dict[str, Any]) -> Msg:
     """Who acts next, what is expected, and the moves open (in the notation)."""
     events = "/".join(turn["events"])
@@ -328,6 +429,7 @@ def next_line(turn: dict[str, Any]) -> Msg:
     )
 
 
+YES = ("y", "yes", "s", "si", "sì")  # a correction confirmed, in either language
 SAVED = msg("the log is saved: `tournament play` resumes the match")
 UNDONE = msg("undone at the table")  # the reason stored when the referee gives none
 HELP = msg(

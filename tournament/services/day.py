@@ -5,6 +5,10 @@ The decisions are the domain's: a round's pairing (:mod:`tournament.domain.round
 and standings from the match logs' outcomes (:mod:`tournament.domain.results`). Reading and
 saving the tournament is :mod:`tournament.services.stored`; a round's tables at play (the
 partita chosen, the matches opened) are :mod:`tournament.services.tables`.
+
+Each write (create, register, withdraw, pair, close) retries itself when another terminal saved
+the tournament first: the whole read-decide-save is made again on what is stored now
+(:func:`tournament.services.retry.retried`, one limit), for the command line and the web alike.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from tournament.domain.standings import TIEBREAKS
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 from tournament.errors import Refused
 from tournament.services.matches import load
+from tournament.services.retry import retried
 from tournament.services.stored import get_tournament, save
 from tournament.storage.store import Store
 
@@ -58,6 +63,10 @@ def _read_outcomes(store: Store) -> OutcomeOf:
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
     """Create the database's tournament; the settings are checked and recorded as given."""
+    return retried(lambda: _create(store, name, by, settings))
+
+
+def _create(store: Store, name: str, by: str, settings: dict[str, Any]) -> Tournament:
     try:
         store.get(TOURNAMENT_ID, msg("the tournament"))
     except AggregateNotFoundError:
@@ -142,6 +151,11 @@ def _check_settings(config: dict[str, Any]) -> None:
 
 
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
+    """Register players; a name already registered in other case or accents is refused (#11)."""
+    return retried(lambda: _add_players(store, names, by))
+
+
+def _add_players(store: Store, names: Sequence[str], by: str) -> Tournament:
     t = get_tournament(store)
     for name in names:
         name = name.strip()
@@ -160,6 +174,11 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
 
 
 def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
+    """Withdraw an active player (before the first round) or drop them (after it)."""
+    return retried(lambda: _withdraw(store, name, reason, by))
+
+
+def _withdraw(store: Store, name: str, reason: str, by: str) -> Tournament:
     t = get_tournament(store)
     if not name.strip():
         raise Refused(msg("name the player to withdraw"))
@@ -176,6 +195,10 @@ def pair_next_round(
 ) -> dict[str, Any]:
     """Pair the next round and record it; the previous round must be closed. The outcomes are
     the read models' unless given."""
+    return retried(lambda: _pair_next_round(store, outcome_of, by))
+
+
+def _pair_next_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[str, Any]:
     t = get_tournament(store)
     if t.rounds and not t.rounds[-1]["closed"]:
         raise Refused(msg("round %(round)s is not closed yet", round=len(t.rounds)))
@@ -192,6 +215,10 @@ def close_round(
 ) -> dict[str, Any]:
     """Close the current round once every table is decided (the outcomes are the read models'
     unless given)."""
+    return retried(lambda: _close_round(store, outcome_of, by))
+
+
+def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[str, Any]:
     t = get_tournament(store)
     if not t.rounds or t.rounds[-1]["closed"]:
         raise Refused(msg("there is no open round to close"))
@@ -217,3 +244,15 @@ def close_round(
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
+
+
+def in_closed_round(store: Store, number: str) -> bool:
+    """Whether a table of a closed round plays the match: every move on it is then a correction,
+    previewed and stored once confirmed (:func:`tournament.services.corrections.record_correction`).
+    """
+    try:
+        t = get_tournament(store)
+    except Refused:
+        return False  # a match on its own, or a database with no tournament
+    table = views.table_of(t, number)
+    return table is not None and views.paired(t, table.round).closed

@@ -15,7 +15,6 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from engine.message import Msg, msg
 from exports.i18n import say
 from tournament.errors import Refused, UserError
-from tournament.services.retry import retried
 from tournament.services.stores import as_user_errors
 from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
@@ -48,6 +47,8 @@ async def run(
 ) -> tuple[bool, Any]:
     """Run a service that writes; (True, result), or (False, one sentence why not).
 
+    A write that meets another terminal's save is made again by the service itself
+    (:mod:`tournament.services.retry`), as from the command line: nothing is retried here.
     ``refresh`` brings the read models up to date at once, for a page that reads them next
     (the referee's page does not: the live task refreshes them within its interval).
     """
@@ -55,17 +56,12 @@ async def run(
     live = request.app.state.live
     server = live.store.location.is_server
 
-    def attempts() -> Any:
-        # Another writer saved the tournament first (twenty tables choosing their partite at
-        # once): nothing was stored, so the action is made again, as the services make theirs.
-        return retried(lambda: fn(*args))
-
     def locked() -> Any:
         if server:  # the server coordinates its writers: moves at different tables go side by side
-            result = attempts()
+            result = fn(*args)
         else:  # one SQLite file takes one writer at a time: they queue here
             with WRITE, live.lock:
-                result = attempts()
+                result = fn(*args)
         if refresh:
             live.refresh()
         return result
