@@ -31,12 +31,24 @@ FLOWS = {
     ),
     "pair": (("round", "pair"), "/organizer/round/pair", {}),
     "close": (("round", "close"), "/organizer/round/close", {}),
+    "amend": (
+        ("amend", "1", "1", "Giallo=0", "Blu=1", "--reason", "scambio", "--yes"),
+        "/organizer/amend",
+        {
+            "do": "record",
+            "round": "1",
+            "table": "1",
+            "points": "Giallo=0 Blu=1",
+            "reason": "scambio",
+        },
+    ),
 }
 STORED = {
     "register": ["PlayerRegistered"],
     "withdraw": ["PlayerWithdrawn"],
     "pair": ["RoundPaired"],
     "close": ["RoundClosed"],
+    "amend": ["ResultAmended"],
 }
 
 
@@ -45,7 +57,7 @@ def evening(tmp_path: Path, flow: str) -> tuple[Path, Path]:
     cli, web = both(tmp_path)
     for db in (cli, web):
         ok(db, "players", "add", "Giallo", "Blu")
-        if flow == "close":
+        if flow in ("close", "amend"):
             ok(db, "round", "pair")
             record_tiro(db, ok(db, "table", "start", "1", "1", "tiro").strip(), "Giallo", "Blu")
     return cli, web

@@ -314,10 +314,14 @@ def amend(
     if preview.closed and not confirmed:
         return preview
     from tournament.services.day import get_tournament, save
+    from tournament.services.retry import retried
 
-    t = get_tournament(store)
-    amend_result(t, round_number, table_number, points, reason, by)
-    save(store, t)
+    def once() -> None:  # read, decide, save: made again if another terminal saved first
+        t = get_tournament(store)
+        amend_result(t, round_number, table_number, points, reason, by)
+        save(store, t)
+
+    retried(once)
     return preview._replace(stored=True)
 
 
