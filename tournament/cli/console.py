@@ -259,6 +259,8 @@ class Console:
                 before=f"{row['points_before']:g}",
             )
             self.say("  " + self.words(line))
+        from tournament.services.corrections import paired_otherwise
+
         for later in preview.later_pairings:
             self.say("  " + self.words(paired_otherwise(later)))
         if preview.awaits:
@@ -387,30 +389,6 @@ def finished(winners: list[str]) -> Msg:
         "finished: winners %(winners)s",
         len(winners),
         winners=tuple(winners),
-    )
-
-
-def paired_otherwise(later: dict[str, Any]) -> Msg:
-    """A later round that a correction would pair otherwise (its published pairing stands)."""
-
-    def shown(tables: list[list[str]]) -> str:
-        return ", ".join(" - ".join(p) for p in tables)
-
-    published, before = later["published"], later["before"]
-    if sorted(map(sorted, published)) == sorted(map(sorted, before)):
-        return msg(
-            "round %(round)s was paired %(published)s; it would now be %(after)s",
-            round=later["round"],
-            published=shown(published),
-            after=shown(later["would_be"]),
-        )
-    return msg(  # an earlier correction changed it already: this one's change, said apart
-        "round %(round)s was paired %(published)s, would be paired %(before)s as "
-        "the tournament stands, and %(after)s with this",
-        round=later["round"],
-        published=shown(published),
-        before=shown(before),
-        after=shown(later["would_be"]),
     )
 
 

@@ -104,29 +104,10 @@ def show_effect(effect: dict[str, Any]) -> None:
                 f"  {row['player']}: #{row['rank']} with {row['points']:g} "
                 f"(was #{row['rank_before']} with {row['points_before']:g})"
             )
+    from tournament.services.corrections import paired_otherwise
+
     for later in effect["later_pairings"]:
-
-        def shown(tables: list[list[str]]) -> str:
-            return ", ".join(" - ".join(p) for p in tables)
-
-        published, before = later["published"], later["before"]
-        if sorted(map(sorted, published)) == sorted(map(sorted, before)):
-            typer.echo(
-                f"  round {later['round']} was paired {shown(published)}; "
-                f"it would now be {shown(later['would_be'])}"
-            )
-        else:  # an earlier correction changed it already: this one's change, said apart
-            typer.echo(
-                "  "
-                + msg(
-                    "round %(round)s was paired %(published)s, would be paired %(before)s as "
-                    "the tournament stands, and %(after)s with this",
-                    round=later["round"],
-                    published=shown(published),
-                    before=shown(before),
-                    after=shown(later["would_be"]),
-                )
-            )
+        typer.echo("  " + paired_otherwise(later))
 
 
 ID = Annotated[str, typer.Argument(metavar="ID", help="The match, e.g. M7.")]
