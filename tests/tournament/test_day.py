@@ -271,7 +271,7 @@ def test_read_models_of_an_older_program_are_rebuilt(store: Store) -> None:
 def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store) -> None:
     import copy
 
-    from tournament.services import corrections
+    from tournament.services import corrections, effects
 
     day.create(store, "Sera", format="swiss", rounds=3, plays="tiro", tiebreaks=["lot"])
     day.add_players(store, ["a", "b", "c", "d"])
@@ -286,7 +286,7 @@ def test_an_amendment_shows_how_later_rounds_would_have_been_paired(store: Store
     winner, loser = r1["tables"][0]["players"]
     changed = copy.deepcopy(t)
     corrections.amend_result(changed, 1, 1, {winner: 0, loser: 1}, "sheet misread")
-    found = corrections.effect(t, outcome_of, changed, outcome_of, 1)
+    found = effects.effect(t, outcome_of, changed, outcome_of, 1)
     assert [row["round"] for row in found.later_pairings] == [2]
     assert sorted(map(sorted, found.later_pairings[0]["published"])) == sorted(
         sorted(tb["players"]) for tb in r2["tables"]

@@ -259,7 +259,7 @@ class Console:
                 before=f"{row['points_before']:g}",
             )
             self.say("  " + self.words(line))
-        from tournament.services.corrections import paired_otherwise
+        from tournament.services.effects import paired_otherwise
 
         for later in preview.later_pairings:
             self.say("  " + self.words(paired_otherwise(later)))

@@ -104,7 +104,7 @@ def show_effect(effect: dict[str, Any]) -> None:
                 f"  {row['player']}: #{row['rank']} with {row['points']:g} "
                 f"(was #{row['rank_before']} with {row['points_before']:g})"
             )
-    from tournament.services.corrections import paired_otherwise
+    from tournament.services.effects import paired_otherwise
 
     for later in effect["later_pairings"]:
         typer.echo("  " + paired_otherwise(later))
