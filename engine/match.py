@@ -25,7 +25,7 @@ from typing import Any
 
 from engine.derived import logged_end, logged_out
 from engine.digital_dice import check_digital_roll, check_reveal, check_seal
-from engine.errors import GameOver, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
+from engine.errors import GameOver, MalformedEvent, RuleViolation
 from engine.events import (
     DERIVED,
     REFEREE,
@@ -54,6 +54,7 @@ from engine.games.base import (
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
+from engine.refusals import refused
 from engine.rules import CURRENT, revision
 from engine.rulings import (
     CARRIES_NOTHING,
@@ -63,31 +64,6 @@ from engine.rulings import (
     named,
     standing_rulings,
 )
-
-# What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
-DOING = {
-    "roll": msg("roll"),
-    "choose": msg("choose"),
-    "doubt": msg("doubt"),
-    "pass": msg("pass"),
-    "reroll": msg("reroll"),
-    "stand": msg("stand"),
-    "word": msg("write a word"),
-    "chain": msg("write a chain"),
-    "expression": msg("write an expression"),
-    "bet": msg("bet"),
-    "timeout": msg("run out of time"),
-    "card": msg("be dealt a card"),
-    "seal": msg("seal a word"),
-    "start": msg("start"),
-    "guess": msg("guess"),
-    "answer": msg("answer"),
-    "reveal": msg("reveal the word"),
-    "hint": msg("give a hint"),
-    "dice-commit": msg("seal the dice's seed"),
-    "dice-reveal": msg("reveal the dice's seed"),
-}
-
 
 # The events that :meth:`Replay.apply` does not hand to the game's rules.
 _NOT_PLAYED = (Void, Ruling, Out, End, DiceCommit, DiceReveal)
@@ -292,33 +268,8 @@ class Replay:
         for t in mine:
             if kind in t.events:
                 return self.rules.apply(state, event, ctx)  # the common case
-        # Refused: say why.
-        if by == REFEREE and not mine:
-            # Some games give the referee a move (dealing cards, naming who starts).
-            raise NotAllowedNow(
-                msg("the referee cannot record a %(kind)s now (rulings and voids only)", kind=kind),
-                "REF-1",
-            )
-        if not mine:
-            who = tuple(dict.fromkeys(t.player for t in turns))
-            raise NotYourTurn(
-                msg(
-                    "it is not %(player)s's turn; now: %(who)s (%(expected)s)",
-                    player=by,
-                    who=who,
-                    expected=turns[0].say,
-                ),
-                turns[0].rule,
-            )
-        raise NotAllowedNow(
-            msg(
-                "%(player)s may not %(doing)s now; expected: %(expected)s",
-                player=by,
-                doing=DOING.get(kind, kind),
-                expected=mine[0].say,
-            ),
-            mine[0].rule,
-        )
+        # Refused: say why, citing the rule the event breaks (engine.refusals).
+        raise refused(self.rules, state, event, by, kind, turns)
 
     def _refold(
         self,

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.dice import check_roll
-from engine.errors import BadHeader, MalformedEvent, RuleViolation
-from engine.events import Choose, Event, Reroll, Roll, Stand
+from engine.errors import BadHeader, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
+from engine.events import Choose, Event, Reroll, Roll, Stand, Timeout, actor, type_name
 from engine.games.base import (
     Context,
     Note,
@@ -22,6 +22,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.refusals import doing, untimed
 from engine.rules import CURRENT
 
 name = "alphatiana"
@@ -136,6 +137,43 @@ def apply(state: State, event: Event, ctx: Context) -> State:
         assert state.face is not None and state.attacker is not None
         return _defended(state, _dice(state, event, state.hand.count(state.face), "ALP-4"), ctx)
     raise AssertionError(f"alphatiana cannot apply {event!r}")  # turns() admits no other type
+
+
+def refusal(state: State, event: Event) -> RuleViolation | None:
+    """The rule a move not open now breaks, where it is not the rule of the turn expected
+    (:mod:`engine.refusals`): the duel has no time limit (CH-4, which times Tetragon's games
+    only); once the attack is over the attacker may not go on with it (ALP-3); the defender,
+    not the attacker, chooses the face to defend (ALP-4)."""
+    if isinstance(event, Timeout):
+        return untimed(title, event)
+    attacking = state.attacker is not None and actor(event) == state.attacker
+    if attacking and state.standing and isinstance(event, (Roll, Reroll, Stand)):
+        why = (
+            msg("five throws")
+            if state.throws >= MAX_THROWS
+            else msg("%(player)s stood", player=event.by)
+        )
+        return NotYourTurn(
+            msg(
+                "the attack is over (%(why)s): %(player)s may not %(doing)s now; "
+                "the defender, %(defender)s, chooses a face to defend",
+                why=why,
+                player=event.by,
+                doing=doing(type_name(event)),
+                defender=state.defender,
+            ),
+            "ALP-3",
+        )
+    if attacking and isinstance(event, Choose):
+        return NotAllowedNow(
+            msg(
+                "%(player)s attacks: the defender, %(defender)s, chooses the face to defend",
+                player=event.by,
+                defender=state.defender,
+            ),
+            "ALP-4",
+        )
+    return None
 
 
 def _dice(state: State, event: Roll, count: int, rule: str) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.dice import face_letters
+from engine.errors import RuleViolation
 from engine.events import Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
@@ -25,6 +26,7 @@ from engine.games.base import (
 )
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.refusals import nothing_to_choose
 from engine.rules import CURRENT
 from engine.text import fold
 
@@ -151,6 +153,15 @@ def turns(state: State) -> tuple[Turn, ...]:
             choices=choices,
         ),
     )
+
+
+def refusal(state: State, event: Event) -> RuleViolation | None:
+    """The rule a move not open now breaks, where it is not the rule of the turn expected
+    (:mod:`engine.refusals`): EQ-3, a choice of letter on a turn with no U/A or U/O face whose
+    letter is still open."""
+    if isinstance(event, Choose) and any(t.player == event.by for t in turns(state)):
+        return nothing_to_choose(event)
+    return None
 
 
 def _next_turn(state: State, current: str, **changes: object) -> State:

@@ -74,7 +74,8 @@ def _target(state: State, event: Expression) -> str:
         enemies = [p for p in left if p != event.by]
         if len(enemies) != 1:
             raise MalformedEvent(
-                msg("in a multiple challenge the expression must name the player aimed at (BAT-4)")
+                msg("in a multiple challenge the expression must name the player aimed at"),
+                "BAT-4",
             )
         return enemies[0]
     if event.target == event.by or event.target not in left:

@@ -8,7 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engine.dice import face_letters
-from engine.events import Event, Pass, Roll, Timeout, Word
+from engine.errors import NotAllowedNow, RuleViolation
+from engine.events import Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
     Due,
@@ -58,6 +59,21 @@ def common_rollers(header: Header) -> tuple[str, ...]:
 def letter(face: str) -> str:
     """EQ-3: in Texas Word'em a U/A or U/O face counts as U only."""
     return face_letters(face)[0]
+
+
+def refusal(state: State, event: Event) -> RuleViolation | None:
+    """The rule a move not open now breaks, where it is not the rule of the turn expected
+    (:mod:`engine.refusals`): EQ-3, a choice of letter, which this game never asks for."""
+    if isinstance(event, Choose):
+        return NotAllowedNow(
+            msg(
+                "in Texas Word'em a U/A or U/O face counts as U only: %(player)s has nothing "
+                "to choose",
+                player=event.by,
+            ),
+            "EQ-3",
+        )
+    return None
 
 
 def start(header: Header, rules: int = CURRENT) -> State:

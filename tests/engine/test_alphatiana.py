@@ -80,8 +80,9 @@ def test_alp3_at_most_five_throws() -> None:
     ]
     replay = play("alphatiana", MR, events)
     assert replay.state.throws == 5 and replay.turns[0].player == "R"  # no stand needed
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as e:
         play("alphatiana", MR, events + [stand("M")])
+    assert e.value.rule == "ALP-3" and "five throws" in e.value.message  # not R's ALP-4
 
 
 def test_alp3_one_die_left_can_only_stand() -> None:
@@ -138,7 +139,9 @@ def test_alp6_roles_swap_and_alp1_ten_damage_loses() -> None:
 
 
 def test_no_defence_before_the_attack_ends() -> None:
-    with pytest.raises(NotYourTurn):
+    with pytest.raises(NotYourTurn) as e:
         play("alphatiana", MR, [roll("M", "d6", 1, 2, 3, 4, 5), choose("R", 5)])
-    with pytest.raises(NotAllowedNow):
+    assert e.value.rule == "ALP-3"  # the attack goes on
+    with pytest.raises(NotAllowedNow) as e:
         play("alphatiana", MR, [roll("M", "d6", 1, 2, 3, 4, 5), choose("M", 5)])
+    assert e.value.rule == "ALP-4" and "the defender, R, chooses" in e.value.message

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import MalformedEvent, RuleViolation
+from engine.errors import MalformedEvent, NotYourTurn, RuleViolation
 from tests.support import expr, out, pass_, play, roll, ruling, winners
 
 GB = ["giallo", "blu"]
@@ -15,8 +15,10 @@ def fleets(giallo=(13, 4), blu=(14, 15)) -> list[dict]:
 
 
 def test_bat1_two_ships_each_before_any_shot() -> None:
-    with pytest.raises(RuleViolation):
+    # Giallo has his ships: blu rolls hers before any shot (NotYourTurn, BAT-1).
+    with pytest.raises(NotYourTurn) as e:
         play("battaglia", GB, [roll("giallo", "d20", 13, 4), roll("giallo", "d6", 1, 2, 3)])
+    assert e.value.rule == "BAT-1" and "not giallo's turn" in e.value.message
     assert play("battaglia", GB, fleets()).state.ships == {"giallo": (13, 4), "blu": (14, 15)}
 
 
@@ -54,10 +56,12 @@ def test_bat3_equal_ships_need_two_hits() -> None:
 def test_bat4_multiple_challenge_names_the_target() -> None:
     players = ["giallo", "blu", "verde"]
     events = [roll(p, "d20", 6, 20) for p in players] + [roll("giallo", "d6", 3, 2, 1)]
-    with pytest.raises(MalformedEvent):
+    with pytest.raises(MalformedEvent, match="must name the player aimed at") as e:
         play("battaglia", players, events + [expr("giallo", "3x2x1")])
-    with pytest.raises(RuleViolation, match="not an enemy"):
+    assert e.value.rule == "BAT-4"
+    with pytest.raises(RuleViolation, match="not an enemy") as e:
         play("battaglia", players, events + [expr("giallo", "3x2x1", target="giallo")])
+    assert e.value.rule == "BAT-4"
     replay = play("battaglia", players, events + [expr("giallo", "3x2x1", target="verde")])
     assert replay.state.ships["verde"] == (20,)
 

@@ -41,8 +41,9 @@ def test_ref2_void_after_the_end_reopens_the_challenge() -> None:
 
 def test_ref2_void_that_leaves_later_events_impossible_is_refused() -> None:
     events = [roll("giallo", "d6", 4, 5), choose("giallo", 5), void(1)]
-    with pytest.raises(RuleViolation, match="position 2 would no longer be legal"):
+    with pytest.raises(NotAllowedNow, match="position 2 would no longer be legal") as e:
         play("ventuno", GB, events)
+    assert e.value.rule == "VEN-1"  # the choice without its roll
 
 
 def test_ref2_void_rules() -> None:

@@ -59,8 +59,9 @@ def test_a_msg_keeps_its_own_parameters() -> None:
     ],
 )
 def test_pickled_and_copied_as_a_msg(again) -> None:
+    nested = msg("totals %(totals)s", totals=(msg("%(player)s none", player="blu"), "giallo 3"))
     for m in (
-        msg("totals %(totals)s", totals=(msg("%(player)s none", player="blu"), "giallo 3")),
+        nested,
         nmsg("chain of %(n)s word", "chain of %(n)s words", 2),
         msg("no shot"),
     ):
@@ -73,7 +74,14 @@ def test_pickled_and_copied_as_a_msg(again) -> None:
             m.plural,
             m.n,
         )
-        for value in copied.params.values():
-            for part in value if isinstance(value, tuple) else (value,):
-                if isinstance(part, Msg):
-                    assert type(part) is Msg and part.id == "%(player)s none"
+        # A nested message stays a Msg, with its id (a str would compare equal above).
+        assert [(type(p), getattr(p, "id", None)) for p in _parts(copied)] == [
+            (type(p), getattr(p, "id", None)) for p in _parts(m)
+        ]
+    first, second = _parts(again(nested))
+    assert type(first) is Msg and first.id == "%(player)s none" and type(second) is str
+
+
+def _parts(m: Msg) -> list[object]:
+    """The parameters of a message, a tuple's items one by one."""
+    return [p for v in m.params.values() for p in (v if isinstance(v, tuple) else (v,))]

@@ -260,12 +260,13 @@ def test_ref1_parola_nascosta_a_ruling_on_a_guess_holds_for_that_guess_alone(how
 def test_ch4_roulette_russa_a_timeout_on_a_roll_or_doubt_turn_is_refused(
     how: str, players: list[str], events: list[dict], rule: str, open_: tuple[str, ...]
 ) -> None:
-    # As 0.1 gave it: the timeout refused (NotAllowedNow, with the turn's rule), the turn open
-    # to these events only.
+    # As 0.1 gave it: the timeout refused, the turn (of ``rule``) open to these events only.
+    # The refusal cites CH-4, the rule it breaks: that turn had no time limit (#23).
     before = replay("roulette_russa", players, events[:-1], how)
-    assert before.turns[0].events == open_
+    assert before.turns[0].events == open_ and before.turns[0].rule == rule
     e = refused("roulette_russa", players, events, how=how)
-    assert isinstance(e, NotAllowedNow) and e.rule == rule
+    assert isinstance(e, NotAllowedNow) and e.rule == "CH-4"
+    assert "no time limit" in e.message and before.turns[0].say in e.message
     # Today the player is out (CH-4).
     today = replay("roulette_russa", players, events)
     assert out(today) == [events[-1]["by"]] and today.out[0].rule == "CH-4"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.arithmetic import judge, numbers, to_text
 from engine.games.catena import check_chain
 from engine.solve import WordGraph, best_shot, expressions, shortest_chain
+from tests.support import example, expr, play, winners
 
 
 def test_tiro_seed_best_expression_and_key() -> None:
@@ -17,11 +20,34 @@ def test_tiro_seed_best_expression_and_key() -> None:
     assert blu is not None and blu.key >= (1, 0, 0)
 
 
-def test_battaglia_seed_what_each_roll_could_sink() -> None:
-    assert best_shot([3, 5, 1], 15) is not None  # Giallo sinks the 15
+@pytest.mark.parametrize(
+    ("position", "dice", "ship", "sunk", "left"),
+    [
+        (4, [3, 5, 1], 15, "blu", (14,)),  # Giallo sinks the 15 (the seed: 3x5x1)
+        (10, [4, 5, 4], 4, "giallo", (13,)),  # Blu sinks the 4 (5-(4:4))
+        (12, [3, 4, 2], 14, "blu", ()),  # Giallo sinks the 14 ((3+4)x2) and wins
+    ],
+)
+def test_battaglia_seed_what_each_roll_could_sink(
+    position: int, dice: list[int], ship: int, sunk: str, left: tuple[int, ...]
+) -> None:
+    # The solver's shot, played in place of the seed's expression, sinks the same ship (BAT-2).
+    shot = best_shot(dice, ship)
+    assert shot is not None and judge(shot.expression, dice).value == ship
+    header, events = example("battaglia-seed.jsonl")
+    shooter = events[position - 1]["by"]
+    moves = [*events[: position - 1], expr(shooter, shot.expression)]
+    replay = play(header["game"], header["players"], moves)
+    assert replay.state.ships[sunk] == left
+    note = replay.notes[-1]
+    assert note.ok and note.text == f"{shot.expression} sinks {sunk}'s {ship}"
+    if not left:
+        assert winners(replay) == (shooter,)
+
+
+def test_battaglia_seed_what_no_roll_could_sink() -> None:
     assert best_shot([2, 5, 5], 13) is None and best_shot([2, 5, 5], 4) is None  # Blu cannot
     assert best_shot([1, 1, 1], 14) is None and best_shot([1, 1, 1], 4) is None  # "sfortunato"
-    assert best_shot([4, 5, 4], 4) is not None and best_shot([3, 4, 2], 14) is not None
 
 
 def test_expressions_use_each_number_once() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import NotYourTurn, RuleViolation
+from engine.errors import NotAllowedNow, NotYourTurn, RuleViolation
 from tests.support import expr, pass_, play, roll, winners
 
 GB = ["giallo", "blu"]
@@ -20,7 +20,7 @@ def shoot(giallo: str, blu: str, dice=([6, 6, 5, 1], [5, 4, 2, 1]), target: int 
 
 
 def test_tir1_target_rolled_by_the_outside_player() -> None:
-    with pytest.raises(RuleViolation) as e:
+    with pytest.raises(NotAllowedNow, match="blu cannot roll the d20 now") as e:
         play("tiro", GB, [roll("blu", "d20", 11)], outside=["verde"])
     assert e.value.rule == "TIR-1"
     replay = play("tiro", GB, rolled([6, 6, 5, 1], [5, 4, 2, 1], 11), outside=["verde"])

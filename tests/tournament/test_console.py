@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.dice import DEFAULT_FACES, digital_roll, seed_commitment
-from engine.errors import RuleViolation
+from engine.errors import NotAllowedNow, RuleViolation
 from engine.events import parse_event
 from engine.notation import format as format_move
 from tests.support import EXAMPLES, play
@@ -174,7 +174,7 @@ def test_digital_dice_are_sealed_derived_revealed_and_verified(tmp_path: Path) -
                 play("ventuno", ["giallo", "blu"], events)
     with pytest.raises(RuleViolation, match="does not match its seal"):
         play("ventuno", ["giallo", "blu"], [events[0], {**events[2], "seed": "other"}])
-    with pytest.raises(RuleViolation, match="needs the dice's seed sealed first"):
+    with pytest.raises(NotAllowedNow, match="needs the dice's seed sealed first"):
         play("ventuno", ["giallo", "blu"], [events[1]])
 
 

@@ -62,13 +62,23 @@ def test_the_stream_resumes_after_the_last_event_id(server: Any, store: Store) -
 
     import httpx
 
+    # The first event the stream sends after Last-Event-ID 2 is the third stored, with its id:
+    # read up to it (a stream that sends nothing fails on the client's timeout, one that ends
+    # without it fails below).
+    fields: dict[str, str] = {}
     with httpx.Client(timeout=5) as http:
         headers = {"Last-Event-ID": "2"}
         with http.stream("GET", f"{server.url}/api/live", headers=headers) as stream:
+            assert stream.status_code == 200
             for line in stream.iter_lines():
-                if line.startswith("data:"):
-                    assert json.loads(line[5:])["id"] == 3
+                name, _, value = line.partition(":")
+                if name in ("id", "event", "data"):
+                    fields[name] = value.strip()
+                if name == "data":
                     break
+    assert fields.get("data"), f"the stream sent no event after id 2: {fields}"
+    assert fields["id"] == "3" and fields["event"] == "stored"
+    assert json.loads(fields["data"])["id"] == 3
 
 
 def test_serve_takes_a_tournament_on_a_postgresql_server(
