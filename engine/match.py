@@ -299,6 +299,11 @@ class Replay:
                 msg("the referee cannot record a %(kind)s now (rulings and voids only)", kind=kind),
                 "REF-1",
             )
+        # A game may know the rule the move breaks better than the turn expected does (#23).
+        own = getattr(self.rules, "refusal", None)
+        broken = own(state, event) if own is not None else None
+        if broken is not None:
+            raise broken
         if not mine:
             who = tuple(dict.fromkeys(t.player for t in turns))
             raise NotYourTurn(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.decks import WORD_KINDS, Card, deck_from_header
-from engine.errors import BadHeader, RuleViolation
+from engine.errors import BadHeader, NotAllowedNow, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
 from engine.games.base import (
@@ -176,6 +176,26 @@ def _expected(state: State) -> tuple[Turn, ...]:
         )
     assert state.current is not None  # (set at the start)
     return (Turn(state.current, ("guess",), expecting("guess another player's word"), "PN-4"),)
+
+
+def refusal(state: State, event: Event) -> RuleViolation | None:
+    """The rule a move not open now breaks, where it is not the rule of the turn expected (the
+    replay asks the game, #23): a letter is said only as PN-5 owes it, after a full round with
+    no right guess, once by each player still in."""
+    if not isinstance(event, Hint) or state.current is None or event.by not in _in(state):
+        return None  # (before the start, or from a player out: the turn expected says why)
+    if state.hints_owed:
+        which = msg("first") if state.silent == 1 else msg("last")
+        said = msg("%(player)s has said the %(which)s letter already", player=event.by, which=which)
+        return NotAllowedNow(said, "PN-5")
+    return NotAllowedNow(
+        msg(
+            "%(player)s may not give a hint now: a letter is owed only at the end of a full "
+            "round with no right guess",
+            player=event.by,
+        ),
+        "PN-5",
+    )
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:

@@ -149,6 +149,27 @@ def test_pn5_silent_rounds_first_letters_then_last_then_the_final_challenge() ->
     assert any("said 'x' as the last letter" in n.text for n in replay.notes)
 
 
+def test_pn5_a_hint_after_a_round_with_a_right_guess_breaks_pn5() -> None:
+    # blu is guessed and out; verde's wrong guess ends the round, which had a right guess: no
+    # letter is owed (PN-5), whoever says one, the next guesser or another player still in.
+    events = deal() + [guess("giallo", "blu", "martello"), answer("blu", True), reveal("blu")]
+    events += [guess("verde", "giallo", "nulla"), answer("giallo", False)]
+    assert play("parola_nascosta", GBV, events).turns[0].events == ("guess",)
+    for who in ("giallo", "verde"):
+        with pytest.raises(
+            NotAllowedNow, match="owed only at the end of a full round with no right guess"
+        ) as e:
+            play("parola_nascosta", GBV, events + [hint(who, WORDS[who][0][0])])
+        assert e.value.rule == "PN-5", who
+
+
+def test_pn5_a_hint_said_already_breaks_pn5() -> None:
+    events = deal() + silent_round() + [hint("giallo", "c")]
+    with pytest.raises(NotAllowedNow, match="giallo has said the first letter already") as e:
+        play("parola_nascosta", GBV, events + [hint("giallo", "c")])
+    assert e.value.rule == "PN-5"
+
+
 def test_ref1_a_ruling_on_a_guess_holds_for_the_same_guess_later() -> None:
     events = deal() + [guess("giallo", "blu", "martell"), answer("blu", True), reveal("blu")]
     events += [ruling(9, False), guess("verde", "blu", "Martell"), answer("blu", True)]
