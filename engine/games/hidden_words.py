@@ -10,6 +10,7 @@ import hashlib
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from engine.errors import NotAllowedNow
 from engine.games.base import Note
 from engine.message import msg
 from engine.text import fold
@@ -53,6 +54,23 @@ def guessed(guess: str, word: str) -> bool:
     """
     g, w = fold(guess), fold(word)
     return g == w or (len(g) >= 3 and g in w)
+
+
+def hint_refused(player: str, which: str | None) -> NotAllowedNow:
+    """PN-5: a letter ``player`` does not owe now. ``which``: the letter ("first" or "last") the
+    round owes, which they have said already; None when no round owes one."""
+    if which is not None:
+        said = msg("first") if which == "first" else msg("last")
+        text = msg("%(player)s has said the %(which)s letter already", player=player, which=said)
+        return NotAllowedNow(text, "PN-5")
+    return NotAllowedNow(
+        msg(
+            "%(player)s may not give a hint now: a letter is owed only at the end of a full "
+            "round with no right guess",
+            player=player,
+        ),
+        "PN-5",
+    )
 
 
 def lies(

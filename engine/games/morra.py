@@ -66,6 +66,40 @@ def _loser(a: str, b: str, card: CardOf) -> str | None:
     return None
 
 
+def decide(
+    tied: Sequence[str],
+    ruled: Mapping[str, bool],
+    decider: Card,
+    card: CardOf,
+    revision: int,
+    position: int,
+) -> tuple[tuple[str, ...], tuple[Note, ...]]:
+    """PN-6 and PN-1: the winners of the tie-break among ``tied`` and the notes saying why. The
+    tie-breaker of the ``decider`` card decides, unless the referee records the decision
+    (``ruled``: the rulings on the cards of players in the tie-break): a ruling gives the
+    tie-break to that card's holder (accept) or takes them out of it (reject)."""
+    chosen = ruled_winner(tied, ruled)
+    if chosen is not None:
+        why = msg("wins the tie-break by the referee's ruling")
+        return (chosen,), (Note(position, chosen, why, "PN-1", True),)
+    left = [p for p in tied if p not in ruled]
+    return tie_break(left, decider, card, revision, position)
+
+
+def why_no_ruling(tied: Sequence[str], holder: str) -> str | None:
+    """PN-1: why the referee cannot rule on ``holder``'s card now (it needs a tie-break with
+    them)."""
+    if not tied:
+        return msg("a ruling on a card decides the final tie-break (PN-6), and there has been none")
+    if holder not in tied:
+        return msg(
+            "%(player)s is not in the tie-break (only %(tied)s are)",
+            player=holder,
+            tied=tuple(tied),
+        )
+    return None
+
+
 def ruled_winner(tied: Sequence[str], ruled: Mapping[str, bool]) -> str | None:
     """PN-1: the player a ruling on their card gives the tie-break to, if any (``ruled``: the
     rulings on the cards of the players in the tie-break)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.decks import WORD_KINDS, Card, deck_from_header
-from engine.errors import BadHeader, NotAllowedNow, RuleViolation
+from engine.errors import BadHeader, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
 from engine.games.base import (
@@ -28,8 +28,8 @@ from engine.games.base import (
     replace,
     still_in,
 )
-from engine.games.hidden_words import AnswerGiven, HintGiven, lies, seal
-from engine.games.morra import following, morra, morra_order, ruled_winner, tie_break
+from engine.games.hidden_words import AnswerGiven, HintGiven, hint_refused, lies, seal
+from engine.games.morra import decide, following, morra, morra_order, why_no_ruling
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
@@ -184,18 +184,8 @@ def refusal(state: State, event: Event) -> RuleViolation | None:
     no right guess, once by each player still in."""
     if not isinstance(event, Hint) or state.current is None or event.by not in _in(state):
         return None  # (before the start, or from a player out: the turn expected says why)
-    if state.hints_owed:
-        which = msg("first") if state.silent == 1 else msg("last")
-        said = msg("%(player)s has said the %(which)s letter already", player=event.by, which=which)
-        return NotAllowedNow(said, "PN-5")
-    return NotAllowedNow(
-        msg(
-            "%(player)s may not give a hint now: a letter is owed only at the end of a full "
-            "round with no right guess",
-            player=event.by,
-        ),
-        "PN-5",
-    )
+    owed = ("first" if state.silent == 1 else "last") if state.hints_owed else None
+    return hint_refused(event.by, owed)
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:
@@ -349,20 +339,11 @@ def _final_challenge(state: State, ctx: Context) -> State:
 
 
 def _tie_break(state: State, ctx: Context) -> State:
-    """PN-6 and PN-1: the tie-breaker decides among the players still in, unless the referee
-    records the decision: a ruling on the card of a player in the tie-break gives it to that
-    player (accept) or takes them out of it (reject)."""
+    """PN-6 and PN-1: the tie-breaker, or the referee's ruling on a card, decides."""
     ruled = {p: ctx.ruled[("card", p)] for p in state.tied if ("card", p) in ctx.ruled}
-    chosen = ruled_winner(state.tied, ruled)
-    if chosen is not None:
-        note = Note(
-            ctx.position, chosen, msg("wins the tie-break by the referee's ruling"), "PN-1", True
-        )
-        return replace(state, winners=(chosen,), notes=(*state.notes, note))
-    left = [p for p in state.tied if p not in ruled]
     # PN-6: the tie-breaker of the first player out's card; nobody out yet: the table card's.
     decider = card_of(state, state.out[0].player if state.out else TABLE)
-    winners, notes = tie_break(left, decider, _cards(state), ctx.rules, ctx.position)
+    winners, notes = decide(state.tied, ruled, decider, _cards(state), ctx.rules, ctx.position)
     return replace(state, winners=winners, notes=(*state.notes, *notes))
 
 
@@ -372,15 +353,7 @@ def _cards(state: State) -> Callable[[str], Card]:
 
 def why_no_tie_break_ruling(state: State, event: CardEvent) -> str | None:
     """PN-1: why the referee cannot rule on this card now (it needs a tie-break with its holder)."""
-    if not state.tied:
-        return msg("a ruling on a card decides the final tie-break (PN-6), and there has been none")
-    if event.to not in state.tied:
-        return msg(
-            "%(player)s is not in the tie-break (only %(tied)s are)",
-            player=event.to,
-            tied=tuple(state.tied),
-        )
-    return None
+    return why_no_ruling(state.tied, event.to)
 
 
 _APPLY: dict[type, Callable[[State, Any, Context], State]] = {

@@ -170,6 +170,24 @@ def test_pn5_a_hint_said_already_breaks_pn5() -> None:
     assert e.value.rule == "PN-5"
 
 
+def test_pn4_pn5_answers_and_hints_are_kept_by_name() -> None:
+    events = deal() + [guess("giallo", "blu", "nulla"), answer("blu", False)]
+    events += silent_round(("verde", "blu")) + [hint("verde", "S")]
+    state = play("parola_nascosta", GBV, events).state
+    first = state.answers[0]
+    assert (first.position, first.target, first.guess, first.said_right, first.ruling) == (
+        9,
+        "blu",
+        "nulla",
+        False,
+        None,
+    )
+    (said,) = state.hints
+    assert (said.player, said.which, said.letter) == ("verde", "first", "s")
+    # Still tuples, in the order they always had (the filled sheet unpacks the hints so).
+    assert tuple(said) == (15, "verde", "first", "s")
+
+
 def test_ref1_a_ruling_on_a_guess_holds_for_the_same_guess_later() -> None:
     events = deal() + [guess("giallo", "blu", "martell"), answer("blu", True), reveal("blu")]
     events += [ruling(9, False), guess("verde", "blu", "Martell"), answer("blu", True)]
