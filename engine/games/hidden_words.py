@@ -8,13 +8,33 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
+from typing import NamedTuple
 
+from engine.errors import NotAllowedNow
 from engine.games.base import Note
 from engine.message import msg
 from engine.text import fold
 
-Answer = tuple[int, str, str, bool, bool | None]  # position, target, guess, said right, ruling
-Hint = tuple[int, str, str, str]  # position, player, first|last, letter
+
+# Named tuples, as the engine's other values replayed at nearly every move (#15); a tuple still
+# unpacks as before (the filled sheets read the hints so).
+class AnswerGiven(NamedTuple):
+    """An answer to a guess, as given (PN-4), kept to be checked when the word is revealed."""
+
+    position: int  # the guess's position in the log
+    target: str  # whose word was guessed
+    guess: str
+    said_right: bool  # what the target answered
+    ruling: bool | None  # the referee's ruling on the guess, if any (REF-1)
+
+
+class HintGiven(NamedTuple):
+    """A letter said after a silent round (PN-5)."""
+
+    position: int
+    player: str
+    which: str  # "first" or "last"
+    letter: str  # folded
 
 
 def seal(word: str, salt: str) -> str:
@@ -36,58 +56,90 @@ def guessed(guess: str, word: str) -> bool:
     return g == w or (len(g) >= 3 and g in w)
 
 
+def hint_refused(player: str, which: str | None) -> NotAllowedNow:
+    """PN-5: a letter ``player`` does not owe now. ``which``: the letter ("first" or "last") the
+    round owes, which they have said already; None when no round owes one."""
+    if which is not None:
+        said = msg("first") if which == "first" else msg("last")
+        text = msg("%(player)s has said the %(which)s letter already", player=player, which=said)
+        return NotAllowedNow(text, "PN-5")
+    return NotAllowedNow(
+        msg(
+            "%(player)s may not give a hint now: a letter is owed only at the end of a full "
+            "round with no right guess",
+            player=player,
+        ),
+        "PN-5",
+    )
+
+
 def lies(
     player: str,
     word: str,
-    answers: Iterable[Answer],
-    hints: Iterable[Hint],
+    answers: Iterable[AnswerGiven],
+    hints: Iterable[HintGiven],
     seen: set[tuple[int, str]],
     revision: int,
 ) -> list[Note]:
     """PN-4, PN-5: the answers and hints about ``player``'s revealed ``word`` that contradict
     it, each once (``seen``: the contradictions noted already, by position and rule)."""
-    notes: list[Note] = []
-    for position, target, guess, said_right, ruled in answers:
-        # A guess the referee has ruled on is decided (REF-1): no mismatch left to show. (Under
-        # revision 1 of the rules, as 0.1 did, every answer was checked, ruled on or not.)
-        if (
-            target == player
-            and (ruled is None or revision == 1)
-            and guessed(guess, word) != said_right
-            and (position, "PN-4") not in seen
-        ):
-            truth = msg("right") if guessed(guess, word) else msg("wrong")
-            notes.append(
-                Note(
-                    position,
-                    player,
-                    msg(
-                        "answered %(said)s to %(guess)r, but the guess is %(truth)s: "
-                        "the referee decides",
-                        said=msg("right") if said_right else msg("wrong"),
-                        guess=guess,
-                        truth=truth,
-                    ),
-                    "PN-4",
-                    False,
-                )
-            )
     w = fold(word)
-    for position, who, which, letter in hints:
-        expected = w[0] if which == "first" else w[-1]
-        if who == player and letter != expected and (position, "PN-5") not in seen:
-            notes.append(
-                Note(
-                    position,
-                    player,
-                    msg(
-                        "said %(letter)r as the %(which)s letter, but it is %(expected)r",
-                        letter=letter,
-                        which=msg("first") if which == "first" else msg("last"),
-                        expected=expected,
-                    ),
-                    "PN-5",
-                    False,
-                )
-            )
-    return notes
+    return [
+        *(_answer_note(a, word) for a in _wrong_answers(player, word, answers, revision, seen)),
+        *(_hint_note(h, w) for h in hints if h.player == player and _wrong_hint(h, w, seen)),
+    ]
+
+
+def _wrong_answers(
+    player: str,
+    word: str,
+    answers: Iterable[AnswerGiven],
+    revision: int,
+    seen: set[tuple[int, str]],
+) -> list[AnswerGiven]:
+    """PN-4: the answers about ``player``'s word that disagree with it, not noted yet."""
+    return [
+        a
+        for a in answers
+        if a.target == player
+        and _lies_about(a, word, revision)
+        and (a.position, "PN-4") not in seen
+    ]
+
+
+def _wrong_hint(hint: HintGiven, folded: str, seen: set[tuple[int, str]]) -> bool:
+    """PN-5: the letter is not the one the word has there, and is not noted yet."""
+    return hint.letter != _letter(folded, hint.which) and (hint.position, "PN-5") not in seen
+
+
+def _lies_about(answer: AnswerGiven, word: str, revision: int) -> bool:
+    """PN-4: the answer disagrees with the word. A guess the referee has ruled on is decided
+    (REF-1): no mismatch left to show. (Under revision 1 of the rules, as 0.1 did, every answer
+    was checked, ruled on or not.)"""
+    checked = answer.ruling is None or revision == 1
+    return checked and guessed(answer.guess, word) != answer.said_right
+
+
+def _letter(folded: str, which: str) -> str:
+    return folded[0] if which == "first" else folded[-1]
+
+
+def _answer_note(answer: AnswerGiven, word: str) -> Note:
+    truth = msg("right") if guessed(answer.guess, word) else msg("wrong")
+    text = msg(
+        "answered %(said)s to %(guess)r, but the guess is %(truth)s: the referee decides",
+        said=msg("right") if answer.said_right else msg("wrong"),
+        guess=answer.guess,
+        truth=truth,
+    )
+    return Note(answer.position, answer.target, text, "PN-4", False)
+
+
+def _hint_note(hint: HintGiven, folded: str) -> Note:
+    text = msg(
+        "said %(letter)r as the %(which)s letter, but it is %(expected)r",
+        letter=hint.letter,
+        which=msg("first") if hint.which == "first" else msg("last"),
+        expected=_letter(folded, hint.which),
+    )
+    return Note(hint.position, hint.player, text, "PN-5", False)

@@ -9,10 +9,11 @@ shown to the referee, whose ruling on the guess decides.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from engine.decks import BEATS, TIEBREAK_WORDS, WORD_KINDS, Card, deck_from_header
+from engine.decks import WORD_KINDS, Card, deck_from_header
 from engine.errors import BadHeader, RuleViolation
 from engine.events import Answer, Event, Guess, Hint, Reveal, Seal, Start
 from engine.events import Card as CardEvent
@@ -25,8 +26,10 @@ from engine.games.base import (
     expecting,
     outcome_for,
     replace,
+    still_in,
 )
-from engine.games.hidden_words import lies, seal
+from engine.games.hidden_words import AnswerGiven, HintGiven, hint_refused, lies, seal
+from engine.games.morra import decide, following, morra, morra_order, why_no_ruling
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
@@ -63,9 +66,8 @@ class State:
     round_right: bool = False
     silent: int = 0  # full rounds with no right guess (PN-5)
     hints_owed: frozenset[str] = frozenset()
-    # (position, target, guess, answered right, the referee's ruling on the guess if any)
-    answers: tuple[tuple[int, str, str, bool, bool | None], ...] = ()
-    hints: tuple[tuple[int, str, str, str], ...] = ()  # (position, player, first|last, letter)
+    answers: tuple[AnswerGiven, ...] = ()  # checked when the word is revealed (PN-4)
+    hints: tuple[HintGiven, ...] = ()  # checked likewise (PN-5)
     revealed: Mapping[str, str] = field(default_factory=dict)
     tied: tuple[str, ...] = ()  # the players still in after the final Morra, when more than one
     winners: tuple[str, ...] = ()
@@ -79,28 +81,17 @@ def start(header: Header, rules: int = CURRENT) -> State:
     return State(header, deck_from_header(header.options.get("deck")))
 
 
-def _in(state: State) -> list[str]:
-    gone = {o.player for o in state.out}
-    return [p for p in state.header.players if p not in gone]
+def _in(state: State) -> tuple[str, ...]:
+    return still_in(state.header.players, state.out)
 
 
 def card_of(state: State, who: str) -> Card:
     return state.deck[state.cards[who]]
 
 
-def _step(state: State, player: str) -> int:
-    """+1 clockwise (the seating order), -1 anticlockwise, by the table card's clock (PN-4)."""
-    return 1 if card_of(state, TABLE).clock == "cw" else -1
-
-
-def _next(state: State, after: str, step: int, among: list[str]) -> str:
-    order = list(state.header.players)
-    i = order.index(after)
-    for k in range(1, len(order) + 1):
-        p = order[(i + step * k) % len(order)]
-        if p in among:
-            return p
-    return after
+def _next(state: State, after: str, among: tuple[str, ...]) -> str:
+    """The next of ``among`` after ``after`` in the direction of the table card's clock (PN-4)."""
+    return following(state.header.players, card_of(state, TABLE).clock, after, among)
 
 
 def _reveals_owed(state: State) -> list[str]:
@@ -113,109 +104,129 @@ def _reveals_owed(state: State) -> list[str]:
 def turns(state: State) -> tuple[Turn, ...]:
     if outcome(state):
         return ()
+    return _before_the_start(state) or _reveals_owed_turns(state) or _playing(state)
+
+
+def _before_the_start(state: State) -> tuple[Turn, ...]:
+    """PN-2..PN-4: the cards to deal, the words to seal, then the referee names who starts
+    (nothing once a player is named)."""
+    dealing = _dealing(state)
+    sealing = _sealing(state)
+    if dealing or sealing:
+        return (*dealing, *sealing)
+    if state.current is None:
+        say = expecting("name the player the table card points at")
+        return (Turn("referee", ("start",), say, "PN-4"),)
+    return ()
+
+
+def _dealing(state: State) -> tuple[Turn, ...]:
+    """PN-2: a card to every player and one to the table."""
     dealt = [p for p in (*state.header.players, TABLE) if p not in state.cards]
-    unsealed = [p for p in state.header.players if p not in state.seals]
-    if dealt or unsealed or state.current is None:
-        out = []
-        if dealt:
-            to = tuple(msg("table") if p == TABLE else p for p in dealt)
-            out.append(
-                Turn(
-                    "referee",
-                    ("card",),
-                    expecting("deal a card to %(players)s", players=to),
-                    "PN-2",
-                )
-            )
-        out += [
-            Turn(p, ("seal",), expecting("seal the word written for the card"), "PN-3")
-            for p in unsealed
-            if p in state.cards
-        ]
-        if not dealt and not unsealed:
-            out.append(
-                Turn(
-                    "referee",
-                    ("start",),
-                    expecting("name the player the table card points at"),
-                    "PN-4",
-                )
-            )
-        return tuple(out)
-    owed = _reveals_owed(state)
-    voluntary = [
-        Turn(p, ("reveal",), expecting("may show their word"), "PN-3")
-        for p in state.header.players
-        if p not in state.revealed and p not in owed
-    ]
-    if owed:
-        return tuple(
-            Turn(p, ("reveal",), expecting("reveal the word and its salt"), "PN-4") for p in owed
-        )
-    if state.pending:
-        p = state.pending
-        return (
-            Turn(
-                p.target,
-                ("answer",),
-                expecting("answer %(player)s's guess: right or wrong", player=p.guesser),
-                "PN-4",
-            ),
-            *voluntary,
-        )
+    if not dealt:
+        return ()
+    to = tuple(msg("table") if p == TABLE else p for p in dealt)
+    return (
+        Turn("referee", ("card",), expecting("deal a card to %(players)s", players=to), "PN-2"),
+    )
+
+
+def _sealing(state: State) -> tuple[Turn, ...]:
+    """PN-3: every player with a card seals a word for it."""
+    say = expecting("seal the word written for the card")
+    players = state.header.players
+    return tuple(
+        Turn(p, ("seal",), say, "PN-3")
+        for p in players
+        if p not in state.seals and p in state.cards
+    )
+
+
+def _reveals_owed_turns(state: State) -> tuple[Turn, ...]:
+    """PN-4: the players out (at the end, everyone) reveal their words before anything else."""
+    say = expecting("reveal the word and its salt")
+    return tuple(Turn(p, ("reveal",), say, "PN-4") for p in _reveals_owed(state))
+
+
+def _playing(state: State) -> tuple[Turn, ...]:
+    """Once the game is under way: the move expected, and any player may show their word
+    (PN-3)."""
+    say = expecting("may show their word")
+    shown = state.revealed
+    voluntary = tuple(
+        Turn(p, ("reveal",), say, "PN-3") for p in state.header.players if p not in shown
+    )
+    return (*_expected(state), *voluntary)
+
+
+def _expected(state: State) -> tuple[Turn, ...]:
+    """PN-4, PN-5: the answer a guess waits for, else the hints owed, else the next guess."""
+    p = state.pending
+    if p:
+        say = expecting("answer %(player)s's guess: right or wrong", player=p.guesser)
+        return (Turn(p.target, ("answer",), say, "PN-4"),)
     if state.hints_owed:
-        which = (
+        say = (
             expecting("say the first letter of the word")
             if state.silent == 1
             else expecting("say the last letter of the word")
         )
         return tuple(
-            Turn(p, ("hint",), which, "PN-5") for p in state.header.players if p in state.hints_owed
-        ) + tuple(voluntary)
-    return (
-        Turn(state.current, ("guess",), expecting("guess another player's word"), "PN-4"),
-        *voluntary,
-    )
+            Turn(p, ("hint",), say, "PN-5") for p in state.header.players if p in state.hints_owed
+        )
+    assert state.current is not None  # (set at the start)
+    return (Turn(state.current, ("guess",), expecting("guess another player's word"), "PN-4"),)
+
+
+def refusal(state: State, event: Event) -> RuleViolation | None:
+    """The rule a move not open now breaks, where it is not the rule of the turn expected (the
+    replay asks the game, #23): a letter is said only as PN-5 owes it, after a full round with
+    no right guess, once by each player still in."""
+    if not isinstance(event, Hint) or state.current is None or event.by not in _in(state):
+        return None  # (before the start, or from a player out: the turn expected says why)
+    owed = ("first" if state.silent == 1 else "last") if state.hints_owed else None
+    return hint_refused(event.by, owed)
 
 
 def apply(state: State, event: Event, ctx: Context) -> State:
-    if isinstance(event, CardEvent):
-        return _deal(state, event)
-    if isinstance(event, Seal):
-        return replace(state, seals={**state.seals, event.by: event.commitment})
-    if isinstance(event, Start):
-        if event.player not in state.header.players:
-            raise RuleViolation(msg("%(player)s is not at the table", player=event.player), "PN-4")
-        suit = card_of(state, TABLE).suit
-        note = Note(
-            ctx.position,
-            event.player,
-            msg("starts; words are %(kind)s (%(suit)s)", kind=WORD_KINDS[suit], suit=suit),
-            "PN-2",
-            True,
-        )
-        return replace(state, current=event.player, notes=(*state.notes, note))
-    if isinstance(event, Guess):
-        if event.target == event.by or event.target not in _in(state):
-            raise RuleViolation(
-                msg("%(player)s is not another player still in", player=event.target), "PN-4"
-            )
-        # REF-1: a ruling on the same guess at the same player earlier holds (PN-3: the word
-        # is sealed, so the same guess is as right or wrong as it was).
-        verdict = ctx.decided("guess", event.target, fold(event.word))
-        return replace(
-            state, pending=Pending(event.by, event.target, event.word, ctx.position, verdict)
-        )
-    if isinstance(event, Answer):
-        return _answered(state, event, ctx)
-    if isinstance(event, Hint):
-        return _hint(state, event, ctx)
-    if isinstance(event, Reveal):
-        return _reveal(state, event, ctx)
-    raise AssertionError(f"parola nascosta cannot apply {event!r}")  # turns() admits no other
+    applying = _APPLY.get(type(event))  # (the event types have no subclasses)
+    if applying is None:
+        raise AssertionError(f"parola nascosta cannot apply {event!r}")  # turns() admits no other
+    return applying(state, event, ctx)
 
 
-def _deal(state: State, event: CardEvent) -> State:
+def _sealed(state: State, event: Seal, ctx: Context) -> State:
+    return replace(state, seals={**state.seals, event.by: event.commitment})
+
+
+def _started(state: State, event: Start, ctx: Context) -> State:
+    if event.player not in state.header.players:
+        raise RuleViolation(msg("%(player)s is not at the table", player=event.player), "PN-4")
+    suit = card_of(state, TABLE).suit
+    note = Note(
+        ctx.position,
+        event.player,
+        msg("starts; words are %(kind)s (%(suit)s)", kind=WORD_KINDS[suit], suit=suit),
+        "PN-2",
+        True,
+    )
+    return replace(state, current=event.player, notes=(*state.notes, note))
+
+
+def _guessed(state: State, event: Guess, ctx: Context) -> State:
+    if event.target == event.by or event.target not in _in(state):
+        raise RuleViolation(
+            msg("%(player)s is not another player still in", player=event.target), "PN-4"
+        )
+    # REF-1: a ruling on the same guess at the same player earlier holds (PN-3: the word
+    # is sealed, so the same guess is as right or wrong as it was).
+    verdict = ctx.decided("guess", event.target, fold(event.word))
+    return replace(
+        state, pending=Pending(event.by, event.target, event.word, ctx.position, verdict)
+    )
+
+
+def _deal(state: State, event: CardEvent, ctx: Context) -> State:
     if event.card not in state.deck:
         raise RuleViolation(msg("card %(card)r is not in the deck", card=event.card), "PN-1")
     if event.to != TABLE and event.to not in state.header.players:
@@ -233,7 +244,7 @@ def _answered(state: State, event: Answer, ctx: Context) -> State:
     p = state.pending
     assert p is not None
     right = p.verdict if p.verdict is not None else event.right
-    answers = (*state.answers, (p.position, p.target, p.word, event.right, p.verdict))
+    answers = (*state.answers, AnswerGiven(p.position, p.target, p.word, event.right, p.verdict))
     out = state.out
     if right:  # PN-4: a right guess puts the word's owner out
         out = (
@@ -260,13 +271,13 @@ def _answered(state: State, event: Answer, ctx: Context) -> State:
 def _advance(state: State, guesser: str, ctx: Context) -> State:
     """The next guesser; at the end of a full round, PN-5's hints or the final challenge."""
     left = _in(state)
-    following = _next(state, guesser, _step(state, guesser), left)
+    after = _next(state, guesser, left)
     if not set(left) <= state.round_guessed:
-        return replace(state, current=following)
+        return replace(state, current=after)
     was_silent = not state.round_right
     state = replace(
         state,
-        current=following,
+        current=after,
         round_guessed=frozenset(),
         round_right=False,
         silent=state.silent + was_silent,
@@ -282,7 +293,7 @@ def _hint(state: State, event: Hint, ctx: Context) -> State:
     if len(fold(event.letter)) != 1 or not fold(event.letter).isalpha():
         raise RuleViolation(msg("a hint is one letter"), "PN-5")
     which = "first" if state.silent == 1 else "last"
-    hints = (*state.hints, (ctx.position, event.by, which, fold(event.letter)))
+    hints = (*state.hints, HintGiven(ctx.position, event.by, which, fold(event.letter)))
     state = replace(state, hints=hints, hints_owed=state.hints_owed - {event.by})
     return _check_lies(state, event.by, ctx)
 
@@ -318,104 +329,42 @@ def _check_lies(state: State, player: str, ctx: Context) -> State:
 
 def _final_challenge(state: State, ctx: Context) -> State:
     """PN-6: Morra in pairs from the lowest percentile, in that player's clock direction."""
-    left = _in(state)
-    first = min(left, key=lambda p: (card_of(state, p).percentile, state.header.players.index(p)))
-    step = 1 if card_of(state, first).clock == "cw" else -1
-    order = [first]
-    while len(order) < len(left):
-        order.append(_next(state, order[-1], step, [p for p in left if p not in order]))
-    out = list(state.out)
-    for a, b in zip(order[0::2], order[1::2], strict=False):  # odd: the last sits out (Ruling)
-        ha, hb = card_of(state, a).morra, card_of(state, b).morra
-        if BEATS[ha] == hb:
-            out.append(
-                OutRecord(
-                    b,
-                    msg("Morra: %(lost)s loses to %(player)s's %(won)s", lost=hb, player=a, won=ha),
-                    "PN-6",
-                )
-            )
-        elif BEATS[hb] == ha:
-            out.append(
-                OutRecord(
-                    a,
-                    msg("Morra: %(lost)s loses to %(player)s's %(won)s", lost=ha, player=b, won=hb),
-                    "PN-6",
-                )
-            )
-    state = replace(state, out=tuple(out))
+    card = _cards(state)
+    order = morra_order(state.header.players, _in(state), card)
+    state = replace(state, out=(*state.out, *morra(order, card)))
     left = _in(state)
     if len(left) == 1:
         return replace(state, winners=(left[0],))
-    return _tie_break(replace(state, tied=tuple(left)), ctx)
+    return _tie_break(replace(state, tied=left), ctx)
 
 
 def _tie_break(state: State, ctx: Context) -> State:
-    """PN-6 and PN-1: the tie-breaker decides among the players still in, unless the referee
-    records the decision: a ruling on the card of a player in the tie-break gives it to that
-    player (accept) or takes them out of it (reject)."""
+    """PN-6 and PN-1: the tie-breaker, or the referee's ruling on a card, decides."""
     ruled = {p: ctx.ruled[("card", p)] for p in state.tied if ("card", p) in ctx.ruled}
-    chosen = [p for p, accept in ruled.items() if accept]
-    if len(chosen) > 1:
-        raise RuleViolation(
-            msg(
-                "the referee's rulings give the tie-break to both %(a)s and %(b)s: "
-                "void one of them",
-                a=chosen[0],
-                b=chosen[1],
-            ),
-            "PN-1",
-        )
-    if chosen:
-        note = Note(
-            ctx.position, chosen[0], msg("wins the tie-break by the referee's ruling"), "PN-1", True
-        )
-        return replace(state, winners=(chosen[0],), notes=(*state.notes, note))
-    left = [p for p in state.tied if p not in ruled]
-    if not left:
-        raise RuleViolation(
-            msg("the referee's rulings take every player out of the tie-break: accept one"), "PN-1"
-        )
     # PN-6: the tie-breaker of the first player out's card; nobody out yet: the table card's.
     decider = card_of(state, state.out[0].player if state.out else TABLE)
-    rule = decider.tiebreak
-    sign = 1 if rule.startswith("highest") else -1
-
-    def key(p: str) -> tuple[int, int]:
-        # Reading: a D10 still tied is settled by the whole percentile, in the same sense
-        # (PN-1: the D% and the D10 are read together as the percentile).
-        c = card_of(state, p)
-        primary = c.percentile if rule.endswith("percentile") else c.d10
-        return (sign * primary, sign * c.percentile)
-
-    if ctx.rules == 1:
-        # Revision 1 of the rules (0.1): of players the tie-breaker cannot part (equal
-        # percentiles), the first in turn order wins it (max keeps the first of equal keys).
-        winners: tuple[str, ...] = (max(left, key=key),)
-    else:
-        best = max(map(key, left))
-        # CH-2: players the tie-breaker cannot part (equal percentiles) draw (since revision 2).
-        winners = tuple(p for p in left if key(p) == best)
-    why = msg(
-        "wins the tie-breaker %(rule)s of card %(card)s",
-        rule=TIEBREAK_WORDS.get(rule, rule),
-        card=decider.id,
-    )
-    notes = tuple(Note(ctx.position, p, why, "PN-6", True) for p in winners)
+    winners, notes = decide(state.tied, ruled, decider, _cards(state), ctx.rules, ctx.position)
     return replace(state, winners=winners, notes=(*state.notes, *notes))
+
+
+def _cards(state: State) -> Callable[[str], Card]:
+    return lambda who: card_of(state, who)
 
 
 def why_no_tie_break_ruling(state: State, event: CardEvent) -> str | None:
     """PN-1: why the referee cannot rule on this card now (it needs a tie-break with its holder)."""
-    if not state.tied:
-        return msg("a ruling on a card decides the final tie-break (PN-6), and there has been none")
-    if event.to not in state.tied:
-        return msg(
-            "%(player)s is not in the tie-break (only %(tied)s are)",
-            player=event.to,
-            tied=tuple(state.tied),
-        )
-    return None
+    return why_no_ruling(state.tied, event.to)
+
+
+_APPLY: dict[type, Callable[[State, Any, Context], State]] = {
+    CardEvent: _deal,
+    Seal: _sealed,
+    Start: _started,
+    Guess: _guessed,
+    Answer: _answered,
+    Hint: _hint,
+    Reveal: _reveal,
+}
 
 
 def outcome(state: State) -> Outcome | None:

@@ -149,6 +149,45 @@ def test_pn5_silent_rounds_first_letters_then_last_then_the_final_challenge() ->
     assert any("said 'x' as the last letter" in n.text for n in replay.notes)
 
 
+def test_pn5_a_hint_after_a_round_with_a_right_guess_breaks_pn5() -> None:
+    # blu is guessed and out; verde's wrong guess ends the round, which had a right guess: no
+    # letter is owed (PN-5), whoever says one, the next guesser or another player still in.
+    events = deal() + [guess("giallo", "blu", "martello"), answer("blu", True), reveal("blu")]
+    events += [guess("verde", "giallo", "nulla"), answer("giallo", False)]
+    assert play("parola_nascosta", GBV, events).turns[0].events == ("guess",)
+    for who in ("giallo", "verde"):
+        with pytest.raises(
+            NotAllowedNow, match="owed only at the end of a full round with no right guess"
+        ) as e:
+            play("parola_nascosta", GBV, events + [hint(who, WORDS[who][0][0])])
+        assert e.value.rule == "PN-5", who
+
+
+def test_pn5_a_hint_said_already_breaks_pn5() -> None:
+    events = deal() + silent_round() + [hint("giallo", "c")]
+    with pytest.raises(NotAllowedNow, match="giallo has said the first letter already") as e:
+        play("parola_nascosta", GBV, events + [hint("giallo", "c")])
+    assert e.value.rule == "PN-5"
+
+
+def test_pn4_pn5_answers_and_hints_are_kept_by_name() -> None:
+    events = deal() + [guess("giallo", "blu", "nulla"), answer("blu", False)]
+    events += silent_round(("verde", "blu")) + [hint("verde", "S")]
+    state = play("parola_nascosta", GBV, events).state
+    first = state.answers[0]
+    assert (first.position, first.target, first.guess, first.said_right, first.ruling) == (
+        9,
+        "blu",
+        "nulla",
+        False,
+        None,
+    )
+    (said,) = state.hints
+    assert (said.player, said.which, said.letter) == ("verde", "first", "s")
+    # Still tuples, in the order they always had (the filled sheet unpacks the hints so).
+    assert tuple(said) == (15, "verde", "first", "s")
+
+
 def test_ref1_a_ruling_on_a_guess_holds_for_the_same_guess_later() -> None:
     events = deal() + [guess("giallo", "blu", "martell"), answer("blu", True), reveal("blu")]
     events += [ruling(9, False), guess("verde", "blu", "Martell"), answer("blu", True)]
