@@ -20,14 +20,21 @@ from engine.games.base import (
     replace,
     roll_turn,
 )
+from engine.games.contract import About, Hint
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 
-name = "alphatiana"
-title = "La Roulette Alphatiana"
-min_players = 2
-max_players = 2  # ALP-1
+ABOUT = About(
+    name="alphatiana",
+    title="La Roulette Alphatiana",
+    min_players=2,
+    max_players=2,  # ALP-1
+    clock=None,  # CH-4 names no time for it
+    sheet="sheet_alphatiana.html",
+    events=("roll", "reroll", "stand", "choose"),
+    hint=Hint(6, "choose", "ALP-4"),  # "only six seconds" to pick the face: not timed
+)
 DEATH = 10  # ALP-1
 HAND = 5
 MAX_THROWS = 5  # ALP-3
