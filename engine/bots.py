@@ -11,27 +11,24 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from string import ascii_lowercase
 from typing import Any
 
 from engine.arithmetic import BinOp, Node, Num, judge, to_text
 from engine.dice import NUMERIC_DICE
 from engine.errors import RuleViolation
 from engine.events import JUDGED, parse_event
-from engine.games.asta import previous_slots, slot
 from engine.games.base import Turn
-from engine.games.catena import letters_of
-from engine.games.hidden_words import guessed, seal
-from engine.games.texas import available
+from engine.games.contract import Seat
 from engine.match import Replay
-from engine.solve import asta_words, roulette_word, texas_best
 
 # A few real words of every length the games ask for; the rest come from the dice at random.
-VOCABULARY = (
-    "casa rasa resa rese rete reti remi gemi geme seme sete rate rase case cane pane pace "
-    "pena vena vela mela mare male sale sano onta orso pecca capace sonata incasso satanico "
-    "passamontagna pasta tana lana nave neve dado dato data tela"
-).split()
+VOCABULARY = tuple(
+    (
+        "casa rasa resa rese rete reti remi gemi geme seme sete rate rase case cane pane pace "
+        "pena vena vela mela mare male sale sano onta orso pecca capace sonata incasso satanico "
+        "passamontagna pasta tana lana nave neve dado dato data tela"
+    ).split()
+)
 MAIN_EVENTS = (
     "roll", "word", "chain", "expression", "choose", "bet", "doubt", "reroll", "stand",
     "card", "seal", "start", "guess", "answer", "hint",
@@ -60,15 +57,28 @@ def random_event(
 ) -> dict[str, Any]:
     """One input event that the rules allow now (its content may still fail, as at a table).
 
-    ``secrets`` keeps the words the bots sealed in La parola nascosta (word, salt), which the
-    log itself never holds before they are revealed.
+    The game makes it where it has a computer player of its own (the contract's
+    ``computer_move``: a real word, an expression aimed at the target); ``secrets`` keeps the
+    words the bots sealed in La parola nascosta (word, salt), which the log itself never holds
+    before they are revealed.
     """
     turn = rng.choice(replay.turns)
     kind = _kind(turn, rng)
     by = turn.player
+    seat = Seat(
+        replay.header,
+        replay.lexicon,
+        replay.state,
+        turn,
+        kind,
+        rng,
+        {} if secrets is None else secrets,
+        VOCABULARY,
+    )
+    made = replay.rules.computer_move(seat)  # the game's own, where it has one
+    if made is not None:
+        return made
     event: dict[str, Any] = {"type": kind, "by": by}
-    if replay.header.game == "parola_nascosta":
-        return _parola_event(replay, kind, by, rng, {} if secrets is None else secrets)
     if kind == "roll":
         die, count = rng.choice(turn.dice)
         if die in NUMERIC_DICE:
@@ -85,26 +95,12 @@ def random_event(
     elif kind in ("choose", "bet"):
         event["value" if kind == "choose" else "call"] = rng.choice(turn.choices)
     elif kind == "word":
-        found = WORD_FINDERS.get(replay.header.game, lambda *_: None)(replay, by, rng)
-        if found is None:
-            event["word"] = rng.choice(VOCABULARY)
-        else:
-            event |= found
+        event["word"] = rng.choice(VOCABULARY)
     elif kind == "chain":
         four = [w for w in VOCABULARY if len(w) == 4]
         event["words"] = rng.sample(four, rng.randint(2, 8))
     elif kind == "expression":
-        aims: set[Fraction] = set()
-        if replay.header.game == "tiro":
-            aims = {Fraction(replay.state.target)}
-        else:
-            out = {o.player for o in replay.out}
-            enemies = [p for p in replay.header.players if p != by and p not in out]
-            enemy = rng.choice(enemies)
-            aims = {Fraction(v) for v in replay.state.ships[enemy]}
-            if not replay.header.simple:
-                event["target"] = enemy
-        event["expr"] = aimed_expression(turn.numbers, aims, rng)
+        event["expr"] = random_expression(turn.numbers, rng)
     return event
 
 
@@ -116,85 +112,6 @@ def aimed_expression(numbers: Sequence[int], aims: set[Fraction], rng: random.Ra
             return text
         text = random_expression(numbers, rng)
     return text
-
-
-def _parola_event(
-    replay: Replay, kind: str, by: str, rng: random.Random, secrets: dict[str, tuple[str, str]]
-) -> dict[str, Any]:
-    """La parola nascosta: deal, seal a word, guess, and answer, hint and reveal truthfully."""
-    state = replay.state
-    if kind == "card":
-        missing = [p for p in (*replay.header.players, "table") if p not in state.cards]
-        free = [c for c in state.deck if c not in state.cards.values()]
-        return {"type": "card", "to": rng.choice(missing), "card": rng.choice(free)}
-    if kind == "start":
-        return {"type": "start", "by": "referee", "player": rng.choice(replay.header.players)}
-    if kind == "seal":
-        word, salt = rng.choice(VOCABULARY), f"{rng.getrandbits(64):016x}"
-        secrets[by] = (word, salt)
-        return {"type": "seal", "by": by, "commitment": seal(word, salt)}
-    if kind == "guess":
-        out = {o.player for o in replay.out}
-        others = [p for p in replay.header.players if p != by and p not in out]
-        return {
-            "type": "guess",
-            "by": by,
-            "target": rng.choice(others),
-            "word": rng.choice(VOCABULARY),
-        }
-    word, salt = secrets[by]
-    if kind == "answer":
-        return {"type": "answer", "by": by, "right": guessed(state.pending.word, word)}
-    if kind == "hint":
-        return {"type": "hint", "by": by, "letter": word[0] if state.silent == 1 else word[-1]}
-    return {"type": "reveal", "by": by, "word": word, "salt": salt}
-
-
-# --- words: where a bot can find a real one cheaply, it does ------------------------------------
-
-
-def _catena_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    anchor = replay.state.anchors[by]
-    firsts, lasts = letters_of(anchor, "consonant"), letters_of(anchor, "vowel")
-    found = [
-        w
-        for f in firsts
-        for x in ascii_lowercase
-        for y in ascii_lowercase
-        for z in lasts
-        if (w := f + x + y + z) in replay.lexicon
-    ]
-    return {"word": rng.choice(found)} if found else None
-
-
-def _asta_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    """One of the legal words (AST-2), the jolly said where one is used (AST-3)."""
-    state = replay.state
-    legal = asta_words(
-        replay.lexicon, previous_slots(state), [slot(f, state.chosen) for f in state.new]
-    )
-    if not legal:
-        return None
-    word, jolly = rng.choice(legal)
-    return {"word": word, "jolly": jolly} if jolly else {"word": word}
-
-
-def _texas_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    best = texas_best(replay.lexicon, list(available(replay.state, by).elements()))
-    return {"word": best[0]} if best else None
-
-
-def _roulette_word(replay: Replay, by: str, rng: random.Random) -> dict[str, Any] | None:
-    found = roulette_word(replay.lexicon, [c for c, _ in replay.state.consonants], extra=1)
-    return {"word": found} if found else None
-
-
-WORD_FINDERS = {
-    "catena": _catena_word,
-    "asta": _asta_word,
-    "texas": _texas_word,
-    "roulette_russa": _roulette_word,
-}
 
 
 def random_game(replay: Replay, rng: random.Random, limit: int = 400) -> Replay:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from engine.derived import logged_end, logged_out
@@ -51,6 +50,7 @@ from engine.games.base import (
     Turn,
     replace,
 )
+from engine.games.contract import Game
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
@@ -74,7 +74,7 @@ class Replay:
     """The state of a match after the events so far (positions count from 1)."""
 
     header: Header
-    rules: ModuleType
+    rules: Game  # the game's contract (engine.games.contract)
     lexicon: Lexicon
     history: tuple[Any, ...]  # the game state after each position, from 0 (before any event)
     events: tuple[Event, ...] = ()

@@ -15,12 +15,14 @@ one the move breaks, which is not always the rule of the move expected:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import NotAllowedNow, NotYourTurn, RuleViolation
 from engine.events import REFEREE, Choose, Event
 from engine.message import Msg, msg
+
+if TYPE_CHECKING:
+    from engine.games.contract import Game
 
 # What each kind of event is, said as a verb: "Blu may not choose now", not "Blu's choose" (#11).
 DOING = {
@@ -53,7 +55,7 @@ def doing(kind: str) -> Msg | str:
 
 
 def refused(
-    rules: ModuleType, state: Any, event: Event, by: str, kind: str, turns: Sequence[Any]
+    rules: Game, state: Any, event: Event, by: str, kind: str, turns: Sequence[Any]
 ) -> RuleViolation:
     """The violation of ``event`` (of ``kind``, by ``by``), which no turn open to its player
     admits; ``turns`` are the turns open now (``rules.turns(state)``), ``rules`` the game."""
@@ -64,9 +66,8 @@ def refused(
             msg("the referee cannot record a %(kind)s now (rulings and voids only)", kind=kind),
             "REF-1",
         )
-    own = getattr(rules, "refusal", None)
-    if own is not None:
-        violation = own(state, event)
+    if rules.refusal is not None:
+        violation = rules.refusal(state, event)
         if violation is not None:
             return violation
     if kind == "timeout":

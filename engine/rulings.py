@@ -9,7 +9,7 @@ checks and its bookkeeping.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import Any
 
 from engine.errors import MalformedEvent, NotAllowedNow
@@ -28,6 +28,7 @@ from engine.events import (
     type_name,
 )
 from engine.games.base import RuledKey, ruled_keys
+from engine.games.contract import Game
 from engine.message import msg
 
 # What rulings carry to later events under revision 1 of the rules: nothing (0.1's REF-1: a
@@ -93,7 +94,7 @@ def check_ruling(
     target: Event,
     events: Sequence[Event],
     revision: int,
-    rules: ModuleType,
+    rules: Game,
     state: Any,
 ) -> None:
     """REF-1: what a ruling may decide (a word, chain, expression or guess, before its player
@@ -106,10 +107,11 @@ def check_ruling(
             f"rules, which this match is played under; position {event.on} is a card",
             "REF-1",
         )
-    if isinstance(target, Card):
+    tie_break = rules.why_no_tie_break_ruling
+    if isinstance(target, Card) and tie_break is not None:
         # PN-1: "the referee may instead record the decision" of a tie-break, by ruling on
         # the card of a player in it, at any time once the tie-break was made.
-        why = rules.why_no_tie_break_ruling(state, target)
+        why = tie_break(state, target)
         if why:
             raise NotAllowedNow(why, "PN-1")
         return

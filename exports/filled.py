@@ -107,6 +107,15 @@ class Sheet:
         return [o for o in h[position].out if o.player not in before]
 
 
+Fill = Callable[[Sheet], list[Section]]
+FILLS: dict[str, Fill] = {}  # game -> its tables filled in (a function named as its game)
+
+
+def fills(fill: Fill) -> Fill:
+    FILLS[fill.__name__] = fill
+    return fill
+
+
 def _dash(value: Any) -> Any:
     return "—" if value in (None, "", ()) else value
 
@@ -121,6 +130,7 @@ def _value(v: Fraction | None) -> str:
     return str(v.numerator) if v.denominator == 1 else f"{v.numerator}/{v.denominator}"
 
 
+@fills
 def texas(s: Sheet) -> list[Section]:
     from engine.games.texas import ROUNDS
 
@@ -161,6 +171,7 @@ def texas(s: Sheet) -> list[Section]:
     return [letters, *rounds.values(), total]
 
 
+@fills
 def tiro(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
@@ -197,6 +208,7 @@ def tiro(s: Sheet) -> list[Section]:
     return [target, shots]
 
 
+@fills
 def catena(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
@@ -225,6 +237,7 @@ def catena(s: Sheet) -> list[Section]:
     return [anchors, chains]
 
 
+@fills
 def asta(s: Sheet) -> list[Section]:
     _ = s._
     base = next((st.base for st in reversed(s.replay.history) if st.base), ())
@@ -242,6 +255,7 @@ def asta(s: Sheet) -> list[Section]:
     return [*sections, turns]
 
 
+@fills
 def roulette_russa(s: Sheet) -> list[Section]:
     from engine.games.roulette_russa import last_roller
 
@@ -262,6 +276,7 @@ def roulette_russa(s: Sheet) -> list[Section]:
     return [turns, word]
 
 
+@fills
 def battaglia(s: Sheet) -> list[Section]:
     _ = s._
     history = s.replay.history
@@ -287,6 +302,7 @@ def battaglia(s: Sheet) -> list[Section]:
     return [ships, turns]
 
 
+@fills
 def updown(s: Sheet) -> list[Section]:
     from engine.games.updown import number
 
@@ -309,6 +325,7 @@ def updown(s: Sheet) -> list[Section]:
     return [turns]
 
 
+@fills
 def ventuno(s: Sheet) -> list[Section]:
     _ = s._
     turns = Section("", [_("Turn"), _("Player"), _("Dice"), _("Value"), _("Running total")])
@@ -333,6 +350,7 @@ def ventuno(s: Sheet) -> list[Section]:
     return [turns]
 
 
+@fills
 def alphatiana(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
@@ -356,6 +374,7 @@ def alphatiana(s: Sheet) -> list[Section]:
     return [damage, turns]
 
 
+@fills
 def parola_nascosta(s: Sheet) -> list[Section]:
     _ = s._
     final = s.replay.state
@@ -386,65 +405,8 @@ def parola_nascosta(s: Sheet) -> list[Section]:
     return [cards, turns]
 
 
-@dataclass
-class LogRow:
-    """One event of the log as the sheet prints it."""
-
-    position: int
-    who: str
-    what: str
-    notes: str
-    state: str
-    void: bool
-    ruling: bool | None
-
-
-def event_log(replay: Replay, lang: str) -> list[LogRow]:
-    """Every event of the match in words: who, what, the engine's notes, the state after it."""
-    from engine.events import actor
-    from exports.wording import event_message
-
-    reasons = {o.player: o.reason for o in replay.out}
-    notes: dict[int, list[str]] = {}
-    for n in replay.notes:
-        notes.setdefault(n.position, []).append(("" if n.ok else "✗ ") + say(n.text, lang))
-    rows = []
-    for position, event in enumerate(replay.events, 1):
-        state = replay.history[position]
-        summary = say(replay.rules.summary(state), lang)
-        gone = tuple(o.player for o in state.out)
-        if gone:
-            summary += "; " + say(msg("out: %(players)s", players=gone), lang)
-        who = actor(event) or ""
-        rows.append(
-            LogRow(
-                position,
-                say(msg("referee"), lang) if who == "referee" else who,
-                say(event_message(event, reasons), lang),
-                "; ".join(notes.get(position, [])),
-                summary,
-                position in replay.voided,
-                replay.rulings.get(position),
-            )
-        )
-    return rows
-
-
-GAMES: dict[str, Callable[[Sheet], list[Section]]] = {
-    "texas": texas,
-    "tiro": tiro,
-    "catena": catena,
-    "asta": asta,
-    "roulette_russa": roulette_russa,
-    "battaglia": battaglia,
-    "updown": updown,
-    "ventuno": ventuno,
-    "alphatiana": alphatiana,
-    "parola_nascosta": parola_nascosta,
-}
-
-
 def sections(replay: Replay, lang: str) -> list[Section]:
-    """The filled tables of a match's sheet, in ``lang``."""
-    fill = GAMES.get(replay.header.game)
+    """The filled tables of a match's sheet, in ``lang`` (none for a game without them here:
+    its sheet is its event log)."""
+    fill = FILLS.get(replay.header.game)
     return fill(Sheet(replay, lang)) if fill else []

@@ -11,25 +11,21 @@ from typing import Any
 
 import jinja2
 
+from engine.games import game as rules_of
+from engine.games import names
 from engine.match import Replay
 from exports import filled
+from exports.eventlog import event_log
 from exports.i18n import check_lang, say, translator, words
 from exports.wording import pairing_reason
 
-GAMES_WITH_SHEETS = (
-    "catena",
-    "asta",
-    "roulette_russa",
-    "texas",
-    "tiro",
-    "ventuno",
-    "battaglia",
-    "updown",
-    "alphatiana",
-    "parola_nascosta",
-    "partita",
-)
+PARTITA_SHEET = "sheet_partita.html"  # a Tetragon partita's (CH-3)
 TIEBREAK_COLUMNS = ("challenge", "buchholz", "buchholz_cut1", "sonneborn_berger")
+
+
+def sheets() -> tuple[str, ...]:
+    """What a blank sheet is laid out for: every registered game, and a Tetragon partita."""
+    return (*names(), "partita")
 
 
 def _num(value: Any) -> str:
@@ -77,9 +73,12 @@ def _page(env: jinja2.Environment, lang: str, template: str, **context: Any) -> 
 
 def blank_sheet(env: jinja2.Environment, game: str, title: str, players: int, lang: str) -> str:
     """A blank score sheet laid out for one game (or a Tetragon partita), one A4 page."""
-    if game not in GAMES_WITH_SHEETS:
-        raise ValueError(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
-    return _page(env, lang, f"sheet_{game}.html", title=title, players=players)
+    if game not in sheets():
+        raise ValueError(f"no sheet for {game!r} (sheets: {', '.join(sheets())})")
+    # A game's own sheet (the organizer's templates first, then ours), else the default one.
+    own = PARTITA_SHEET if game == "partita" else rules_of(game).sheet
+    page = localized(env, lang).select_template([own, "sheet.html"])
+    return page.render(lang=lang, title=title, players=players)
 
 
 def score_sheet(
@@ -102,7 +101,7 @@ def score_sheet(
         "score_sheet.html",
         match=match,
         sections=filled.sections(replay, lang),
-        log=filled.event_log(replay, lang),
+        log=event_log(replay, lang),
         qr=qr_svg,
         where=where or {},
     )
@@ -159,7 +158,7 @@ def match_report(
         lang,
         "report.html",
         match=match,
-        log=filled.event_log(replay, lang),
+        log=event_log(replay, lang),
         best=said,
         where=where or {},
     )

@@ -25,6 +25,8 @@ import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
+from engine.games import names
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 LOGS = sorted(EXAMPLES.glob("*.jsonl"))
 
@@ -268,18 +270,7 @@ OPTIONS = {
     "rule": ["--note"],
     "void": ["--reason"],
 }
-GAMES = [
-    "catena",
-    "asta",
-    "roulette_russa",
-    "texas",
-    "tiro",
-    "ventuno",
-    "battaglia",
-    "updown",
-    "alphatiana",
-    "parola_nascosta",
-]
+GAMES = list(names())  # the registry's
 
 
 def hostile_text(rng: random.Random) -> str:

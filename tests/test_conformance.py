@@ -31,7 +31,7 @@ SEEDS = range(12)
 def players_for(game: str, rng: random.Random) -> tuple[list[str], list[str]]:
     names = ["giallo", "blu", "verde", "rosso", "nero", "bianco"]
     module = rules(game)
-    count = rng.randint(module.min_players, min(4, getattr(module, "max_players", 4)))
+    count = rng.randint(module.min_players, min(4, module.max_players or 4))
     players, outside = names[:count], names[count : count + rng.randint(0, 1)]
     if game == "catena" and count == 2 and not outside:
         outside = [names[count]]

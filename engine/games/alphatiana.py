@@ -20,15 +20,22 @@ from engine.games.base import (
     replace,
     roll_turn,
 )
+from engine.games.contract import About, Hint
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.refusals import doing, untimed
 from engine.rules import CURRENT
 
-name = "alphatiana"
-title = "La Roulette Alphatiana"
-min_players = 2
-max_players = 2  # ALP-1
+ABOUT = About(
+    name="alphatiana",
+    title="La Roulette Alphatiana",
+    min_players=2,
+    max_players=2,  # ALP-1
+    clock=None,  # CH-4 names no time for it
+    sheet="sheet_alphatiana.html",
+    events=("roll", "reroll", "stand", "choose"),
+    hint=Hint(6, "choose", "ALP-4"),  # "only six seconds" to pick the face: not timed
+)
 DEATH = 10  # ALP-1
 HAND = 5
 MAX_THROWS = 5  # ALP-3
@@ -145,7 +152,7 @@ def refusal(state: State, event: Event) -> RuleViolation | None:
     only); once the attack is over the attacker may not go on with it (ALP-3); the defender,
     not the attacker, chooses the face to defend (ALP-4)."""
     if isinstance(event, Timeout):
-        return untimed(title, event)
+        return untimed(ABOUT.title, event)
     attacking = state.attacker is not None and actor(event) == state.attacker
     if attacking and state.standing and isinstance(event, (Roll, Reroll, Stand)):
         why = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.dice import face_letters
 from engine.errors import RuleViolation
@@ -24,15 +25,23 @@ from engine.games.base import (
     roll_turn,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.refusals import nothing_to_choose
 from engine.rules import CURRENT
 from engine.text import fold
 
-name = "asta"
-title = "L'asta lessicale random"
-min_players = 2
+ABOUT = About(
+    name="asta",
+    title="L'asta lessicale random",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(60),  # CH-4
+    sheet="sheet_asta.html",
+    events=("roll", "choose", "word", "pass", "timeout"),
+)
 BASE: Due = (("vowel", 2), ("consonant", 1))  # AST-1
 BASE_FACES = sum(n for _, n in BASE)
 TURN: Due = (("vowel", 1), ("consonant", 1))  # AST-2
@@ -242,3 +251,36 @@ def summary(state: State) -> Msg:
             rolled=" ".join(state.new),
         )
     return msg("base %(base)s; last word %(word)s", base=base, word=word)
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def _legal(state: State, lexicon: Lexicon) -> list[tuple[str, str | None]]:
+    """Every legal word now (AST-2), with the letter its jolly stands for (AST-3)."""
+    from engine.solve import asta_words
+
+    return asta_words(lexicon, previous_slots(state), [slot(f, state.chosen) for f in state.new])
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for a word, a pass or a timeout: the legal words there were (AST-2)."""
+    if not isinstance(event, (Word, Pass, Timeout)) or not before.new:
+        return ""
+    words = sorted({w for w, _ in _legal(before, lexicon)})
+    if not words:
+        return "no legal word existed"
+    more = f" ({len(words)} in all)" if len(words) > 6 else ""
+    return f"legal words: {', '.join(words[:6])}{more}"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's word: one of the legal words, the jolly said where one is used."""
+    if seat.kind != "word":
+        return None
+    legal = _legal(seat.state, seat.lexicon)
+    if not legal:
+        return None
+    word, jolly = seat.rng.choice(legal)
+    event = {"type": "word", "by": seat.turn.player, "word": word}
+    return {**event, "jolly": jolly} if jolly else event

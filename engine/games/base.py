@@ -1,11 +1,12 @@
 """What every game module shares: turns, outcomes, the context of an event, roll bookkeeping.
 
-Each game module offers the same small surface (DESIGN.md, "The engine's contract"):
-``start(header, rules)``, ``apply(state, event, ctx)``, ``turns(state)`` and ``outcome(state)``,
-over frozen state values. Every state carries ``out`` (who went out, in order, and why) and
-``notes`` (how each played move was judged), which the match replay and the CLI read. ``rules``
-(and ``ctx.rules``) is the revision of the rules in force (:mod:`engine.rules`): a game whose
-rules changed between revisions asks it where they did.
+Each game module offers the same small surface (DESIGN.md, "The engine's contract", as code in
+:mod:`engine.games.contract`): ``start(header, rules)``, ``apply(state, event, ctx)``,
+``turns(state)``, ``outcome(state)`` and ``summary(state)``, over frozen state values. Every
+state carries ``out`` (who went out, in order, and why) and ``notes`` (how each played move was
+judged), which the match replay and the CLI read. ``rules`` (and ``ctx.rules``) is the revision
+of the rules in force (:mod:`engine.rules`): a game whose rules changed between revisions asks
+it where they did.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
@@ -198,19 +199,6 @@ class Context(NamedTuple):  # (a tuple: built for every event replayed, #15)
     def decided(self, *key: str) -> bool | None:
         """This event's ruling, else what a ruling on an earlier event decided for ``key``."""
         return self.verdict if self.verdict is not None else self.ruled.get(key)
-
-
-class Game(Protocol):
-    """The contract every game module fulfils (see the module docstring)."""
-
-    name: str
-    title: str
-    min_players: int
-
-    def start(self, header: Header, rules: int = CURRENT) -> Any: ...
-    def apply(self, state: Any, event: Event, ctx: Context) -> Any: ...
-    def turns(self, state: Any) -> tuple[Turn, ...]: ...
-    def outcome(self, state: Any) -> Outcome | None: ...
 
 
 # --- turn order ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from engine import arithmetic
@@ -25,13 +26,21 @@ from engine.games.base import (
     still_in,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 
-name = "battaglia"
-title = "La battaglia dadale"
-min_players = 2
+ABOUT = About(
+    name="battaglia",
+    title="La battaglia dadale",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(30),  # CH-4
+    sheet="sheet_battaglia.html",
+    events=("roll", "expression", "pass", "timeout"),
+)
 
 
 @dataclass(frozen=True)
@@ -155,3 +164,40 @@ def summary(state: State) -> Msg:
         rolled = " ".join(map(str, state.rolled))
         return msg("ships: %(ships)s; rolled %(rolled)s", ships=fleets, rolled=rolled)
     return msg("ships: %(ships)s", ships=fleets)
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for a shot taken (or not): every enemy ship the dice could sink (BAT-2)."""
+    from engine.solve import best_shot
+
+    if not isinstance(event, (Expression, Pass, Timeout)) or before.rolled is None:
+        return ""
+    sinkable = [
+        f"{p}'s {v} with {shot.expression}"
+        for p, ships in before.ships.items()
+        if p != event.by
+        for v in sorted(set(ships))
+        if (shot := best_shot(before.rolled, v))
+    ]
+    return "could sink " + "; ".join(sinkable) if sinkable else "no ship could be sunk"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's shot: at a ship of an enemy still in, where a few tries hit it
+    (naming the enemy in a multiple challenge, BAT-4)."""
+    if seat.kind != "expression":
+        return None
+    from engine.bots import aimed_expression
+
+    by = seat.turn.player
+    out = {o.player for o in seat.state.out}
+    enemy = seat.rng.choice([p for p in seat.header.players if p != by and p not in out])
+    event: dict[str, Any] = {"type": "expression", "by": by}
+    if not seat.header.simple:
+        event["target"] = enemy
+    aims = {Fraction(v) for v in seat.state.ships[enemy]}
+    event["expr"] = aimed_expression(seat.turn.numbers, aims, seat.rng)
+    return event

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from string import ascii_lowercase
+from typing import Any
 
 from engine.dice import face_letters, is_double_face
 from engine.errors import BadHeader, RuleViolation
@@ -22,15 +24,23 @@ from engine.games.base import (
     roll_turns,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg, nmsg
 from engine.refusals import nothing_to_choose
 from engine.rules import CURRENT
 from engine.text import fold
 
-name = "catena"
-title = "La catena"
-min_players = 2
+ABOUT = About(
+    name="catena",
+    title="La catena",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(60, beginners=120),  # CH-4
+    sheet="sheet_catena.html",
+    events=("roll", "choose", "word", "chain", "pass", "timeout"),
+)
 LENGTH = 4
 ANCHOR_DICE: Due = (("consonant", 1), ("vowel", 1))
 
@@ -253,3 +263,40 @@ def summary(state: State) -> Msg:
     if chains:
         return msg("anchors: %(anchors)s; chains: %(chains)s", anchors=anchors, chains=chains)
     return msg("anchors: %(anchors)s", anchors=anchors)
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for a chain: the shortest chain that joined the anchors (CAT-3, CAT-4)."""
+    if not isinstance(event, Chain):
+        return ""
+    from engine.solve import WordGraph, shortest_chain
+
+    graph = memo.get("graph")
+    if graph is None:
+        graph = memo["graph"] = WordGraph.from_lexicon(lexicon)
+    chain = shortest_chain(graph, anchor_words(before))
+    if not chain:
+        return "no chain joins the anchors"
+    return f"shortest possible: {len(chain)} words ({'-'.join(chain)})"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's anchor word: a real one from its letters where one exists (CAT-1)."""
+    if seat.kind != "word":
+        return None
+    anchor = seat.state.anchors[seat.turn.player]
+    firsts, lasts = letters_of(anchor, "consonant"), letters_of(anchor, "vowel")
+    found = [
+        w
+        for f in firsts
+        for x in ascii_lowercase
+        for y in ascii_lowercase
+        for z in lasts
+        if (w := f + x + y + z) in seat.lexicon
+    ]
+    if not found:
+        return None
+    return {"type": "word", "by": seat.turn.player, "word": seat.rng.choice(found)}

@@ -28,8 +28,10 @@ from engine.games.base import (
     replace,
     still_in,
 )
+from engine.games.contract import About
 from engine.games.hidden_words import AnswerGiven, HintGiven, hint_refused, lies, seal
 from engine.games.morra import decide, following, morra, morra_order, why_no_ruling
+from engine.games.parola_computer import computer_move  # noqa: F401 (its computer player)
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
@@ -39,6 +41,15 @@ name = "parola_nascosta"
 title = "La parola nascosta"
 min_players = 2
 max_players = 10
+ABOUT = About(  # the contract (engine.games.contract); CH-4 names no time for it
+    name,
+    title,
+    min_players,
+    max_players,
+    None,
+    "sheet_parola_nascosta.html",
+    events=("card", "start", "seal", "guess", "answer", "hint", "reveal"),
+)
 TABLE = "table"
 SILENT_ROUNDS_TO_FINAL = 3  # PN-5
 

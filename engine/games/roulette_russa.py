@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from engine.dice import face_letters
 from engine.events import Doubt, Event, Pass, Roll, Timeout, Word
@@ -21,14 +22,22 @@ from engine.games.base import (
     still_in,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 from engine.text import consonants, fold
 
-name = "roulette_russa"
-title = "La roulette russa"
-min_players = 2
+ABOUT = About(
+    name="roulette_russa",
+    title="La roulette russa",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(60),  # CH-4
+    sheet="sheet_roulette_russa.html",
+    events=("roll", "doubt", "word", "pass", "timeout"),
+)
 ONE = (("consonant", 1),)
 
 
@@ -223,3 +232,27 @@ def summary(state: State) -> Msg:
     if doubts:
         return msg("consonants %(letters)s; %(doubts)s", letters=listed(state), doubts=doubts)
     return msg("consonants %(letters)s", letters=listed(state))
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for the word the player called to write wrote (RR-3): one that covered the
+    consonants."""
+    from engine.solve import roulette_word
+
+    if not isinstance(event, (Word, Pass, Timeout)) or before.writer != event.by:
+        return ""
+    found = roulette_word(lexicon, [c for c, _ in before.consonants])
+    return f"a word that covers them: {found}" if found else "no word covers them"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's word: one that covers the consonants, where one is found."""
+    if seat.kind != "word":
+        return None
+    from engine.solve import roulette_word
+
+    found = roulette_word(seat.lexicon, [c for c, _ in seat.state.consonants], extra=1)
+    return {"type": "word", "by": seat.turn.player, "word": found} if found else None

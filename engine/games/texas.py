@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.dice import face_letters
 from engine.errors import NotAllowedNow, RuleViolation
@@ -25,14 +26,22 @@ from engine.games.base import (
     roll_turns,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 from engine.text import fold
 
-name = "texas"
-title = "Texas Word'em"
-min_players = 2
+ABOUT = About(
+    name="texas",
+    title="Texas Word'em",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(60),  # CH-4
+    sheet="sheet_texas.html",
+    events=("roll", "word", "pass", "timeout"),
+)
 ROUNDS = 3
 FIRST_ROUND: Due = (("vowel", 2),)
 LATER_ROUND: Due = (("consonant", 1), ("vowel", 1))
@@ -213,3 +222,26 @@ def summary(state: State) -> Msg:
         common=common,
         totals=scores,
     )
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for a word, a pass or a timeout: the best word the letters made (TEX-3)."""
+    from engine.solve import texas_best
+
+    if not isinstance(event, (Word, Pass, Timeout)) or event.by not in before.personal:
+        return ""
+    best = texas_best(lexicon, list(available(before, event.by).elements()))
+    return f"best: {best[0]} ({best[1]})" if best else "no word could be made"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's word: the best its letters make, where they make one."""
+    if seat.kind != "word":
+        return None
+    from engine.solve import texas_best
+
+    best = texas_best(seat.lexicon, list(available(seat.state, seat.turn.player).elements()))
+    return {"type": "word", "by": seat.turn.player, "word": best[0]} if best else None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
 
 from engine import arithmetic
 from engine.errors import RuleViolation
@@ -21,13 +23,21 @@ from engine.games.base import (
     roll_turns,
     take_roll,
 )
+from engine.games.contract import About, Clock, Seat
 from engine.header import Header
+from engine.lexicon import Lexicon
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 
-name = "tiro"
-title = "Tiro di precisione"
-min_players = 2
+ABOUT = About(
+    name="tiro",
+    title="Tiro di precisione",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(60),  # CH-4
+    sheet="sheet_tiro.html",
+    events=("roll", "expression", "pass", "timeout"),
+)
 OPEN = ("expression", "pass", "timeout")
 TARGET = (("d20", 1),)
 
@@ -148,3 +158,27 @@ def summary(state: State) -> Msg:
     if dice:
         return msg("target %(target)s; dice %(dice)s", target=target, dice=dice)
     return msg("target %(target)s", target=target)
+
+
+# --- the contract's optional parts (engine.games.contract) -------------------------------------
+
+
+def best_play(before: State, event: Event, lexicon: Lexicon, memo: dict[str, Any]) -> str:
+    """The audit, for a shot taken (or not): the best expression for the target (TIR-3)."""
+    from engine.solve import best_shot
+
+    if not isinstance(event, (Expression, Pass, Timeout)) or before.target is None:
+        return ""
+    shot = best_shot(before.dice[event.by], before.target)
+    return f"best: {shot.expression} (key {shot.key})" if shot else "the target was unreachable"
+
+
+def computer_move(seat: Seat) -> dict[str, Any] | None:
+    """A computer player's expression: aimed at the target, where a few tries hit it."""
+    if seat.kind != "expression":
+        return None
+    from engine.bots import aimed_expression
+
+    aims = {Fraction(seat.state.target)}
+    expr = aimed_expression(seat.turn.numbers, aims, seat.rng)
+    return {"type": "expression", "by": seat.turn.player, "expr": expr}

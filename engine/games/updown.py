@@ -20,13 +20,20 @@ from engine.games.base import (
     roll_turn,
     take_roll,
 )
+from engine.games.contract import About, Clock
 from engine.header import Header
 from engine.message import Msg, msg
 from engine.rules import CURRENT
 
-name = "updown"
-title = "Up or down"
-min_players = 2
+ABOUT = About(
+    name="updown",
+    title="Up or down",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(15),  # CH-4
+    sheet="sheet_updown.html",
+    events=("roll", "bet", "timeout"),
+)
 CALLS = ("up", "down")
 THREE = (("d6", 3),)
 

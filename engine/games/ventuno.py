@@ -19,13 +19,20 @@ from engine.games.base import (
     roll_turn,
     take_roll,
 )
+from engine.games.contract import About, Clock
 from engine.header import Header
 from engine.message import Msg, either, msg
 from engine.rules import CURRENT
 
-name = "ventuno"
-title = "Il Ventuno"
-min_players = 2
+ABOUT = About(
+    name="ventuno",
+    title="Il Ventuno",
+    min_players=2,
+    max_players=None,  # CH-1 sets none
+    clock=Clock(15),  # CH-4
+    sheet="sheet_ventuno.html",
+    events=("roll", "choose", "timeout"),
+)
 TARGET = 21
 TWO = (("d6", 2),)
 

@@ -26,7 +26,7 @@ needs_browser = pytest.mark.skipif(
 )
 
 
-@pytest.mark.parametrize("game", render.GAMES_WITH_SHEETS)
+@pytest.mark.parametrize("game", render.sheets())
 def test_blank_sheets_match_their_snapshots(game: str) -> None:
     html = render.blank_sheet(render.environment(), game, game, 2, "it")
     snapshot = SNAPSHOTS / f"sheet-{game}.html"
@@ -109,9 +109,9 @@ def print_pdf(html: Path, tmp_path: Path) -> tuple[int, str, str]:
 @needs_browser
 def test_every_blank_sheet_prints_on_one_a4_page(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    for game in render.GAMES_WITH_SHEETS:
+    for game in render.sheets():
         ok(tmp_path / "x.db", "export", "sheet", game, "--players", "4", "--out", str(out))
-    for game in render.GAMES_WITH_SHEETS:
+    for game in render.sheets():
         pages, size, text = print_pdf(out / f"sheet-{game}.html", tmp_path)
         assert pages == 1, game
         assert "(A4)" in size and "594" in size.split("x")[0], size  # portrait

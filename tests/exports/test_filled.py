@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from exports import filled, render
+from exports import eventlog, filled, render
 from tests.support import EXAMPLES, example, play, roll
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -94,10 +94,10 @@ def test_ventuno_shows_the_bust_beside_the_throw() -> None:
 
 def test_the_event_log_speaks_the_sheets_language() -> None:
     replay = play("tiro", ["giallo", "blu"], [roll("giallo", "d6", 6, 6, 5, 1)])
-    (row,) = filled.event_log(replay, "it")
+    (row,) = eventlog.event_log(replay, "it")
     assert (row.who, row.what) == ("giallo", "giallo tira il d6: 6 6 5 1")
     assert row.state == "bersaglio non tirato; dadi giallo 6 6 5 1"
-    (row,) = filled.event_log(replay, "en")
+    (row,) = eventlog.event_log(replay, "en")
     assert row.what == "giallo rolls the d6: 6 6 5 1"
 
 

@@ -132,7 +132,7 @@ def test_every_blank_sheet_is_one_a4_page(tmp_path: Path) -> None:
     from exports import render
 
     out = tmp_path / "out"
-    for game in render.GAMES_WITH_SHEETS:
+    for game in render.sheets():
         ok(tmp_path / "x.db", "export", "sheet", game, "--players", "4", "--out", str(out), "--pdf")
         pdf = out / f"sheet-{game}.pdf"
         assert page_size(pdf) == A4

@@ -52,20 +52,7 @@ from tournament.services.stores import Store
 if TYPE_CHECKING:
     from tournament.services.corrections import Preview
 
-# CH-4: seconds per turn (La catena 120 by agreement for beginners); ALP's six seconds are a hint.
-TURN_SECONDS = {
-    "catena": 60,
-    "asta": 60,
-    "roulette_russa": 60,
-    "texas": 60,
-    "tiro": 60,
-    "ventuno": 15,
-    "battaglia": 30,
-    "updown": 15,
-}
-BEGINNER_CATENA = 120
 MIN_SECONDS = 0.1  # a clock that has run out still gives the prompt a moment, then times out
-ALPHATIANA_HINT = 6
 
 ReadLine = Callable[[str, float | None, bool], str | None]  # prompt, seconds, hidden -> line
 
@@ -320,20 +307,23 @@ class Console:
         return players.pop() if len(players) == 1 else None
 
     def turn_seconds(self, loaded: Loaded, who: str | None) -> float | None:
-        """CH-4's time for the turn now: one player's, or the shared time of a simultaneous phase
-        (Tiro's expressions, Texas's words, La catena's chains) when each of them can time out."""
-        game = loaded.replay.header.game
+        """CH-4's time for the turn now (the game's clock; for beginners, its longer one where
+        it has one): one player's, or the shared time of a simultaneous phase (Tiro's
+        expressions, Texas's words, La catena's chains) when each of them can time out."""
+        clock = loaded.replay.rules.clock
         turns = loaded.replay.turns
-        if game not in TURN_SECONDS or not turns or any("timeout" not in t.events for t in turns):
+        if clock is None or not turns or any("timeout" not in t.events for t in turns):
             return None
-        return BEGINNER_CATENA if game == "catena" and self.beginner else TURN_SECONDS[game]
+        return clock.beginners if self.beginner and clock.beginners else clock.seconds
 
     def hint_seconds(self, loaded: Loaded, who: str | None) -> float | None:
-        """La Roulette Alphatiana: the defender has "only six seconds", shown but not enforced."""
-        if not self.timers or who is None or loaded.replay.header.game != "alphatiana":
+        """A time the rules mention and do not enforce, shown (La Roulette Alphatiana's
+        defender has "only six seconds")."""
+        hint = loaded.replay.rules.hint
+        if not self.timers or who is None or hint is None:
             return None
         turn = next(t for t in loaded.replay.turns if t.player == who)
-        return ALPHATIANA_HINT if "choose" in turn.events else None
+        return hint.seconds if hint.on in turn.events else None
 
     # --- corrections and dice ----------------------------------------------------------------
 

@@ -13,12 +13,13 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.games import names, tetragon
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.domain.names import registered
 
-# The games a tournament plays, for --help (engine.games is not imported to build the CLI).
-GAMES_HELP = "catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown"  # TETRAGON
-ALL_GAMES_HELP = f"{GAMES_HELP}, alphatiana, parola_nascosta"  # GAMES
+# The games a tournament plays, for --help, from the registry (which loads no game for it).
+GAMES_HELP = ", ".join(tetragon())
+ALL_GAMES_HELP = ", ".join(names())
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)

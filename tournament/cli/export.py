@@ -69,11 +69,11 @@ def export_sheet(
     pdf: PDF = False,
 ) -> None:
     """A blank score sheet laid out for one game, one A4 page."""
-    from exports.render import GAMES_WITH_SHEETS
+    from exports.render import sheets
     from tournament.cli.common import fail
 
-    if game not in GAMES_WITH_SHEETS:
-        fail(f"no sheet for {game!r} (sheets: {', '.join(GAMES_WITH_SHEETS)})")
+    if game not in sheets():
+        fail(f"no sheet for {game!r} (sheets: {', '.join(sheets())})")
     if not 2 <= players <= 10:
         fail("a sheet has rows for 2 to 10 players")
     printer = _printer(out, lang or "it", templates, pdf, create=True)

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.games import names
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 
 match_app = typer.Typer(
@@ -150,10 +151,7 @@ def match_show(
 def match_new(
     game: Annotated[
         str,
-        typer.Argument(
-            help="catena, asta, roulette_russa, texas, tiro, ventuno, battaglia, updown, "
-            "alphatiana, parola_nascosta"
-        ),
+        typer.Argument(help=", ".join(names())),
     ],
     players: Annotated[
         list[str], typer.Argument(help="The players in turn order; the first is the challenger.")

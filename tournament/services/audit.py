@@ -11,16 +11,11 @@ from typing import Any
 from engine import jsontext
 from engine.errors import RuleViolation
 from engine.events import (
-    Chain,
     End,
     Event,
-    Expression,
     Out,
-    Pass,
     Ruling,
-    Timeout,
     Void,
-    Word,
     actor,
     parse_event,
 )
@@ -29,14 +24,6 @@ from engine.match import Replay
 from engine.message import msg
 from engine.notation import IllegalMove, NotationError, parse
 from engine.notation import format as format_move
-from engine.solve import (
-    WordGraph,
-    asta_words,
-    best_shot,
-    roulette_word,
-    shortest_chain,
-    texas_best,
-)
 from tournament.errors import Refused
 from tournament.services.matches import Loaded
 
@@ -63,56 +50,10 @@ def _rule(replay: Replay, position: int, event: Event) -> str:
     return next((t.rule for t in turns if t.player == who), "")
 
 
-def best_possible(replay: Replay, position: int, event: Event, graph: list[WordGraph]) -> str:
-    """What the best play was, for the moves a solver can judge (expressions, chains)."""
-    before = replay.history[position - 1]
-    who = actor(event)
-    game = replay.header.game
-    shot_taken = isinstance(event, (Expression, Pass, Timeout))
-    if shot_taken and game == "tiro" and before.target is not None:
-        shot = best_shot(before.dice[who], before.target)
-        return f"best: {shot.expression} (key {shot.key})" if shot else "the target was unreachable"
-    if shot_taken and game == "battaglia" and before.rolled is not None:
-        sinkable = [
-            f"{p}'s {v} with {shot.expression}"
-            for p, ships in before.ships.items()
-            if p != who
-            for v in sorted(set(ships))
-            if (shot := best_shot(before.rolled, v))
-        ]
-        return "could sink " + "; ".join(sinkable) if sinkable else "no ship could be sunk"
-    answered = isinstance(event, (Word, Pass, Timeout))
-    if answered and game == "asta" and before.new:
-        from engine.games.asta import previous_slots, slot
-
-        legal = asta_words(
-            replay.lexicon, previous_slots(before), [slot(f, before.chosen) for f in before.new]
-        )
-        words = sorted({w for w, _ in legal})
-        if not words:
-            return "no legal word existed"
-        more = f" ({len(words)} in all)" if len(words) > 6 else ""
-        return f"legal words: {', '.join(words[:6])}{more}"
-    if answered and game == "texas" and who is not None and who in before.personal:
-        from engine.games.texas import available
-
-        best = texas_best(replay.lexicon, list(available(before, who).elements()))
-        return f"best: {best[0]} ({best[1]})" if best else "no word could be made"
-    if answered and game == "roulette_russa" and before.writer == who:
-        found = roulette_word(replay.lexicon, [c for c, _ in before.consonants])
-        return f"a word that covers them: {found}" if found else "no word covers them"
-    if isinstance(event, Chain) and game == "catena":
-        if not graph:
-            graph.append(WordGraph.from_lexicon(replay.lexicon))
-        from engine.games.catena import anchor_words
-
-        chain = shortest_chain(graph[0], anchor_words(before))
-        return (
-            f"shortest possible: {len(chain)} words ({'-'.join(chain)})"
-            if chain
-            else ("no chain joins the anchors")
-        )
-    return ""
+def best_possible(replay: Replay, position: int, event: Event, memo: dict[str, Any]) -> str:
+    """What the best play was, where the game's solver judges the move (its ``best_play``:
+    expressions, words, chains), in English; ``memo`` keeps what it reuses along one match."""
+    return replay.rules.best_play(replay.history[position - 1], event, replay.lexicon, memo)
 
 
 def timeline(loaded: Loaded) -> list[dict[str, Any]]:
@@ -121,7 +62,7 @@ def timeline(loaded: Loaded) -> list[dict[str, Any]]:
     events = replay.events
     voided_by = {e.on: i for i, e in enumerate(events, 1) if isinstance(e, Void)}
     ruled_by = {e.on: (i, e) for i, e in enumerate(events, 1) if isinstance(e, Ruling)}
-    graph: list[WordGraph] = []
+    memo: dict[str, Any] = {}
     rows = []
     for position, event in enumerate(events, 1):
         notes = [n for n in replay.notes if n.position == position]
@@ -136,7 +77,7 @@ def timeline(loaded: Loaded) -> list[dict[str, Any]]:
             "judged": [n.text for n in notes],
             "voided_by": voided_by.get(position),
             "ruling": None,
-            "best": best_possible(replay, position, event, graph),
+            "best": best_possible(replay, position, event, memo),
             "hash": loaded.match.hashes[position - 1],
         }
         if position in ruled_by:

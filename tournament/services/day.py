@@ -18,7 +18,7 @@ from typing import Any
 
 from eventsourcing.application import AggregateNotFoundError
 
-from engine.games import GAMES, TETRAGON, game
+from engine.games import game, names, tetragon
 from engine.message import msg
 from tournament.domain import views
 from tournament.domain.names import registered
@@ -80,7 +80,7 @@ def _create(store: Store, name: str, by: str, settings: dict[str, Any]) -> Tourn
         "format": settings.get("format", "swiss"),
         "rounds": settings.get("rounds"),
         "plays": settings.get("plays", PARTITA),
-        "games": list(settings.get("games") or TETRAGON),
+        "games": list(settings.get("games") or tetragon()),
         "scoring": settings.get("scoring") or {"win": 3, "draw": 1, "loss": 0, "bye": 3},
         "placement": list(settings.get("placement") or []),
         "tiebreaks": list(settings.get("tiebreaks") or TIEBREAKS),
@@ -111,23 +111,21 @@ def _check_settings(config: dict[str, Any]) -> None:
                 known=tuple(FORMATS),
             )
         )
-    if config["plays"] != PARTITA and config["plays"] not in GAMES:
+    if config["plays"] != PARTITA and config["plays"] not in names():
         raise Refused(
             msg(
                 "a pairing plays %(partita)r or one game (%(games)s)",
                 partita=PARTITA,
-                games=tuple(GAMES),
+                games=names(),
             )
         )
-    bad = [g for g in config["games"] if g not in GAMES]
+    bad = [g for g in config["games"] if g not in names()]
     if bad:
-        raise Refused(
-            msg("unknown game %(game)r (known: %(known)s)", game=bad[0], known=tuple(GAMES))
-        )
+        raise Refused(msg("unknown game %(game)r (known: %(known)s)", game=bad[0], known=names()))
     if config["plays"] == PARTITA and len(set(config["games"])) < PARTITA_GAMES:
         raise Refused(msg("a Tetragon partita chooses four games: allow at least four (CH-3)"))
     if config["plays"] != PARTITA and config["format"] == "pods":
-        if getattr(game(config["plays"]), "max_players", 10) < 3:
+        if (game(config["plays"]).max_players or 3) < 3:
             raise Refused(
                 msg(
                     "%(game)s is a duel: pair it in a two-player format",

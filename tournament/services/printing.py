@@ -91,9 +91,9 @@ class Printer:
         info = summary(loaded)
         replay = loaded.replay
         qr = render.qr_svg(info["head"] or "")
-        graph: list[Any] = []
+        memo: dict[str, Any] = {}
         best = {
-            position: best_possible(replay, position, event, graph)
+            position: best_possible(replay, position, event, memo)
             for position, event in enumerate(replay.events, 1)
         }
         where = self._where(info["id"])
@@ -240,7 +240,7 @@ class Printer:
         progress bar, #11).
         """
         jobs: list[tuple[str, Callable[[], Any]]] = [
-            (name, partial(self.blank_sheet, name)) for name in render.GAMES_WITH_SHEETS
+            (name, partial(self.blank_sheet, name)) for name in render.sheets()
         ]
         try:
             t = day.get_tournament(self.store)

@@ -133,7 +133,7 @@ def table_view(
 
 
 def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
-    from exports.filled import event_log
+    from exports.eventlog import event_log
 
     replay = loaded.replay
     return {

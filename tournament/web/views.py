@@ -171,7 +171,7 @@ def match(
 
 def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The timeline in the words of each language (the page's; the JSON keeps the notation)."""
-    from exports.filled import event_log
+    from exports.eventlog import event_log
     from exports.i18n import say
     from exports.wording import best_play
 
