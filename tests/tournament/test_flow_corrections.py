@@ -173,3 +173,26 @@ def test_an_amend_stores_the_same_events_from_cli_and_web(tmp_path: Path) -> Non
     assert events(cli) == events(site)
     assert events(site)[0][-1][1]["reason"] == "score sheet misread"
     assert points(site) == points(cli) and points(site)["b"] == 3
+
+
+def test_the_web_confirms_a_correction_only_on_the_match_it_previewed(tmp_path: Path) -> None:
+    """The confirm step sends back the position the preview was reckoned at: when another
+    terminal wrote to the match meanwhile, nothing is stored and the page says so."""
+    db = played(tmp_path / "t.db")
+    with make_client(Store(db)) as client:
+        token = log_in(client)
+        form = {"match": "M1", "on": "5", "kind": "void", "reason": "wrong player"}
+        preview = client.post("/organizer/correct", data={"csrf": token, **form, "do": "preview"})
+        kept = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', preview.text))
+        assert kept["position"] == "6"  # the match as previewed: five moves and its end
+        ok(db, "match", "rule", "M1", "4", "accept", "--yes")  # another terminal, meanwhile
+        before = events(db)
+        done = client.post("/organizer/correct", data={**kept, "do": "record"})
+        assert "flash bad" in done.text and "alla posizione 7, non 6" in done.text, done.text
+        assert events(db) == before
+        # previewed again, on the match as it is now, the void is stored
+        preview = client.post("/organizer/correct", data={"csrf": token, **form, "do": "preview"})
+        kept = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', preview.text))
+        done = client.post("/organizer/correct", data={**kept, "do": "record"})
+        assert "flash bad" not in done.text, done.text
+        assert '"void"' in events(db)[1][-1]

@@ -205,6 +205,7 @@ class Console:
             confirmed=False,
             expected_position=at,
             sealer=self.seal_word,
+            reveal=False,  # the seed once the referee passed the chance to undo
         )
         if done.preview is None:  # not a correction (a match the round closed unfinished): stored
             return done.loaded, done.stored
@@ -222,6 +223,7 @@ class Console:
             self.lexicon,
             confirmed=True,
             expected_position=seen,
+            reveal=False,
         )
         return done.loaded, done.stored
 

@@ -55,6 +55,7 @@ class Preview(NamedTuple):
     standings: Sequence[dict[str, Any]] = ()
     later_pairings: Sequence[dict[str, Any]] = ()
     stored: bool = False
+    position: int | None = None  # the match's position the preview was reckoned at
 
     @property
     def moved(self) -> list[dict[str, Any]]:
@@ -104,7 +105,7 @@ def preview_move(
     from tournament.services.audit import outcome_json
 
     loaded = load(store, number, lexicon)
-    event = _read(move, loaded, sealer)
+    event = _read(store, move, loaded, sealer)
     try:
         after = loaded.replay.apply(event)
     except RuleViolation as v:
@@ -114,6 +115,7 @@ def preview_move(
         loaded.match.number,
         before=outcome_json(loaded.replay.outcome),
         after=outcome_json(after.outcome),
+        position=loaded.replay.position,
     )
     if isinstance(event, Void) and after.outcome is None:
         turns = tuple(
@@ -149,17 +151,23 @@ def record_correction(
     confirmed: bool,
     expected_position: int | None = None,
     sealer: Callable[[str], str] | None = None,
+    reveal: bool = True,
 ) -> Recorded:
     """Record a move; in a closed round every move is a correction (a ruling, a void, or the
-    move that replaces a voided one): it is previewed, and stored only when ``confirmed``."""
+    move that replaces a voided one): it is previewed, and stored only when ``confirmed``.
+
+    ``expected_position`` is the position the writer saw (a preview's, once confirmed): when
+    the match has moved on since, nothing is stored. ``reveal``: as
+    :func:`tournament.services.play.record_move` (the console reveals after its undo)."""
     place = _place(store, number) if _may_correct(store, number, move) else None
     if place is None or not _closed(*place):
-        return Recorded(None, *_store(store, number, move, lexicon, expected_position, sealer))
+        stored = _store(store, number, move, lexicon, expected_position, sealer, reveal)
+        return Recorded(None, *stored)
     preview = preview_move(store, number, move, lexicon, sealer=sealer)
     if not confirmed:
         return Recorded(preview, None, [])
     # The move as previewed, in its canonical notation: a sealed word is not asked again.
-    stored = _store(store, number, preview.correction, lexicon, expected_position, None)
+    stored = _store(store, number, preview.correction, lexicon, expected_position, None, reveal)
     return Recorded(preview._replace(stored=True), *stored)
 
 
@@ -184,11 +192,17 @@ def _may_correct(store: Store, number: str, move: str | Event) -> bool:
     return any(orjson.loads(line).get("type") == "end" for line in lines)
 
 
-def _read(move: str | Event, loaded: Loaded, sealer: Callable[[str], str] | None) -> Event:
+def _read(
+    store: Store, move: str | Event, loaded: Loaded, sealer: Callable[[str], str] | None
+) -> Event:
+    """The move as an event, read as recording it would read it (a roll without its faces
+    takes them from the sealed digital dice)."""
     if not isinstance(move, str):
         return move
+    from tournament.services import dice
+
     try:
-        return parse(move, loaded.replay, sealer=sealer)
+        return parse(move, loaded.replay, seed=dice.seed(store, loaded.match.number), sealer=sealer)
     except (NotationError, RuleViolation) as e:
         raise Refused(refusal(e)) from None
 
@@ -200,9 +214,14 @@ def _store(
     lexicon: str | None,
     expected_position: int | None,
     sealer: Callable[[str], str] | None,
+    reveal: bool,
 ) -> tuple[Loaded, list[Event]]:
+    if not isinstance(move, str) and expected_position is not None:
+        move = notation(move)  # the position checked as for a move in the notation
     if isinstance(move, str):
-        return record_move(store, number, move, lexicon, expected_position, sealer=sealer)
+        return record_move(
+            store, number, move, lexicon, expected_position, sealer=sealer, reveal=reveal
+        )
     return record(store, number, move, lexicon)
 
 

@@ -22,16 +22,13 @@ from engine.games import game, names, tetragon
 from engine.message import msg
 from tournament.domain import views
 from tournament.domain.names import registered
-from tournament.domain.results import (  # noqa: F401 - the services' names for them
+from tournament.domain.results import (  # noqa: F401 - the names the services' callers ask here
     PARTITA,
     OutcomeOf,
     current_standings,
-    round_results,
-    scoring_of,
     status,
     table_games,
     table_result,
-    table_winner,
 )
 from tournament.domain.rounds import pairings_for, pod_minimum
 from tournament.domain.standings import TIEBREAKS

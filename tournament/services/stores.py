@@ -18,10 +18,9 @@ from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
 from tournament.storage.sql import ensure, own_tables
-from tournament.storage.store import Conflict, Store, normalise_number
+from tournament.storage.store import Store, normalise_number
 
 __all__ = [
-    "Conflict",
     "Location",
     "SqliteFile",
     "Store",

@@ -255,9 +255,10 @@ async def _previewed(request: Request, form: FormData, action: str, fn: Any) -> 
             preview = await run_in_threadpool(fn)
     except UserError as e:
         return back(request, HOME, refused(request, e), False)
-    return page(
-        request, "correction.html", _shown(preview, action, lang_of(request)), form=dict(form)
-    )
+    kept = dict(form)  # what the confirm step sends back, with the position previewed
+    if preview.position is not None:
+        kept["position"] = str(preview.position)
+    return page(request, "correction.html", _shown(preview, action, lang_of(request)), form=kept)
 
 
 @action
@@ -268,8 +269,10 @@ async def correct(request: Request, form: FormData) -> Response:
     if field(form, "do") == "record":
 
         def go() -> str:
+            # The match as previewed: if another terminal wrote to it since, nothing is stored.
+            seen = number(form, "position") if field(form, "position") else None
             done = corrections.record_correction(
-                store, match, _correction(form), lexicon, confirmed=True
+                store, match, _correction(form), lexicon, confirmed=True, expected_position=seen
             )
             assert done.loaded is not None  # confirmed: stored
             return str(done.loaded.match.number)
