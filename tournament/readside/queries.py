@@ -2,7 +2,10 @@
 
 The services and both front ends ask these, never the tables themselves: the SQL stays on the
 read side. Each reads :func:`tournament.readside.readmodels.database` as it is; a command that
-wants the latest events brings the read models up to date first (``readmodels.update``).
+wants the latest events brings the read models up to date first (``readmodels.update``). The
+outcomes are the exception: a service decides on them (a round closes, a round is paired, a
+status or a correction is reckoned), so they are read up to the last stored event, always
+(``readmodels.current``, #29).
 Rows are plain dicts, one per row, keyed by column (what ``--json`` and the pages print).
 """
 
@@ -26,8 +29,9 @@ def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[
 
 
 def outcomes(store: Store) -> dict[str, Outcome | None]:
-    """Each match's outcome (None: in play), by number."""
-    return readmodels.outcomes(readmodels.database(store))
+    """Each match's outcome (None: in play), by number, up to the last stored event (the read
+    models are brought up to date first when they lag)."""
+    return readmodels.outcomes(readmodels.current(store))
 
 
 def outcome_of(store: Store) -> Callable[[str], Outcome | None]:

@@ -72,6 +72,24 @@ def database(store: Store) -> ReadDB:
     return read_db(store)
 
 
+def current(store: Store) -> ReadDB:
+    """The read models holding every event stored so far: brought up to date first when they
+    lag (#29: a decision read from them is the log's, however late the live refresh is). When
+    they do not lag this costs two small reads."""
+    db = database(store)
+    if _behind(db, store):
+        update(store)
+        db = database(store)
+    return db
+
+
+def _behind(db: ReadDB, store: Store) -> bool:
+    if "_projections" not in db.tables():
+        return True
+    last = store.recorder.max_notification_id() or 0
+    return _schema(db) != SCHEMA or position(db) < last
+
+
 def _schema(db: ReadDB) -> int | None:
     row = db.rows("select position from _projections where name = 'schema'")
     return row[0][0] if row else None

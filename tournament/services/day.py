@@ -55,7 +55,7 @@ def replayed_outcome(store: Store) -> OutcomeOf:
 def _read_outcomes(store: Store) -> OutcomeOf:
     from tournament.readside import queries  # not imported by a recording call (#15)
 
-    return queries.outcome_of(store)
+    return queries.outcome_of(store)  # up to date: the read models catch up first (#29)
 
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
@@ -189,7 +189,7 @@ def pair_next_round(
     store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
 ) -> dict[str, Any]:
     """Pair the next round and record it; the previous round must be closed. The outcomes are
-    the read models' unless given."""
+    the read models' brought up to the last stored event unless given (#29)."""
     return retried(lambda: _pair_next_round(store, outcome_of, by))
 
 
@@ -209,7 +209,8 @@ def close_round(
     store: Store, outcome_of: OutcomeOf | None = None, by: str = "organizer"
 ) -> dict[str, Any]:
     """Close the current round once every table is decided (the outcomes are the read models'
-    unless given)."""
+    brought up to the last stored event unless given: a move recorded a moment ago counts,
+    however late the live refresh is, #29)."""
     return retried(lambda: _close_round(store, outcome_of, by))
 
 
