@@ -31,13 +31,28 @@ from tournament.web.security import client_of
 from tournament.web.tokens import find
 
 LETTER_DICE = ("consonant", "vowel")
+DIGITS = 18  # the longest number a table's form holds (Python reads no more than 4,300, #29)
+# The fields that hold numbers, or a move typed in the notation (which reads its numbers).
+NUMERIC = ("position", "on", "values", "dice", "value", "die", "text", "expr", "target")
+_TOO_LONG = re.compile(rf"\d{{{DIGITS + 1},}}")
 
 
 # --- recording -------------------------------------------------------------------------------
 
 
 def _value(text: str) -> int | str:
-    return int(text) if text.isdigit() else text.upper()
+    # ASCII digits only: "²".isdigit() is True, and int() refuses it (the engine judges "²")
+    return int(text) if text.isascii() and text.isdigit() else text.upper()
+
+
+def bounded(form: FormData) -> None:
+    """Refuse a form whose number is longer than any the table holds, in one sentence of ours
+    (Python's own reading of a 5,000-digit number says something else, in English)."""
+    for name in NUMERIC:
+        if _TOO_LONG.search(field(form, name)):
+            raise Refused(
+                msg("a number has at most %(digits)s digits (%(name)s)", digits=DIGITS, name=name)
+            )
 
 
 def _split(text: str) -> list[str]:
@@ -234,8 +249,9 @@ async def record_move(request: Request) -> Response:
 
     def go() -> list[Any]:
         nonlocal salt
+        bounded(form)
         match = _match_of_table(store, found, field(form, "match"))
-        expected = number(form, "position")
+        expected = number(form, "position", DIGITS)
         if kind == "void":
             reason = field(form, "reason")
             if not reason:
