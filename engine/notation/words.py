@@ -124,10 +124,15 @@ def keyword(t: Token) -> str:
     return "" if t.quoted else fold(t.text)
 
 
+# A number of the notation: at most 18 digits (any count, position or die value is far smaller;
+# a longer run is a typo, and Python refuses to read one of over 4,300 digits in English).
+NUMBER = r"-?\d{1,18}"
+
+
 def whole_number(t: Token, what: str) -> int:
     """The number a token says; ``what`` names it in the refusal (a message)."""
     text = t.text.lstrip("#") if not t.quoted else ""
-    if not re.fullmatch(r"-?\d+", text):
+    if not re.fullmatch(NUMBER, text):
         raise MalformedMove(
             msg("%(what)s must be a whole number, not %(text)r", what=what, text=t.text)
         )
@@ -137,7 +142,7 @@ def whole_number(t: Token, what: str) -> int:
 def number_or(t: Token, other: Callable[[str], Any]) -> Any:
     if t.quoted:
         return t.text
-    return int(t.text) if re.fullmatch(r"-?\d+", t.text) else other(t.text)
+    return int(t.text) if re.fullmatch(NUMBER, t.text) else other(t.text)
 
 
 # --- the verbs --------------------------------------------------------------------------------
@@ -192,6 +197,6 @@ def faces(t: Token) -> list[Any]:
 
 def dice_list(t: Token) -> list[int]:
     """Dice values such as ``2,1,3`` (a reroll's dice and faces)."""
-    if t.quoted or not re.fullmatch(r"\d+(,\d+)*", t.text):
+    if t.quoted or not re.fullmatch(r"\d{1,18}(,\d{1,18})*", t.text):
         raise MalformedMove(msg("%(text)r must be dice values such as 2,1,3", text=t.text))
     return [int(v) for v in t.text.split(",")]

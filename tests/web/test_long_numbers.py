@@ -75,3 +75,26 @@ def test_a_5000_digit_number_on_the_organizers_page(client: TestClient, store: S
             answer = client.post(path, data={"csrf": token, **form})
             assert said(answer) == (200, sentence.format(name=name), True), path
     assert store.recorder.max_notification_id() == before
+
+
+def test_a_5000_digit_number_in_a_typed_move_or_an_amendment_is_a_refusal(
+    client: TestClient, store: Store
+) -> None:
+    """A typed move (the notation) and an amendment's points read a long number as a typo: one
+    sentence of the catalogue's, never Python's own about integer strings."""
+    token = log_in(client)
+    client.post("/organizer/round/pair", data={"csrf": token})
+    client.post("/organizer/table/start", data={"csrf": token, "round": "1", "table": "1",
+                                                "game": "tiro"})  # fmt: skip
+    client.get("/lang/en")
+    before = store.recorder.max_notification_id()
+    forms = [
+        ("/organizer/correct", {"match": "M1", "kind": "move", "move": f"roll giallo d6 {BIG}"}),
+        ("/organizer/correct", {"match": "M1", "kind": "void", "on": "1", "reason": BIG}),
+        ("/organizer/amend", {"round": "1", "table": "1", "points": f"giallo={BIG} blu=0"}),
+    ]
+    for path, form in forms:
+        answer = client.post(path, data={"csrf": token, **form, "do": "preview"})
+        status, text, bad = said(answer)
+        assert status == 200 and bad and "integer string" not in text, (path, text[:200])
+    assert store.recorder.max_notification_id() == before

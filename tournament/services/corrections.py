@@ -276,7 +276,7 @@ def read_points(items: list[str]) -> dict[str, int]:
         player, _, value = item.partition("=")
         # ASCII digits only ("²".isdigit() is True), and no more than any JSON reader holds
         # exactly: a larger number would be stored and then break every later reading.
-        if not (value.isascii() and value.isdigit()) or int(value) > MAX_INT:
+        if not (value.isascii() and value.isdigit()) or len(value) > 18 or int(value) > MAX_INT:
             raise Refused(msg("points are written player=number, not %(item)r", item=item))
         given[player] = int(value)
     return given
