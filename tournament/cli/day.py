@@ -15,7 +15,7 @@ import typer
 
 from engine.games import names, tetragon
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
-from tournament.domain.names import registered
+from tournament.domain.names import admitted, registered
 
 # The games a tournament plays, for --help, from the registry (which loads no game for it).
 GAMES_HELP = ", ".join(tetragon())
@@ -156,6 +156,7 @@ def players_add(
     """Register players (after round 1 they enter late, from the next round)."""
     from tournament.services import day
 
+    names = [admitted(n) for n in names]  # a new name: normalised, or refused (#29)
     s = store()
     t = day.add_players(s, names, by=by)
     _refresh(s)
@@ -174,6 +175,7 @@ def players_withdraw(
     as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
+    from tournament.cli.render import echo
     from tournament.domain import views
     from tournament.services import day
 
@@ -185,7 +187,7 @@ def players_withdraw(
     if as_json:
         print_json({"player": name, **player.to_json()})
     else:
-        typer.echo(f"{name} {player.status}")
+        echo(f"{name} {player.status}")
 
 
 @players_app.command("list")
@@ -198,11 +200,11 @@ def players_list(as_json: JSON = False) -> None:
     if as_json:
         print_json(rows)
         return
-    from rich.table import Table
+    from tournament.cli.render import Table, cell
 
     table = Table("seed", "player", "status", "from round")
     for r in rows:
-        table.add_row(str(r["seed"]), r["name"], r["status"], str(r["since"]))
+        table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
     _console().print(table)
 
 
@@ -222,15 +224,14 @@ def _show_round(stored: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print_json(stored)
         return
-    from rich.table import Table
-
+    from tournament.cli.render import Table, cell, joined
     from tournament.domain import views
 
     r = views.round_of(stored)
     table = Table("table", "players", "why", title=f"Round {r.number}")
     for tb in r.tables:
-        players = " - ".join(tb.players) + (" (bye)" if tb.bye else "")
-        table.add_row(str(tb.number), players, tb.why)
+        players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
+        table.add_row(str(tb.number), players, cell(tb.why))
     _console().print(table)
 
 
@@ -355,7 +356,7 @@ def standings(as_json: JSON = False) -> None:
 
 
 def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None:
-    from rich.table import Table
+    from tournament.cli.render import Table, cell
 
     def num(v: Any) -> str:
         return "" if v is None else (str(int(v)) if float(v).is_integer() else f"{v:g}")
@@ -364,7 +365,7 @@ def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None
     for r in rows:
         table.add_row(
             str(r["rank"]),
-            r["player"],
+            cell(r["player"]),
             num(r["points"]),
             num(r["challenge"]),
             num(r["buchholz"]),
@@ -378,6 +379,7 @@ def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None
 @guarded
 def status(as_json: JSON = False) -> None:
     """Where the day stands: the round and what each table waits for."""
+    from tournament.cli.render import echo
     from tournament.readside import queries, readmodels
     from tournament.services import day
 
@@ -391,15 +393,15 @@ def status(as_json: JSON = False) -> None:
         where = "no round paired yet (tournament round pair)"
     else:
         where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
-    typer.echo(f"{info['name']}: {active_players(info['players'])}, {where}")
+    echo(f"{info['name']}: {active_players(info['players'])}, {where}")
     for tb in info["tables"]:  # the status as --json prints it (docs/cli.md), not stored state
         who = " - ".join(tb["players"])
         if tb["bye"]:
-            typer.echo(f"  table {tb['table']}: {who} (bye)")
+            echo(f"  table {tb['table']}: {who} (bye)")
             continue
         done = "decided" if tb["decided"] else "playing"
         games = ", ".join(f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]) or "no games yet"
-        typer.echo(f"  table {tb['table']}: {who}: {done}; {games}")
+        echo(f"  table {tb['table']}: {who}: {done}; {games}")
 
 
 @app.command("rebuild")

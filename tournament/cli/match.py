@@ -122,9 +122,11 @@ def match_list(
     from rich.console import Console
     from rich.table import Table
 
+    from tournament.cli.render import joined
+
     table = Table("id", "game", "players", "events")
     for r in rows:
-        table.add_row(r["id"], r["game"], ", ".join(r["players"]), str(r["events"]))
+        table.add_row(r["id"], r["game"], joined(r["players"]), str(r["events"]))
     Console().print(table)
 
 

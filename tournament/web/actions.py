@@ -16,7 +16,7 @@ from engine.message import Msg, msg
 from exports.i18n import say
 from tournament.errors import Refused, UserError
 from tournament.services.stores import as_user_errors
-from tournament.web.security import csrf_ok
+from tournament.web.security import FLASH_BYTES, csrf_ok, within
 from tournament.web.words import lang_of
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
@@ -81,7 +81,9 @@ def refused(request: Request, e: UserError) -> str:
 
 
 def flash(request: Request, text: str, good: bool = True) -> None:
-    request.session["flash"] = {"text": text, "good": good}
+    """A message for the next page, carried by the session's cookie: bounded, so that the cookie
+    stays one a browser keeps (#29)."""
+    request.session["flash"] = {"text": within(text, FLASH_BYTES), "good": good}
 
 
 def back(request: Request, to: str, text: str, good: bool = True) -> Response:

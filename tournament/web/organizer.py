@@ -23,6 +23,7 @@ from engine.errors import RuleViolation
 from engine.events import Event, parse_event
 from engine.message import msg
 from exports.i18n import say
+from tournament.domain.names import admitted, short
 from tournament.domain.views import open_round, players, round_of
 from tournament.errors import Refused, UserError
 from tournament.services import corrections, day, play, tables
@@ -113,10 +114,16 @@ async def logout(request: Request, form: FormData) -> Response:
 
 @action
 async def register(request: Request, form: FormData) -> Response:
-    names = [n.strip() for n in field(form, "names").splitlines() if n.strip()]
+    typed = [n.strip() for n in field(form, "names").splitlines() if n.strip()]
     store = request.app.state.store
-    ok, said = await run(request, lambda: day.add_players(store, names) and names)
-    return back(request, HOME, f"+ {', '.join(names)}" if ok else said, ok)
+
+    def add() -> list[str]:
+        names = [admitted(n) for n in typed]  # a new name: normalised, or refused (#29)
+        day.add_players(store, names)
+        return names
+
+    ok, said = await run(request, add)
+    return back(request, HOME, "+ " + ", ".join(map(short, said)) if ok else said, ok)
 
 
 @action

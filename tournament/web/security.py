@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
 import time
 from collections import deque
@@ -19,6 +20,9 @@ CSP = (
     "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; "
     "object-src 'none'"
 )
+# A flash message rides in the session's cookie, which a browser drops past 4,096 bytes: the
+# message is at most this many bytes as the cookie writes it (JSON, then base64 and a signature).
+FLASH_BYTES = 1000
 PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"  # exports' sheets
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
@@ -108,6 +112,25 @@ class RateLimit:
 
     def failed(self, client: str) -> None:
         self._recent(client).append(time.monotonic())
+
+
+def within(text: str, most: int) -> str:
+    """``text`` cut with an ellipsis to at most ``most`` bytes as JSON writes it (a character
+    outside ASCII is a 6- or 12-byte escape there).
+
+    >>> within("Giallo", 10)
+    'Giallo'
+    >>> within("x" * 20, 10)
+    'xxxx…'
+    """
+    sizes = [len(json.dumps(c)) - 2 for c in text]
+    if sum(sizes) <= most:
+        return text
+    room, end = most - len(json.dumps("…")) + 2, 0
+    while end < len(text) and sizes[end] <= room:
+        room -= sizes[end]
+        end += 1
+    return text[:end] + "…"
 
 
 def client_of(request: Request) -> str:
