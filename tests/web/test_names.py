@@ -99,11 +99,6 @@ def test_a_huge_name_on_the_players_page_is_never_a_500(client: TestClient) -> N
     assert r.status_code == 404 and "x" * 100 in html.unescape(r.text)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="readside/queries.matches filters by LIKE, which SQLite refuses past 50,000 bytes "
-    "(the fix is h-close's: see the report)",
-)
 def test_a_huge_name_stored_before_has_its_page(tmp_path: Path) -> None:
     store = build(tmp_path / "t.db")
     huge = "x" * 60_000

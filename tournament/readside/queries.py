@@ -77,7 +77,9 @@ def matches(
         params.append(round_number)
     if outside_rounds:
         where.append("round is null")
-    if player is not None:  # a cheap filter first; the decoded list decides
+    # A cheap filter first (SQLite's LIKE refuses patterns over 50,000 bytes); the decoded
+    # list decides.
+    if player is not None and len(player) <= 1000:
         where.append("players like ?")
         params.append(f"%{readtables.dumps(player)}%")  # as the column is written
     clause = f"where {' and '.join(where)} " if where else ""

@@ -21,7 +21,7 @@ from eventsourcing.application import AggregateNotFoundError
 from engine.games import game, names, tetragon
 from engine.message import msg
 from tournament.domain import views
-from tournament.domain.names import registered
+from tournament.domain.names import admitted, registered
 from tournament.domain.results import (  # noqa: F401 - the names the services' callers ask here
     PARTITA,
     OutcomeOf,
@@ -153,8 +153,8 @@ def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> To
 def _add_players(store: Store, names: Sequence[str], by: str) -> Tournament:
     t = get_tournament(store)
     for name in names:
-        name = name.strip()
-        if not name or name == "referee":
+        name = admitted(name)  # normalised, or refused: hidden characters, no letter, too long
+        if name == "referee":
             raise Refused(msg("%(name)r cannot be a player's name", name=name))
         same = registered(name, t.players)  # giallo beside Giallo is Giallo (#11)
         if same is not None and t.players[same]["status"] != "withdrawn":
