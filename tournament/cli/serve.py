@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -10,6 +15,13 @@ import typer
 from tournament.cli.common import app, fail, guarded, settings
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+# The open files a server keeps beside its connections' sockets: its own (the listening socket,
+# the event loop's, the log), the store's (a file, its WAL and shared memory), and a margin for
+# the connections accepted only to be refused.
+OWN = 32
+PER_THREAD = 8  # a worker thread's files: its connections to the store and the read models
+MAX_THREADS = 40  # the page threads a server never goes beyond (anyio's default)
+REPEATING = ("asyncio", "uvicorn.error", "tournament.web")  # loggers whose repeats are counted
 
 
 @app.command("serve")
@@ -37,7 +49,6 @@ def serve(
 ) -> None:
     """Serve the tournament on the web: live public pages, the referees' table pages (private
     links on QR cards) and the organizer's pages behind a passphrase."""
-    import os
     import secrets
 
     from tournament.services.stores import SqliteFile, holds_store, is_url, locate
@@ -62,9 +73,13 @@ def serve(
 
     from tournament.web.app import Settings, create_app
 
+    plan = budget(descriptors(), open_files(), Settings.live_threads)
     web = create_app(
-        Settings(db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season)
-    )
+        Settings(
+            db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
+            streams=plan.streams if plan else None, threads=plan.threads if plan else None,
+        )
+    )  # fmt: skip
     if host not in LOCAL:
         typer.echo(
             f"warning: listening on {host}: anyone on that network can open the public pages; "
@@ -74,7 +89,18 @@ def serve(
     typer.echo(f"serving {path} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
     if organizer_passphrase is None:
         typer.echo(f"organizer's passphrase (shown once): {passphrase}", err=True)
-    uvicorn.run(web, host=host, port=port, log_level="warning", access_log=False)
+    repeats = Repeats()
+    for name in REPEATING:
+        logging.getLogger(name).addFilter(repeats)
+    try:
+        uvicorn.run(
+            web, host=host, port=port, log_level="warning", access_log=False,
+            limit_concurrency=plan.connections if plan else None,
+        )  # fmt: skip
+    finally:
+        repeats.report()
+        for name in REPEATING:
+            logging.getLogger(name).removeFilter(repeats)
 
 
 def season_of(file: Path, where: Any) -> Path:
@@ -86,3 +112,101 @@ def season_of(file: Path, where: Any) -> Path:
     if not isinstance(where, SqliteFile) or where.path.resolve() not in found.sources:
         fail(f"the season {file} does not name the tournament at {where}")
     return file.resolve()
+
+
+def descriptors() -> int | None:
+    """The open-file limit, the soft one raised to the hard one where the system lets it
+    (``None``: no bound is known, or there is none)."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):  # not allowed here: the soft limit it is
+            pass
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
+def open_files() -> int:
+    """How many files this process has open now (a guess where the system does not say)."""
+    for folder in ("/proc/self/fd", "/dev/fd"):
+        try:
+            return max(len(os.listdir(folder)) - 1, 3)  # (less the listing's own)
+        except OSError:
+            continue
+    return 16
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a server can hold within its open-file limit: live streams, connections in all
+    (streams and pages: uvicorn answers 503 past them), and threads gathering pages."""
+
+    streams: int
+    connections: int
+    threads: int
+
+
+def budget(limit: int | None, open_now: int, live_threads: int) -> Plan | None:
+    """The server's plan under ``limit`` open files, ``open_now`` of them open already, the
+    live task running ``live_threads`` threads: a quarter of what is left for the pages (their
+    threads' connections to the store, and their sockets), the rest for the live streams
+    (``None``: no limit, no plan)."""
+    if limit is None:
+        return None
+    spare = limit - open_now - OWN - live_threads * PER_THREAD
+    pages = max(spare // 4, 0)
+    threads = min(max(pages // (3 * PER_THREAD), 1), MAX_THREADS)
+    sockets = max(pages - threads * PER_THREAD, 4)
+    streams = max(spare - pages, 1)
+    return Plan(streams=streams, connections=streams + sockets, threads=threads)
+
+
+class Repeats(logging.Filter):
+    """A failure written once, then counted: the same one again within ``window`` seconds is
+    not written; the first after the window says how many times it came meanwhile (a server
+    out of files fails the same way thousands of times a second)."""
+
+    def __init__(
+        self, window: float = 60.0, keep: int = 256, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__()
+        self.window, self.keep, self.clock = window, keep, clock
+        self.seen: dict[tuple[str, str, Any], list[Any]] = {}  # key -> [since, count, record]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = record.exc_info[0] if record.exc_info else None
+        key = (record.name, str(record.msg), kind)
+        now = self.clock()
+        entry = self.seen.get(key)
+        if entry is not None and now - entry[0] < self.window:
+            entry[1] += 1
+            entry[2] = record
+            return False
+        if entry is not None and entry[1]:
+            self._counted(record, entry[1], now - entry[0])
+        self.seen.pop(key, None)
+        self.seen[key] = [now, 0, record]
+        while len(self.seen) > self.keep:
+            self.seen.pop(next(iter(self.seen)))
+        return True
+
+    def report(self) -> None:
+        """Write the counts not written yet (when the server stops)."""
+        now = self.clock()
+        pending, self.seen = self.seen, {}
+        for since, count, record in pending.values():
+            if count:
+                self._counted(record, count, now - since)
+                logging.getLogger(record.name).handle(record)
+
+    @staticmethod
+    def _counted(record: logging.LogRecord, count: int, seconds: float) -> None:
+        # The traceback was written the first time: the count stands in for it.
+        record.msg = f"{record.getMessage()} (the same, {count} more times in {seconds:.0f} s)"
+        record.args, record.exc_info, record.exc_text = None, None, None

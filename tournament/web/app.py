@@ -12,11 +12,13 @@ import contextlib
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from anyio import to_thread
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -26,18 +28,22 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 
 from exports import render
+from exports.i18n import N_, translator
 from tournament.services.stores import Location, Store, close_reads
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.pages import page
 from tournament.web.security import Guard, RateLimit
-from tournament.web.words import LANGS, jinja_globals
+from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
 PAGE_CACHE = 256  # pages' data kept, each until the store moves on
+RETRY_AFTER = 10  # seconds a stream refused for want of places is told to wait
+FULL = N_("the live stream is full: try again in a few seconds")
 
 
 @dataclass
@@ -53,6 +59,11 @@ class Settings:
     interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
+    # Bounds within the open-file limit (serve works them out; None: no bound): live streams
+    # held at once (past them, 503 with Retry-After), and threads gathering pages.
+    streams: int | None = None
+    threads: int | None = None
+    live_threads: int = 4  # the live task's threads then (its polls, refreshes, replays)
 
 
 def public(
@@ -136,6 +147,26 @@ PAGES = {
 }
 
 
+class LiveStream:
+    """``/api/live`` as an ASGI app: a stream holds one of the server's places for as long as
+    it runs; with every place taken, 503 and when to try again (the server keeps its open files
+    for the pages)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        hub: Live = request.app.state.live
+        with hub.place() as held:
+            if held:
+                response = await live(request)
+            else:
+                message = translator(lang_of(request)).gettext(FULL)
+                # (closed after it: the socket's file is the server's to keep)
+                headers = {"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store",
+                           "Connection": "close"}  # fmt: skip
+                response = JSONResponse({"error": message}, status_code=503, headers=headers)
+            await response(scope, receive, send)
+
+
 async def live(request: Request) -> Response:
     """``/api/live``: one Server-Sent Event per stored event (``Last-Event-ID`` resumes)."""
     hub: Live = request.app.state.live
@@ -167,7 +198,7 @@ def routes() -> list[BaseRoute]:
 
     table: list[BaseRoute] = [
         Route("/api", PAGES["now"][1]),
-        Route("/api/live", live),
+        Route("/api/live", LiveStream(), methods=["GET"]),
         Route("/api/standings", PAGES["standings"][1]),
         Route("/api/rounds/{number:int}", PAGES["round"][1]),
         Route("/api/bracket", PAGES["bracket"][1]),
@@ -190,12 +221,17 @@ def routes() -> list[BaseRoute]:
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
-    hub = Live(store, settings.interval)
+    hub = Live(store, settings.interval, settings.streams)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         from tournament.web import tokens
 
+        if settings.threads is not None:  # each thread holds its own connections' files
+            to_thread.current_default_thread_limiter().total_tokens = settings.threads
+            asyncio.get_running_loop().set_default_executor(
+                ThreadPoolExecutor(settings.live_threads, thread_name_prefix="live")
+            )
         await asyncio.to_thread(tokens.prepare, store)
         await hub.start()
         try:

@@ -15,7 +15,9 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
@@ -32,9 +34,13 @@ REPLAY = 1000  # at most this many missed messages are sent again to a listener 
 class Live:
     """The read models' refresher and the stream's broadcaster, one per server."""
 
-    def __init__(self, store: Store, interval: float = 0.1) -> None:
+    def __init__(self, store: Store, interval: float = 0.1, capacity: int | None = None) -> None:
         self.store, self.interval = store, interval
         self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        # The streams the server can hold within its open files (None: no bound), how many
+        # it holds, and those refused since the last word about them (one a minute).
+        self.capacity, self.streams = capacity, 0
+        self.refused, self.said = 0, float("-inf")
         self.last = 0
         self.numbers: dict[UUID, str] = {}  # aggregate id -> match number
         # Held by whoever writes to the file in this server (read models, tokens, services),
@@ -120,6 +126,29 @@ class Live:
             self.numbers[uuid] = rows[0][0] if rows else self.store.get(uuid, "a match").number
         return self.numbers[uuid]
 
+    # --- the streams' places -------------------------------------------------------------
+
+    @contextmanager
+    def place(self) -> Iterator[bool]:
+        """One of the server's places for a stream, held inside the block (``False``: every
+        place is taken)."""
+        if self.capacity is not None and self.streams >= self.capacity:
+            self.refused += 1
+            now = time.monotonic()
+            if now - self.said >= 60:
+                log.warning(
+                    "live streams refused (all %d places taken): %d since the last word",
+                    self.capacity, self.refused,
+                )  # fmt: skip
+                self.refused, self.said = 0, now
+            yield False
+            return
+        self.streams += 1
+        try:
+            yield True
+        finally:
+            self.streams -= 1
+
     # --- the shared task -------------------------------------------------------------------
 
     async def start(self) -> None:
@@ -136,6 +165,9 @@ class Live:
                 pass
         for q in list(self.listeners):
             q.put_nowait(None)
+        if self.refused:
+            log.warning("live streams refused: %d since the last word", self.refused)
+            self.refused = 0
 
     async def _run(self) -> None:
         # The read models are refreshed beside the polling, not in its way: a refresh under

@@ -25,13 +25,26 @@
       });
   }
 
-  var source = new EventSource("/api/live");
-  source.onopen = function () { if (badge) badge.hidden = false; };
-  source.onerror = function () { if (badge) badge.hidden = true; };
-  source.addEventListener("stored", function (e) {
-    var only = main.dataset.live;  // a match's page may listen to its match alone
-    var m = JSON.parse(e.data);
-    if (only && m.match && m.match !== only) return;
-    if (!timer) timer = setTimeout(refresh, 100);
-  });
+  function listen(again) {
+    var source = new EventSource("/api/live");
+    source.onopen = function () {
+      if (badge) badge.hidden = false;
+      if (again && !timer) timer = setTimeout(refresh, 100);  // what was stored meanwhile
+    };
+    source.onerror = function () {
+      if (badge) badge.hidden = true;
+      // A refusal (a full server answers 503) closes the stream for good: try again later,
+      // each page at its own moment.
+      if (source.readyState === EventSource.CLOSED) {
+        setTimeout(function () { listen(true); }, 10000 + Math.random() * 20000);
+      }
+    };
+    source.addEventListener("stored", function (e) {
+      var only = main.dataset.live;  // a match's page may listen to its match alone
+      var m = JSON.parse(e.data);
+      if (only && m.match && m.match !== only) return;
+      if (!timer) timer = setTimeout(refresh, 100);
+    });
+  }
+  listen(false);
 })();
