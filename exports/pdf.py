@@ -7,6 +7,7 @@ written and :class:`PdfUnavailable` says, in one sentence, what to install.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 
@@ -27,5 +28,12 @@ def write_pdf(html: str, path: Path) -> Path:
             "PDF files need the pango library: apt-get install libpango-1.0-0 "
             "(the HTML files were written)"
         ) from None
-    weasyprint.HTML(string=html, base_url=str(path.parent)).write_pdf(str(path))
+    data = weasyprint.HTML(string=html, base_url=str(path.parent)).write_pdf()
+    # Written beside and moved into place: a refusal (a full disk) leaves no partial PDF (#29).
+    new = path.with_name(f".{path.name}.{os.getpid()}.new")
+    try:
+        new.write_bytes(data)
+        os.replace(new, path)
+    finally:
+        new.unlink(missing_ok=True)
     return path

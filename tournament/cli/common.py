@@ -214,9 +214,10 @@ def guarded(fn: F) -> F:
                 if isinstance(text, str):
                     check_argument(text)
         db = settings().db  # a file, or a server's URL (nothing to remove there)
-        made = None if "://" in str(db) or Path(db).exists() else Path(db)
         try:
             with as_user_errors():  # the store's libraries' errors, said as the application's
+                # (a folder this user may not enter refuses even the look, #29)
+                made = None if "://" in str(db) or Path(db).exists() else Path(db)
                 return _refused_leaves_nothing(fn, args, kwargs, made)
         except UserError as e:
             fail(str(e))

@@ -94,7 +94,9 @@ def match_export(
     if output is None:
         sys.stdout.write(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        from tournament.services.files import write_whole
+
+        write_whole(output, text)  # whole or not at all: a full disk leaves no empty file (#29)
         typer.echo(f"wrote {match.number} to {output}", err=True)
 
 

@@ -16,6 +16,7 @@ from tournament.errors import Refused
 from tournament.readside import queries, readmodels
 from tournament.services import day
 from tournament.services.audit import best_possible
+from tournament.services.files import whole_folder, write_whole
 from tournament.services.matches import load, summary
 from tournament.services.referees import match_referee, table_referee
 from tournament.storage.store import Store
@@ -48,8 +49,7 @@ class Printer:
 
     def write(self, name: str, text: str) -> Path:
         self.out.mkdir(parents=True, exist_ok=True)
-        path = self.out / name
-        path.write_text(text, encoding="utf-8")
+        path = write_whole(self.out / name, text)  # whole or not at all (#29)
         self.written.append(path)
         if self.pdf and path.suffix == ".html" and self.pdf_missing is None:
             from exports.pdf import PdfUnavailable, write_pdf
@@ -255,8 +255,16 @@ class Printer:
             if t.settings["format"] == "elimination":
                 jobs.append(("bracket", self.bracket))
         jobs += [(m.number, partial(self.match_files, m.number)) for m in self.store.matches()]
-        for what, job in jobs:
-            job()
-            if done is not None:
-                done(what, len(jobs))
+        # Made beside the folder and moved into it once every file is written: a refusal (a
+        # full disk) leaves no half-made folder (#29).
+        out, before = self.out, len(self.written)
+        with whole_folder(out) as self.out:
+            try:
+                for what, job in jobs:
+                    job()
+                    if done is not None:
+                        done(what, len(jobs))
+            finally:
+                self.out = out
+        self.written[before:] = [out / p.name for p in self.written[before:]]
         return self.written

@@ -51,13 +51,23 @@ def connect(server: PostgresServer, *, autocommit: bool = True) -> Iterator[psyc
             make_conninfo(**server.conninfo()), autocommit=autocommit, connect_timeout=10
         )
     except psycopg.Error as e:
-        reason = server.redact(str(e).strip().splitlines()[-1] if str(e).strip() else repr(e))
-        raise StoreError(f"cannot connect to {server}: {reason}") from None
+        raise StoreError(f"cannot connect to {server}: {server.redact(_why(e))}") from None
     try:
         conn.execute(sql.SQL("set search_path to {}").format(sql.Identifier(server.schema)))
         yield conn
     finally:
         conn.close()
+
+
+def _why(e: Exception) -> str:
+    """Why a connection failed, in one line: the server's own words where it gave some."""
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    for line in lines:
+        if "FATAL:" in line:
+            return line.split("FATAL:", 1)[1].strip()
+    if any("closed the connection" in line for line in lines):
+        return "the server closed the connection (it may be restarting)"
+    return lines[0].rsplit(" failed: ", 1)[-1] if lines else repr(e)
 
 
 def _tables(conn: psycopg.Connection, schema: str) -> set[str]:
@@ -182,18 +192,46 @@ def scan(server: PostgresServer, what: str, aggregate: str | None) -> Iterator[t
     """The rows of eventsourcing's events or snapshots table (see
     :func:`tournament.storage.backends.scan`)."""
     table = {"events": EVENTS, "snapshots": SNAPSHOTS}[what]
+    after: tuple[Any, ...] | None = None  # the last row given, where a second reading resumes
+    for attempt in range(2):
+        try:
+            for row in _rows(server, table, aggregate, after):
+                after = row
+                yield row
+            return
+        except psycopg.OperationalError as e:
+            # The server went away (a restart, #29: no SQLSTATE, a connection exception, or
+            # 57P0x): reading is safe to do again, once, from the row after the last one given
+            # (rows are only ever added).
+            state = e.sqlstate or "08"
+            if attempt or not (state.startswith("08") or state.startswith("57P0")):
+                raise
+            time.sleep(RESUME)
+
+
+RESUME = 1.0  # seconds before the one second reading of a scan the server broke off
+
+
+def _rows(
+    server: PostgresServer, table: str, aggregate: str | None, after: tuple[Any, ...] | None
+) -> Iterator[tuple[Any, ...]]:
     with connect(server, autocommit=False) as conn:
         if table not in _tables(conn, server.schema):
             return
+        where = ["originator_id = %s"] if aggregate else []
+        params: list[Any] = [aggregate] if aggregate else []
+        if after is not None:
+            where.append("(originator_id, originator_version) > (%s::uuid, %s)")
+            params += [after[0], after[1]]
         statement = (
             f"select replace(originator_id::text, '-', ''), originator_version, topic, state "
             f"from {table} "
-            + ("where originator_id = %s " if aggregate else "")
+            + (f"where {' and '.join(where)} " if where else "")
             + "order by originator_id, originator_version"
         )
         with conn.cursor(name="scan") as cursor:  # server-side: a season streams, not loads
             cursor.itersize = 2000
-            cursor.execute(statement, [aggregate] if aggregate else [])
+            cursor.execute(statement, params)
             yield from cursor
 
 

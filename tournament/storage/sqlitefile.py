@@ -38,16 +38,31 @@ EVENTS = "stored_events"
 SNAPSHOTS = "stored_snapshots"
 
 
+ROOM = 64 * 1024
+"""Bytes free on the disk below which a reader cannot count on SQLite making its -shm file."""
+
+
 def read_uri(path: Path) -> str:
     """The URI that opens ``path`` for reading only."""
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     folder = path.resolve().parent
     wal = Path(f"{path}-wal")
-    if not os.access(folder, os.W_OK) and not (wal.exists() and wal.stat().st_size):
-        # SQLite cannot create its -shm file here, and no writer can be at work: the file
-        # cannot change while it is read.
+    if not (os.access(folder, os.W_OK) and _room(folder)) and not (
+        wal.exists() and wal.stat().st_size
+    ):
+        # SQLite cannot create its -shm file here (a folder nobody may write to, a full disk,
+        # #29), and no writer can be at work: the file cannot change while it is read.
         uri += "&immutable=1"
     return uri
+
+
+def _room(folder: Path) -> bool:
+    """Whether the disk holding ``folder`` has room for SQLite's -shm file (32 KiB)."""
+    try:
+        free = os.statvfs(folder)
+    except (AttributeError, OSError):  # pragma: no cover - not Unix
+        return True
+    return free.f_bavail * free.f_frsize >= ROOM
 
 
 def write_uri(path: Path) -> str:
