@@ -116,8 +116,15 @@ def test_a_scan_the_server_breaks_off_is_read_again(server: PostgresServer, fata
     ],
 )
 def test_a_server_that_goes_away_is_one_sentence(
-    server: PostgresServer, command: tuple[str, ...], trigger: bytes, fatal: bool
+    server: PostgresServer,
+    command: tuple[str, ...],
+    trigger: bytes,
+    fatal: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # eventsourcing tries a write ten times, each waiting a connection this long: kept short
+    # so that the test (not the program) does not wait out the default's 80 seconds.
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "1")
     with proxy(server.host, int(server.port)) as p:
         p.cut_on(trigger, fatal, stay_down=True)
         db = url(server, p)
@@ -127,7 +134,10 @@ def test_a_server_that_goes_away_is_one_sentence(
         assert "this is a bug" not in message and f":{server.password}@" not in message
 
 
-def test_a_server_that_is_down_is_one_sentence(server: PostgresServer) -> None:
+def test_a_server_that_is_down_is_one_sentence(
+    server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("POSTGRES_CONNECT_TIMEOUT", "1")
     with proxy(server.host, int(server.port)) as p:
         p.down = True
         db = url(server, p)
