@@ -151,7 +151,7 @@ def test_a_referee_page_records_the_toy_game(tmp_path: Path, toy: None) -> None:
         client.post(f"{table}/start", data={"csrf": csrf(page), "game": NAME})
         record(client, table, "giallo", "choose", value="dispari")
         html = record(client, table, "", "text", text="choose blu pari")  # in the notation
-        assert "blu must say" not in html and "Tocca a: blu" in html
+        assert "blu must say" not in html and "Tocca a: <bdi>blu</bdi>" in html  # isolated (#29)
         html = record(client, table, "blu", "roll", die="d6", values="6")
         assert "Pari o dispari: M1 · finita (giallo 0, blu 1)" in html
         assert client.get("/api/matches/M1").json()["winners"] == ["blu"]

@@ -124,9 +124,9 @@ def keyword(t: Token) -> str:
     return "" if t.quoted else fold(t.text)
 
 
-# A number of the notation: at most 18 digits (any count, position or die value is far smaller;
-# a longer run is a typo, and Python refuses to read one of over 4,300 digits in English).
-NUMBER = r"-?\d{1,18}"
+# A number of the notation: at most 4,000 digits, which Python reads (it refuses one of over
+# 4,300 digits, in English); the event's own checks then say when it is too large.
+NUMBER = r"-?\d{1,4000}"
 
 
 def whole_number(t: Token, what: str) -> int:
@@ -197,6 +197,6 @@ def faces(t: Token) -> list[Any]:
 
 def dice_list(t: Token) -> list[int]:
     """Dice values such as ``2,1,3`` (a reroll's dice and faces)."""
-    if t.quoted or not re.fullmatch(r"\d{1,18}(,\d{1,18})*", t.text):
+    if t.quoted or not re.fullmatch(r"\d{1,4000}(,\d{1,4000})*", t.text):
         raise MalformedMove(msg("%(text)r must be dice values such as 2,1,3", text=t.text))
     return [int(v) for v in t.text.split(",")]
