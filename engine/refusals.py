@@ -14,7 +14,7 @@ one the move breaks, which is not always the rule of the move expected:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import NotAllowedNow, NotYourTurn, RuleViolation
@@ -140,3 +140,18 @@ def nothing_to_choose(event: Choose) -> RuleViolation:
         ),
         "EQ-3",
     )
+
+
+def choosing_nothing(
+    turns: Callable[[Any], Sequence[Any]],
+) -> Callable[[Any, Event], RuleViolation | None]:
+    """A game's ``refusal`` (the contract's optional part) for a game whose letters come from
+    U/A and U/O faces: a choice of letter by a player whose turn is open, but who has no such
+    face whose letter is still open, breaks EQ-3 (not the rule of the turn expected)."""
+
+    def refusal(state: Any, event: Event) -> RuleViolation | None:
+        if isinstance(event, Choose) and any(t.player == event.by for t in turns(state)):
+            return nothing_to_choose(event)
+        return None
+
+    return refusal

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.dice import face_letters
-from engine.errors import RuleViolation
 from engine.events import Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
@@ -29,7 +28,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
-from engine.refusals import nothing_to_choose
+from engine.refusals import choosing_nothing
 from engine.rules import CURRENT
 from engine.text import fold
 
@@ -164,13 +163,8 @@ def turns(state: State) -> tuple[Turn, ...]:
     )
 
 
-def refusal(state: State, event: Event) -> RuleViolation | None:
-    """The rule a move not open now breaks, where it is not the rule of the turn expected
-    (:mod:`engine.refusals`): EQ-3, a choice of letter on a turn with no U/A or U/O face whose
-    letter is still open."""
-    if isinstance(event, Choose) and any(t.player == event.by for t in turns(state)):
-        return nothing_to_choose(event)
-    return None
+# EQ-3: a choice of letter with no U/A or U/O face open (engine.refusals).
+refusal = choosing_nothing(turns)
 
 
 def _next_turn(state: State, current: str, **changes: object) -> State:

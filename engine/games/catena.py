@@ -8,7 +8,7 @@ from string import ascii_lowercase
 from typing import Any
 
 from engine.dice import face_letters, is_double_face
-from engine.errors import BadHeader, RuleViolation
+from engine.errors import BadHeader
 from engine.events import Chain, Choose, Event, Pass, Roll, Timeout, Word
 from engine.games.base import (
     Context,
@@ -28,7 +28,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg, nmsg
-from engine.refusals import nothing_to_choose
+from engine.refusals import choosing_nothing
 from engine.rules import CURRENT
 from engine.text import fold
 
@@ -137,13 +137,8 @@ def _word_turns(state: State) -> tuple[Turn, ...]:
     return tuple(out)
 
 
-def refusal(state: State, event: Event) -> RuleViolation | None:
-    """The rule a move not open now breaks, where it is not the rule of the turn expected
-    (:mod:`engine.refusals`): EQ-3, a choice of letter on a turn with no U/A or U/O face whose
-    letter is still open."""
-    if isinstance(event, Choose) and any(t.player == event.by for t in turns(state)):
-        return nothing_to_choose(event)
-    return None
+# EQ-3: a choice of letter with no U/A or U/O face open (engine.refusals).
+refusal = choosing_nothing(turns)
 
 
 def anchor_words(state: State) -> tuple[str, ...]:
