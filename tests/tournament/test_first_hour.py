@@ -274,7 +274,7 @@ def test_help_lists_the_commands_in_the_organizers_order() -> None:
 
 def test_help_lists_the_games_where_a_game_is_asked() -> None:
     from engine.games import GAMES, TETRAGON
-    from tournament.cli.day import ALL_GAMES_HELP, GAMES_HELP
+    from tournament.cli.options import ALL_GAMES_HELP, GAMES_HELP
 
     assert GAMES_HELP.split(", ") == list(TETRAGON)
     assert ALL_GAMES_HELP.split(", ") == list(GAMES)

@@ -106,6 +106,9 @@ NOT_FOR_A_ROLL = (
     "tournament.domain.pairing",
     "tournament.cli.render",
     "tournament.cli.day",
+    "tournament.cli.players",
+    "tournament.cli.rounds",
+    "tournament.cli.tables",
     "tournament.cli.audit",
     "tournament.cli.export",
 )

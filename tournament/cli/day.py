@@ -1,5 +1,6 @@
-"""Commands for the organizer's day: create, players, rounds, partite, standings, status.
+"""Commands for the organizer's day: create, standings, status, rebuild, amend.
 
+(The players', rounds' and tables' commands are in players.py, rounds.py and tables.py.)
 Every command that changes the tournament brings the read models in the file up to date
 afterwards, so an organizer's SQLite tool sees what the program sees; a reading command never
 writes: when they are behind, it brings a copy up to date in memory (see readmodels).
@@ -7,57 +8,23 @@ writes: when they are behind, it brings a copy up to date in memory (see readmod
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from engine.games import names, tetragon
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
-from tournament.domain.names import admitted, registered
-
-# The games a tournament plays, for --help, from the registry (which loads no game for it).
-GAMES_HELP = ", ".join(tetragon())
-ALL_GAMES_HELP = ", ".join(names())
-players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
-round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
-table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)
-app.add_typer(players_app, name="players")
-app.add_typer(round_app, name="round")
-app.add_typer(table_app, name="table")
-
-JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]
-REFEREE = Annotated[
-    str | None,
-    typer.Option(
-        "--referee", help="The referee's name (free text), printed on the score sheets (#11)."
-    ),
-]
-
-
-def _csv(text: str | None) -> list[str]:
-    return [x.strip() for x in text.split(",") if x.strip()] if text else []
-
-
-def _numbers(text: str | None, what: str) -> list[float]:
-    try:
-        return [float(x) for x in _csv(text)]
-    except ValueError:
-        fail(f"{what} must be numbers separated by commas, not {text!r}")
-
-
-def _refresh(s: Any) -> None:
-    from tournament.readside import readmodels
-
-    readmodels.update(s)
-
-
-def _console() -> Any:
-    from rich.console import Console
-
-    return Console()
+from tournament.cli.options import (
+    ALL_GAMES_HELP,
+    BY,
+    JSON,
+    active_players,
+    console,
+    csv,
+    numbers,
+    query_rows,
+    refresh,
+)
 
 
 @app.command("create")
@@ -94,7 +61,7 @@ def create(
     if not name.strip():
         fail("give the tournament a name")
     _check_date(date)
-    points = _numbers(scoring, "--scoring")
+    points = numbers(scoring, "--scoring")
     if len(points) != 4:
         fail("--scoring takes four numbers: win,draw,loss,bye")
     seed_order: list[str] = []
@@ -114,17 +81,17 @@ def create(
         format=format,
         rounds=rounds,
         plays=plays,
-        games=_csv(games),
+        games=csv(games),
         scoring=dict(zip(("win", "draw", "loss", "bye"), points, strict=True)),
-        placement=_numbers(placement, "--placement"),
-        tiebreaks=_csv(tiebreaks),
+        placement=numbers(placement, "--placement"),
+        tiebreaks=csv(tiebreaks),
         lang=lang,
         seed=seed if seed is not None else name,
         third_place=third_place,
         table_size=table_size,
         seed_order=seed_order,
     )
-    _refresh(s)
+    refresh(s)
     if as_json:
         print_json(t.settings)
     else:
@@ -143,212 +110,13 @@ def _check_date(date: str) -> None:
             fail(f"--date {date!r} is not a date: write it as 2026-12-13")
 
 
-def active_players(n: int) -> str:
-    """``1 active player``, ``5 active players``."""
-    return f"{n} active player{'' if n == 1 else 's'}"
-
-
-@players_app.command("add")
-@guarded
-def players_add(
-    names: Annotated[list[str], typer.Argument()], by: BY = "organizer", as_json: JSON = False
-) -> None:
-    """Register players (after round 1 they enter late, from the next round)."""
-    from tournament.services import day
-
-    names = [admitted(n) for n in names]  # a new name: normalised, or refused (#29)
-    s = store()
-    t = day.add_players(s, names, by=by)
-    _refresh(s)
-    if as_json:
-        print_json({"added": names, "active": t.active})
-    else:
-        typer.echo(active_players(len(t.active)))
-
-
-@players_app.command("withdraw")
-@guarded
-def players_withdraw(
-    name: Annotated[str, typer.Argument()],
-    reason: Annotated[str, typer.Option(help="Why.")] = "withdrawn",
-    by: BY = "organizer",
-    as_json: JSON = False,
-) -> None:
-    """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
-    from tournament.cli.render import echo
-    from tournament.domain import views
-    from tournament.services import day
-
-    s = store()
-    t = day.withdraw(s, name, reason, by=by)
-    name = registered(name, t.players) or name  # as registered (#11)
-    _refresh(s)
-    player = views.players(t)[name]
-    if as_json:
-        print_json({"player": name, **player.to_json()})
-    else:
-        echo(f"{name} {player.status}")
-
-
-@players_app.command("list")
-@guarded
-def players_list(as_json: JSON = False) -> None:
-    """The registered players."""
-    from tournament.readside import queries
-
-    rows = _rows(queries.players)
-    if as_json:
-        print_json(rows)
-        return
-    from tournament.cli.render import Table, cell
-
-    table = Table("seed", "player", "status", "from round")
-    for r in rows:
-        table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
-    _console().print(table)
-
-
-def _rows(query: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, Any]]:
-    """Rows of a read-side query, the read models brought up to date first."""
-    from tournament.readside import readmodels
-    from tournament.services import day
-
-    s = store()
-    day.get_tournament(s)  # a clear message when there is none
-    readmodels.update(s)
-    return query(s)
-
-
-def _show_round(stored: dict[str, Any], as_json: bool) -> None:
-    """A round's pairings: ``--json`` prints the round as stored (its documented shape)."""
-    if as_json:
-        print_json(stored)
-        return
-    from tournament.cli.render import Table, cell, joined
-    from tournament.domain import views
-
-    r = views.round_of(stored)
-    table = Table("table", "players", "why", title=f"Round {r.number}")
-    for tb in r.tables:
-        players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
-        table.add_row(str(tb.number), players, cell(tb.why))
-    _console().print(table)
-
-
-@round_app.command("pair")
-@guarded
-def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
-    """Pair the next round and show the pairings and why."""
-    from tournament.readside import readmodels
-    from tournament.services import day
-
-    s = store()
-    readmodels.update(s, write=True)
-    r = day.pair_next_round(s, by=by)
-    _refresh(s)
-    _show_round(r, as_json)
-
-
-@round_app.command("close")
-@guarded
-def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
-    """Close the current round once every table is decided."""
-    from tournament.readside import readmodels
-    from tournament.services import day
-
-    s = store()
-    readmodels.update(s, write=True)
-    from tournament.domain import views
-
-    number = views.round_of(day.close_round(s, by=by)).number
-    _refresh(s)
-    if as_json:
-        print_json({"round": number, "closed": True})
-    else:
-        typer.echo(f"round {number} closed")
-
-
-@round_app.command("show")
-@guarded
-def round_show(
-    number: Annotated[int | None, typer.Argument(help="The round (default: the last).")] = None,
-    as_json: JSON = False,
-) -> None:
-    """The pairings of a round."""
-    from tournament.domain import views
-    from tournament.services import day
-
-    t = day.get_tournament(store())
-    last = views.last_round(t)
-    if last is None:
-        fail("no round has been paired yet")
-    n = last.number if number is None else number  # round 0 is no round, not the last
-    if not 1 <= n <= last.number:
-        fail(f"there is no round {n} (rounds 1 to {last.number})")
-    _show_round(t.rounds[n - 1], as_json)  # as stored, for --json
-
-
-@app.command("partita")
-@guarded
-def partita(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
-    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
-    games: Annotated[
-        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
-    ],
-    by: BY = "organizer",
-    as_json: JSON = False,
-) -> None:
-    """Record the four games a table's partita plays."""
-    from tournament.services import tables
-
-    s = store()
-    tables.choose_partita(s, round_number, table, games, by=by)
-    _refresh(s)
-    if as_json:
-        print_json({"round": round_number, "table": table, "games": games})
-    else:
-        typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
-
-
-@table_app.command("start")
-@guarded
-def table_start(
-    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
-    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
-    game: Annotated[
-        str, typer.Argument(help=f"The challenge to start, one the table plays: {ALL_GAMES_HELP}.")
-    ],
-    outside: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--outside",
-            "-o",
-            help="A registered player outside the challenge who rolls for it (repeatable).",
-        ),
-    ] = None,
-    referee: REFEREE = None,
-    by: BY = "organizer",
-) -> None:
-    """Create the match of one challenge of a table; print its id (then record as usual)."""
-    from tournament.services import play
-
-    s = store()
-    lexicon = settings().lexicon
-    match = play.start_challenge(
-        s, round_number, table, game, outside or (), by=by, referee=referee, lexicon=lexicon
-    )
-    _refresh(s)
-    typer.echo(match.number)
-
-
 @app.command("standings")
 @guarded
 def standings(as_json: JSON = False) -> None:
     """The standings, with their tie-break columns."""
     from tournament.readside import queries
 
-    rows = _rows(queries.standings)
+    rows = query_rows(queries.standings)
     if as_json:
         print_json(rows)
         return
@@ -372,7 +140,7 @@ def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None
             num(r["buchholz_cut1"]),
             num(r["sonneborn_berger"]),
         )
-    _console().print(table)
+    console().print(table)
 
 
 @app.command("status")
@@ -439,7 +207,7 @@ def amend(
     s = store()
     preview = corrections.amend(s, round_number, table, given, reason, by, confirmed=yes)
     if preview.stored:
-        _refresh(s)
+        refresh(s)
     if as_json:
         print_json(preview.to_json())
         return

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
-from tournament.cli.day import ALL_GAMES_HELP, JSON, _console, show_standings
+from tournament.cli.day import show_standings
+from tournament.cli.options import ALL_GAMES_HELP, JSON, console
 
 
 @app.command("simulate")
@@ -98,7 +99,7 @@ def demo(
             if m["status"] == "finished"
             else "(a turn, in play)",
         )
-    _console().print(table)
-    _console().print(f"Demo database: {where.full_name()}")
-    _console().print(f"Printable sheets and files ({len(written)}): {out}")
-    _console().print("Try: tournament status, tournament round show 1, tournament match show M1")
+    console().print(table)
+    console().print(f"Demo database: {where.full_name()}")
+    console().print(f"Printable sheets and files ({len(written)}): {out}")
+    console().print("Try: tournament status, tournament round show 1, tournament match show M1")

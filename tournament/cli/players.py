@@ -1,0 +1,74 @@
+"""The players' commands: register, withdraw, list."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from tournament.cli.common import app, guarded, print_json, store
+from tournament.cli.options import BY, JSON, active_players, console, query_rows, refresh
+from tournament.domain.names import admitted, registered
+
+players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
+app.add_typer(players_app, name="players")
+
+
+@players_app.command("add")
+@guarded
+def players_add(
+    names: Annotated[list[str], typer.Argument()], by: BY = "organizer", as_json: JSON = False
+) -> None:
+    """Register players (after round 1 they enter late, from the next round)."""
+    from tournament.services import day
+
+    names = [admitted(n) for n in names]  # a new name: normalised, or refused (#29)
+    s = store()
+    t = day.add_players(s, names, by=by)
+    refresh(s)
+    if as_json:
+        print_json({"added": names, "active": t.active})
+    else:
+        typer.echo(active_players(len(t.active)))
+
+
+@players_app.command("withdraw")
+@guarded
+def players_withdraw(
+    name: Annotated[str, typer.Argument()],
+    reason: Annotated[str, typer.Option(help="Why.")] = "withdrawn",
+    by: BY = "organizer",
+    as_json: JSON = False,
+) -> None:
+    """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
+    from tournament.cli.render import echo
+    from tournament.domain import views
+    from tournament.services import day
+
+    s = store()
+    t = day.withdraw(s, name, reason, by=by)
+    name = registered(name, t.players) or name  # as registered (#11)
+    refresh(s)
+    player = views.players(t)[name]
+    if as_json:
+        print_json({"player": name, **player.to_json()})
+    else:
+        echo(f"{name} {player.status}")
+
+
+@players_app.command("list")
+@guarded
+def players_list(as_json: JSON = False) -> None:
+    """The registered players."""
+    from tournament.readside import queries
+
+    rows = query_rows(queries.players)
+    if as_json:
+        print_json(rows)
+        return
+    from tournament.cli.render import Table, cell
+
+    table = Table("seed", "player", "status", "from round")
+    for r in rows:
+        table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
+    console().print(table)

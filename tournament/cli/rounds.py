@@ -1,0 +1,105 @@
+"""The rounds' commands: pair, close and show a round; a table's partita."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from tournament.cli.common import app, fail, guarded, print_json, store
+from tournament.cli.options import BY, GAMES_HELP, JSON, console, refresh
+
+round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
+app.add_typer(round_app, name="round")
+
+
+def _show_round(stored: dict[str, Any], as_json: bool) -> None:
+    """A round's pairings: ``--json`` prints the round as stored (its documented shape)."""
+    if as_json:
+        print_json(stored)
+        return
+    from tournament.cli.render import Table, cell, joined
+    from tournament.domain import views
+
+    r = views.round_of(stored)
+    table = Table("table", "players", "why", title=f"Round {r.number}")
+    for tb in r.tables:
+        players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
+        table.add_row(str(tb.number), players, cell(tb.why))
+    console().print(table)
+
+
+@round_app.command("pair")
+@guarded
+def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
+    """Pair the next round and show the pairings and why."""
+    from tournament.readside import readmodels
+    from tournament.services import day
+
+    s = store()
+    readmodels.update(s, write=True)
+    r = day.pair_next_round(s, by=by)
+    refresh(s)
+    _show_round(r, as_json)
+
+
+@round_app.command("close")
+@guarded
+def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
+    """Close the current round once every table is decided."""
+    from tournament.readside import readmodels
+    from tournament.services import day
+
+    s = store()
+    readmodels.update(s, write=True)
+    from tournament.domain import views
+
+    number = views.round_of(day.close_round(s, by=by)).number
+    refresh(s)
+    if as_json:
+        print_json({"round": number, "closed": True})
+    else:
+        typer.echo(f"round {number} closed")
+
+
+@round_app.command("show")
+@guarded
+def round_show(
+    number: Annotated[int | None, typer.Argument(help="The round (default: the last).")] = None,
+    as_json: JSON = False,
+) -> None:
+    """The pairings of a round."""
+    from tournament.domain import views
+    from tournament.services import day
+
+    t = day.get_tournament(store())
+    last = views.last_round(t)
+    if last is None:
+        fail("no round has been paired yet")
+    n = last.number if number is None else number  # round 0 is no round, not the last
+    if not 1 <= n <= last.number:
+        fail(f"there is no round {n} (rounds 1 to {last.number})")
+    _show_round(t.rounds[n - 1], as_json)  # as stored, for --json
+
+
+@app.command("partita")
+@guarded
+def partita(
+    round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
+    table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
+    games: Annotated[
+        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
+    ],
+    by: BY = "organizer",
+    as_json: JSON = False,
+) -> None:
+    """Record the four games a table's partita plays."""
+    from tournament.services import tables
+
+    s = store()
+    tables.choose_partita(s, round_number, table, games, by=by)
+    refresh(s)
+    if as_json:
+        print_json({"round": round_number, "table": table, "games": games})
+    else:
+        typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
