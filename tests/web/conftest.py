@@ -141,7 +141,7 @@ def rounds(store: Store) -> int:
 
 def issue(client: TestClient, token: str) -> str:
     """The organizer prints the table cards; return the first table's link path."""
-    r = client.post("/organizer/cards", data={"csrf": token})
+    r = client.post("/organizer/cards", data={"csrf": token, "confirm": "yes"})
     assert r.status_code == 200
     links = re.findall(r"http://127\.0\.0\.1/table/([A-Za-z0-9_-]+)", r.text)
     assert links, "no table link on the cards"

@@ -34,6 +34,17 @@ def plain(request: Request, status: int, text: Msg) -> Response:
     return PlainTextResponse(say(text, lang_of(request)), status_code=status)
 
 
+def refusal(
+    request: Request, status: int, text: Msg, heading: str = "", hint: str = ""
+) -> Response:
+    """A refusal as a page of the site (its layout, its words and a way on), for a visitor who
+    followed a link: a table's card, a page that is gone."""
+    from tournament.web.pages import page
+
+    data = {"message": text, "heading": heading, "hint": hint}
+    return page(request, "missing.html", data, status=status)
+
+
 async def checked_form(request: Request) -> FormData | Response:
     """The form, or 403 when its CSRF token is not the session's."""
     form = await read_form(request)

@@ -64,6 +64,7 @@ class Settings:
     streams: int | None = None
     threads: int | None = None
     live_threads: int = 4  # the live task's threads then (its polls, refreshes, replays)
+    public_url: str | None = None  # where the room reaches the server (the cards' links)
 
 
 def public(
@@ -106,7 +107,7 @@ def public(
             gathered = await data(request)
             return await run_in_threadpool(page, request, template, gathered, api(request))
         except views.NotFound as e:
-            return page(request, "missing.html", {"message": str(e)}, status=404)
+            return page(request, "missing.html", {"message": e.args[0]}, status=404)
 
     async def as_json(request: Request) -> Response:
         try:

@@ -26,9 +26,10 @@ from tournament.services import day, dice, matches, play, tables
 from tournament.services.matches import load, parsed, summary
 from tournament.services.stores import Store
 from tournament.web import views
-from tournament.web.actions import back, checked_form, field, number, plain, run
-from tournament.web.security import client_of
+from tournament.web.actions import back, checked_form, field, number, refusal, run
+from tournament.web.security import token_hash
 from tournament.web.tokens import find
+from tournament.web.words import lang_of
 
 LETTER_DICE = ("consonant", "vowel")
 DIGITS = 18  # the longest number a table's form holds (Python reads no more than 4,300, #29)
@@ -176,31 +177,54 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
+OPENED = 8  # the table links a phone's session remembers having opened
+
+
 async def _table_of(request: Request) -> tuple[int, int] | Response:
-    """The token's round and table, or the refusal (unknown tokens count as guesses)."""
+    """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
+    per session and per address: see :class:`tournament.web.security.RateLimit`).
+
+    A session remembers the tables it opened (by a part of the link's hash): a link that
+    opened this phone's table before and is unknown now was replaced by new cards, and says so
+    instead of counting as a guess.
+    """
+    from tournament.web.words import page_words
+
     guesses = request.app.state.guesses
-    client = client_of(request)
-    if guesses.blocked(client):
-        return plain(request, 429, msg("too many wrong table links: wait a minute"))
+    words = page_words(lang_of(request))
+    if guesses.blocked(request):
+        return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
     found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
+    opened = dict(request.session.get("opened") or {})
+    key = token_hash(token)[:16]
     if found is None:
-        guesses.failed(client)
-        return plain(request, 404, msg("this table link is not known"))
+        if key in opened:
+            rnd, tbl = opened[key]
+            text = msg("new table cards were printed: this link of table %(table)s no longer "
+                       "opens it", table=tbl)  # fmt: skip
+            hint = words["new_card"].format(n=tbl, round=rnd)
+            return refusal(request, 410, text, words["reprinted"], hint)
+        guesses.failed(request)
+        return refusal(request, 404, msg("this table link is not known"), words["unknown_link"],
+                       words["scan_again"])  # fmt: skip
+    if opened.get(key) != list(found):
+        opened[key] = list(found)
+        request.session["opened"] = dict(list(opened.items())[-OPENED:])
     t = await run_in_threadpool(views.current_tournament, store)
     if paired(t, found[0]).closed:
-        return plain(
+        return refusal(
             request,
             403,
             msg("this table link has expired: round %(round)s is closed", round=found[0]),
+            words["expired"],
         )
     return found
 
 
 async def table_page(request: Request) -> Response:
     from tournament.web.pages import page
-    from tournament.web.words import lang_of
 
     found = await _table_of(request)
     if isinstance(found, Response):

@@ -48,6 +48,28 @@ PAGE_WORDS: dict[str, str] = {
     "amend": N_("Amend a result"), "points_given": N_("Challenge points (giallo=3 blu=1)"),
     "amended_n": N_("round {round}, table {table}: result amended"),
 }  # fmt: skip
+# The pages of a room (#25): refusals with a way on, the cards' warnings and confirmations, the
+# screen for the hall, where each player plays.
+PAGE_WORDS.update({
+    "not_found": N_("Not found"), "way_on": N_("Where do I play? The round in play"),
+    "reprinted": N_("New table cards were printed"),
+    "new_card": N_("Ask the organizer for the new card of table {n} (round {round}) and scan it."),
+    "unknown_link": N_("Unknown table link"),
+    "scan_again": N_("Scan your table's card again, or ask the organizer for it."),
+    "expired": N_("Table link expired"),
+    "confirm_cards": N_("Print new table cards?"),
+    "confirm_cards_why": N_("Every table's link changes: the referees' open pages stop working "
+                            "and each table needs its new card."),
+    "confirm_cards_do": N_("Print new cards"), "tables_in_play": N_("Tables in play"),
+    "back": N_("Back"),
+    "cards_local": N_("These links open on this machine only ({base}): no phone in the room can "
+                      "open them. Start the server with --host 0.0.0.0, or --public-url with "
+                      "the address the room reaches, and print the cards again."),
+    "confirm_close": N_("Close the round?"),
+    "confirm_close_why": N_("Once closed, the round's table links stop working and no move can "
+                            "be recorded at its tables."),
+    "confirm_close_do": N_("Close the round"),
+})  # fmt: skip
 
 
 def lang_of(request: Any) -> str:

@@ -1,0 +1,148 @@
+"""#25, the web in a real room: table cards that the room's phones can open, reprinting that
+asks first and leaves old links a page that says what happened, and rate limits that do not
+lock a room behind one address out."""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from tournament.cli import full_app
+from tournament.services import day, tables
+from tournament.storage.store import Store
+
+from .conftest import GAMES, PASSPHRASE, build, csrf, log_in, make_client, paired
+
+LINK = re.compile(r"<code>(https?://[^<]+/table/[A-Za-z0-9_-]+)</code>")
+
+
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    return calls
+
+
+def serve(db: Path, *args: str) -> Any:
+    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
+
+
+def printed(client: TestClient, token: str) -> tuple[str, list[str]]:
+    """The cards page (asked to confirm where it asks) and its links."""
+    r = client.post("/organizer/cards", data={"csrf": token, "confirm": "yes"})
+    assert r.status_code == 200, r.text
+    return r.text, LINK.findall(r.text)
+
+
+def loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    return host == "localhost" or ipaddress.ip_address(host).is_loopback
+
+
+def test_a_card_printed_from_a_server_on_0_0_0_0_carries_a_network_address(
+    tmp_path: Path, served: list
+) -> None:
+    store = build(tmp_path / "t.db")
+    day.pair_next_round(store)
+    r = serve(
+        tmp_path / "t.db",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "8123",
+        "--organizer-passphrase",
+        PASSPHRASE,
+    )
+    assert r.exit_code == 0, r.output
+    public = served[0]["app"].state.settings.public_url
+    assert public and public.endswith(":8123") and not loopback(public)
+    assert f"the table cards' links start with {public}" in r.output
+    # The organizer's browser on the laptop itself reaches it as 127.0.0.1: the cards don't.
+    with TestClient(served[0]["app"], base_url="http://127.0.0.1:8123") as client:
+        page, links = printed(client, log_in(client))
+    assert links and all(link.startswith(f"{public}/table/") for link in links)
+    assert 'id="local-only"' not in page
+
+
+def test_public_url_names_the_cards_address_and_is_checked(tmp_path: Path, served: list) -> None:
+    build(tmp_path / "t.db")
+    r = serve(tmp_path / "t.db", "--public-url", "https://torneo.example/")
+    assert r.exit_code == 0, r.output
+    assert served[0]["app"].state.settings.public_url == "https://torneo.example"
+    r = serve(tmp_path / "t.db", "--public-url", "torneo.example:8000")
+    assert r.exit_code == 1 and "--public-url needs an address such as" in r.output
+    r = serve(tmp_path / "t.db")  # this machine only: the browser's own address, as before
+    assert served[-1]["app"].state.settings.public_url is None and len(served) == 2
+
+
+def test_the_cards_page_says_when_its_links_open_on_this_machine_only(
+    client: TestClient, store: Store
+) -> None:
+    paired(store, client)
+    page, links = printed(client, log_in(client))
+    assert links[0].startswith("http://127.0.0.1/table/")
+    warning = re.search(r'id="local-only">([^<]+)<', page)
+    assert warning and "solo su questo computer (http://127.0.0.1)" in warning[1]
+    assert '<meta name="viewport"' in page and "<main>" in page  # a page, not a bare sheet
+
+
+def test_reprinting_asks_first_naming_the_tables_in_play_and_old_links_say_why(
+    tmp_path: Path,
+) -> None:
+    store = build(tmp_path / "t.db", players=("giallo", "blu", "verde", "rosso"))
+    with make_client(store) as client:
+        paired(store, client)
+        token = log_in(client)
+        _, links = printed(client, token)  # the first print asks nothing
+        tables.choose_partita(store, 1, 2, GAMES)
+        tables.start_match(store, 1, 2, "tiro")
+        client.app.state.live.refresh()  # type: ignore[attr-defined]
+        with make_client(store) as phone:  # a referee's phone opens table 1
+            old = urlsplit(links[0]).path
+            assert phone.get(old).status_code == 200
+            asked = client.post("/organizer/cards", data={"csrf": token})
+            assert asked.status_code == 200 and LINK.findall(asked.text) == []
+            assert "Stampare nuovi cartellini dei tavoli?" in asked.text
+            assert re.search(r"Tavoli in gioco: Tavolo 2<", asked.text)
+            assert phone.get(old).status_code == 200  # nothing printed yet
+            _, again = printed(client, csrf(asked.text))
+            gone = phone.get(old)
+            assert gone.status_code == 410
+            assert "sono stati stampati nuovi cartellini" in gone.text
+            assert "nuovo cartellino del tavolo 1" in gone.text and '<a href="/">' in gone.text
+            assert '<link rel="stylesheet" href="/static/web.css">' in gone.text
+            for _ in range(6):  # an old link's taps count as no guess
+                assert phone.get(old).status_code == 410
+            assert phone.get(urlsplit(again[0]).path).status_code == 200
+
+
+def test_a_guesser_is_stopped_per_session_not_the_whole_room_behind_its_address(
+    client: TestClient, store: Store
+) -> None:
+    paired(store, client)
+    _, links = printed(client, log_in(client))
+    link = urlsplit(links[0]).path
+    with make_client(store) as guesser, make_client(store) as referee:
+        for _ in range(5):
+            assert guesser.get("/table/AAAAAAAAAAAAAAAAAAAAAA").status_code == 404
+        assert guesser.get(link).status_code == 429  # this session guessed too often
+        # Another phone from the same address (the room's Wi-Fi) is not locked out.
+        assert referee.get("/table/BBBBBBBBBBBBBBBBBBBBBB").status_code == 404
+        assert referee.get(link).status_code == 200
+    # A guesser who drops its cookie each time is stopped by its address, with room for a hall.
+    with make_client(store) as cookieless:
+        limit = cookieless.app.state.guesses  # type: ignore[attr-defined]
+        codes = []
+        for _ in range(limit.limit * limit.room + 1):
+            cookieless.cookies.clear()
+            codes.append(cookieless.get("/table/CCCCCCCCCCCCCCCCCCCCCC").status_code)
+        assert codes[-1] == 429 and set(codes[:-1]) == {404}
