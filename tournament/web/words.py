@@ -68,7 +68,7 @@ PAGE_WORDS.update({
     "confirm_close": N_("Close the round?"),
     "confirm_close_why": N_("Once closed, the round's table links stop working and no move can "
                             "be recorded at its tables."),
-    "confirm_close_do": N_("Close the round"),
+    "confirm_close_do": N_("Close the round"), "to_whom": N_("To whom"),
 })  # fmt: skip
 
 
