@@ -18,7 +18,7 @@ from tournament.cli import full_app
 from tournament.services import day, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, PASSPHRASE, build, csrf, log_in, make_client, paired
+from .conftest import GAMES, PASSPHRASE, build, csrf, log_in, make_client, paired, record
 
 LINK = re.compile(r"<code>(https?://[^<]+/table/[A-Za-z0-9_-]+)</code>")
 
@@ -146,3 +146,62 @@ def test_a_guesser_is_stopped_per_session_not_the_whole_room_behind_its_address(
             cookieless.cookies.clear()
             codes.append(cookieless.get("/table/CCCCCCCCCCCCCCCCCCCCCC").status_code)
         assert codes[-1] == 429 and set(codes[:-1]) == {404}
+
+
+# --- the referee's page: what was typed, why, "6651", the example move ---------------------------
+
+
+def table_in_play(client: TestClient, store: Store) -> str:
+    """Round 1's table 1 playing its Tiro (giallo, blu), its link opened by ``client``."""
+    paired(store, client)
+    _, links = printed(client, log_in(client))
+    table = urlsplit(links[0]).path
+    page = client.get(table).text
+    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+    return table
+
+
+def test_a_refused_move_keeps_what_was_typed_and_says_why(client: TestClient, store: Store) -> None:
+    table = table_in_play(client, store)
+    stale = client.get(table).text
+    record(client, table, "giallo", "roll", die="d6", values="6 6 5 1")
+    # The second phone's move, from the page drawn before that one: refused, and kept.
+    r = client.post(
+        f"{table}/record",
+        data={"csrf": csrf(stale), "match": "M1", "position": "0", "kind": "roll",
+              "by": "blu", "die": "d6", "values": "5 4 2 1"},
+    )  # fmt: skip
+    assert "la partita è cambiata da quando l&#39;hai guardata" in r.text
+    assert re.search(r'name="values" value="5 4 2 1"', r.text)
+    assert r.text.count('value="5 4 2 1"') == 1  # in blu's d6 field only
+    assert len(store.get_match("M1").lines) == 1  # giallo's roll alone
+    r = client.get(table)  # kept once: the next page is drawn empty
+    assert 'value="5 4 2 1"' not in r.text
+    # A move typed in the notation and refused stays in its field too.
+    html = record(client, table, "", "text", text="roll blu d6 9")
+    assert 'class="flash bad"' in html and 'id="move" value="roll blu d6 9"' in html
+    # The page says in words when it is behind (the live script marks it stale).
+    assert 'class="stale-note" role="status">La partita è cambiata nel frattempo' in html
+
+
+def test_6651_is_four_faces_of_a_die_of_single_digits(client: TestClient, store: Store) -> None:
+    table = table_in_play(client, store)
+    html = record(client, table, "giallo", "roll", die="d6", values="6651")
+    assert 'class="flash bad"' not in html
+    assert '"values":[6,6,5,1]' in store.get_match("M1").lines[-1]
+    record(client, table, "blu", "roll", die="d6", values="5421")
+    html = record(client, table, "giallo", "roll", die="d20", values="11")  # a d20's 11 is 11
+    assert 'class="flash bad"' not in html
+    assert '"values":[11]' in store.get_match("M1").lines[-1]
+
+
+def test_the_example_move_names_a_player_at_the_table(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", players=("Anna", "Bruno"))
+    with make_client(store) as client:
+        table = table_in_play(client, store)
+        html = client.get(table).text
+    example = re.search(r'id="move"[^>]* placeholder="([^"]+)"', html)
+    acts = re.search(r'section class="acts" data-player="(\w+)"', html)
+    assert example and acts and example[1] == f"roll {acts[1]} d6 1 1 1 1", example
+    assert "giallo" not in html.lower()

@@ -60,12 +60,25 @@ def _split(text: str) -> list[str]:
     return [x for x in re.split(r"[\s,;]+", text) if x]
 
 
+_SINGLE_DIGIT_DIE = re.compile(r"d[1-9]")  # d4, d6, d8: every face one digit
+
+
+def _faces(die: str, text: str) -> list[str]:
+    """The faces typed for ``die``: ``6651`` is 6 6 5 1 for a die whose faces are single digits
+    (a phone's numeric keypad has no space or comma); anything else is split as written."""
+    values = _split(text)
+    if _SINGLE_DIGIT_DIE.fullmatch(die) and len(values) == 1 and values[0].isascii():
+        if values[0].isdigit():
+            return list(values[0])
+    return values
+
+
 def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
     """The event a referee's form describes (the engine judges it when it is recorded)."""
     e: dict[str, Any] = {"type": kind, "by": by}
     if kind == "roll":
         e["die"] = field(form, "die")
-        e["values"] = [_value(v) for v in _split(field(form, "values"))]
+        e["values"] = [_value(v) for v in _faces(e["die"], field(form, "values"))]
     elif kind in ("choose", "bet"):
         value = field(form, "value")
         e["value" if kind == "choose" else "call"] = _value(value) if kind == "choose" else value
@@ -233,9 +246,9 @@ async def table_page(request: Request) -> Response:
     data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
     flash = request.session.pop("flash", None)
     salt = request.session.pop("salt", None)
-    return page(
-        request, "table.html", data, flash=flash, salt=salt, token=request.path_params["token"]
-    )
+    typed = request.session.pop("typed", None)
+    token = request.path_params["token"]
+    return page(request, "table.html", data, flash=flash, salt=salt, token=token, typed=typed)
 
 
 def _here(request: Request) -> str:
@@ -304,11 +317,28 @@ async def record_move(request: Request) -> Response:
         return record_at(store, match, event, expected, lexicon)
 
     ok, said = await run(request, go, refresh=False)
+    if not ok:
+        keep_typed(request, form)
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:
         return back(request, _here(request), recorded(said, request))
     return back(request, _here(request), said, False)
+
+
+KEPT = ("values", "value", "word", "words", "expr", "dice", "card", "letter", "salt", "text", "on",
+        "reason")  # fmt: skip
+KEPT_CHARS = 120  # each field kept at most this long (the session's cookie holds them)
+
+
+def keep_typed(request: Request, form: FormData) -> None:
+    """What a refused move's form held, for the page to fill again (a sealed word never)."""
+    kind = field(form, "kind")
+    if kind == "seal":
+        return
+    fields = {n: field(form, n)[:KEPT_CHARS] for n in KEPT if field(form, n)}
+    by = field(form, "by")
+    request.session["typed"] = {"kind": kind, "by": by, "die": field(form, "die"), "fields": fields}
 
 
 def recorded(stored: list[Any], request: Request) -> str:

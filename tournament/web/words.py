@@ -69,6 +69,9 @@ PAGE_WORDS.update({
     "confirm_close_why": N_("Once closed, the round's table links stop working and no move can "
                             "be recorded at its tables."),
     "confirm_close_do": N_("Close the round"), "to_whom": N_("To whom"),
+    "stale_note": N_("The match changed meanwhile: this page is not up to date. Send your move "
+                     "(if it is refused, what you typed is kept) or reload the page."),
+    "in_notation": N_("notation"),
 })  # fmt: skip
 
 
@@ -149,4 +152,21 @@ def jinja_globals(lang: str) -> dict[str, Any]:
         "kind": lambda name: kind(name, lang),
         "die": lambda name: die(name, lang),
         "turn_words": lambda turn: turn_words(turn, lang),
+        "example_move": example_move,
     }
+
+
+def example_move(match: Mapping[str, Any] | None) -> str:
+    """A move in the notation for the referee's field to show: the next roll of a player at
+    the table (who acts first), or what the match expects of them."""
+    if not match:
+        return ""
+    turns = match.get("turns") or []
+    who = turns[0]["player"] if turns else (match.get("players") or ["giallo"])[0]
+    dice = turns[0]["dice"] if turns and turns[0].get("dice") else []
+    if dice and dice[0]["die"] not in DICE:
+        faces = " ".join(["1"] * int(dice[0]["count"]))
+        return f"roll {who} {dice[0]['die']} {faces}"
+    if turns and turns[0].get("events"):
+        return f"{turns[0]['events'][0]} {who}"
+    return f"pass {who}"
