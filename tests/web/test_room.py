@@ -205,3 +205,66 @@ def test_the_example_move_names_a_player_at_the_table(tmp_path: Path) -> None:
     acts = re.search(r'section class="acts" data-player="(\w+)"', html)
     assert example and acts and example[1] == f"roll {acts[1]} d6 1 1 1 1", example
     assert "giallo" not in html.lower()
+
+
+# --- every word of an Italian page Italian ----------------------------------------------------
+
+
+def test_404s_are_pages_in_the_visitors_language(client: TestClient) -> None:
+    for path, italian, english in (
+        ("/matches/M999", "non c&#39;è una partita M999 in questo database", "there is no match"),
+        ("/players/Nessuno", "in questo torneo non c&#39;è un giocatore", "there is no player"),
+        ("/rounds/9", "Pagina non trovata", "there is no round"),
+    ):
+        r = client.get(path)
+        assert r.status_code == 404 and italian in r.text and english not in r.text, path
+        assert '<a href="/">' in r.text  # a way on
+    client.cookies.set("lang", "en")
+    assert "there is no match M999 in this database" in client.get("/matches/M999").text
+
+
+def test_a_die_in_a_refusal_is_named_in_the_pages_words() -> None:
+    from engine.message import msg
+    from exports.i18n import say
+    from tournament.web.actions import dice_named
+
+    refused = msg(
+        "%(player)s must throw %(n)s %(die)s dice together, not %(count)s",
+        player="blu", n=2, die="vowel", count=3,
+    )  # fmt: skip
+    assert say(dice_named(refused), "it") == "blu deve lanciare 2 dadi delle vocali insieme, non 3"
+    assert say(dice_named(refused), "en") == "blu must throw 2 vowel dice together, not 3"
+
+
+def test_the_brackets_reasons_and_the_export_links_are_italian(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", players=("giallo", "blu", "verde", "rosso"),
+                  format="elimination")  # fmt: skip
+    with make_client(store) as client:
+        paired(store, client)
+        bracket = client.get("/bracket").text
+        assert "testa di serie 1 - testa di serie 4" in bracket and "seed 1" not in bracket
+        token = log_in(client)
+        organizer = client.get("/organizer/").text
+    assert ">La classifica, per un foglio di calcolo</a>" in organizer
+    assert '<a href="/organizer/export/standings.csv" download' in organizer
+    assert token
+
+
+def test_the_language_switch_of_a_correction_preview_draws_it_again(
+    client: TestClient, store: Store
+) -> None:
+    table = table_in_play(client, store)
+    record(client, table, "giallo", "roll", die="d6", values="6 6 5 1")
+    token = log_in(client)
+    form = {"csrf": token, "match": "M1", "on": "1", "kind": "void", "reason": "prova",
+            "do": "preview"}  # fmt: skip
+    preview = client.post("/organizer/correct", data=form)
+    assert preview.status_code == 200 and "<h1>E se… M1" in preview.text
+    switch = re.search(
+        r'<form method="post" action="/organizer/correct" class="switch">', preview.text
+    )
+    assert switch and 'name="lang" value="en"' in preview.text
+    english = client.post("/organizer/correct", data={**form, "lang": "en"})
+    assert english.status_code == 200 and "<h1>What if… M1" in english.text
+    assert 'name="lang" value="it"' in english.text and client.cookies.get("lang") == "en"
+    assert len(store.get_match("M1").lines) == 1  # a preview stores nothing

@@ -88,7 +88,17 @@ def refused(request: Request, e: UserError) -> str:
     """A refusal in the page's language: the services' messages are catalogue messages; any
     other text is shown as it is."""
     why = e.args[0] if e.args else str(e)
-    return say(why if isinstance(why, Msg) else str(e), lang_of(request))
+    return say(dice_named(why) if isinstance(why, Msg) else str(e), lang_of(request))
+
+
+def dice_named(why: Msg) -> Msg:
+    """A refusal whose die is a kind's id (``vowel``) names the kind in the page's words."""
+    from tournament.web.words import DIE_IN_SENTENCE
+
+    die = why.params.get("die")
+    if why.plural is not None or not isinstance(die, str) or die not in DIE_IN_SENTENCE:
+        return why
+    return Msg(why.id, {**why.params, "die": Msg(DIE_IN_SENTENCE[die], {})})
 
 
 def flash(request: Request, text: str, good: bool = True) -> None:

@@ -32,7 +32,7 @@ from tournament.services.stores import as_user_errors
 from tournament.web import tokens, views
 from tournament.web.actions import back, checked_form, field, number, plain, refused, run
 from tournament.web.security import PRINT_CSP, csrf_token, same_passphrase
-from tournament.web.words import kind, page_words
+from tournament.web.words import LANGS, kind, page_words
 
 HOME = "/organizer/"
 EXPORTS = ("standings.html", "standings.csv", "standings.json", "standings.md", "all.zip")
@@ -295,7 +295,15 @@ async def _previewed(request: Request, form: FormData, action: str, fn: Any) -> 
     kept = dict(form)  # what the confirm step sends back, with the position previewed
     if preview.position is not None:
         kept["position"] = str(preview.position)
-    return page(request, "correction.html", _shown(preview, action, lang_of(request)), form=kept)
+    switch = field(form, "lang")  # the language switch of the preview, sent as its form
+    if switch in LANGS:
+        request.state.lang = switch
+    response = page(
+        request, "correction.html", _shown(preview, action, lang_of(request)), form=kept
+    )
+    if switch in LANGS:
+        response.set_cookie("lang", switch, max_age=365 * 86400, samesite="strict", httponly=True)
+    return response
 
 
 @action

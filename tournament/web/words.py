@@ -73,11 +73,24 @@ PAGE_WORDS.update({
                      "(if it is refused, what you typed is kept) or reload the page."),
     "in_notation": N_("notation"),
 })  # fmt: skip
+EXPORT_NAMES = {
+    "standings.html": N_("The standings, to print"),
+    "standings.csv": N_("The standings, for a spreadsheet"),
+    "standings.json": N_("The standings, for programs"),
+    "standings.md": N_("The standings, to post"),
+    "all.zip": N_("Every sheet, in one archive"),
+}
+# A die named in a refusal ("must throw 2 %(die)s dice"): the engine says its kind's id.
+DIE_IN_SENTENCE = {"vowel": N_("vowel (dice)"), "consonant": N_("consonant (dice)")}
+PAGE_WORDS.update({
+})  # fmt: skip
 
 
 def lang_of(request: Any) -> str:
-    """The language a visitor chose (the ``lang`` cookie), Italian by default."""
-    lang = request.cookies.get("lang", "it")
+    """The language a visitor chose (the ``lang`` cookie, or the switch a page drawn from a
+    POST sends with its form), Italian by default."""
+    state = getattr(request, "state", None)
+    lang = getattr(state, "lang", None) or request.cookies.get("lang", "it")
     return lang if lang in LANGS else "it"
 
 
@@ -153,6 +166,7 @@ def jinja_globals(lang: str) -> dict[str, Any]:
         "die": lambda name: die(name, lang),
         "turn_words": lambda turn: turn_words(turn, lang),
         "example_move": example_move,
+        "export_name": lambda name: translator(lang).gettext(EXPORT_NAMES.get(name, name)),
     }
 
 
