@@ -268,3 +268,35 @@ def test_the_language_switch_of_a_correction_preview_draws_it_again(
     assert english.status_code == 200 and "<h1>What if… M1" in english.text
     assert 'name="lang" value="it"' in english.text and client.cookies.get("lang") == "en"
     assert len(store.get_match("M1").lines) == 1  # a preview stores nothing
+
+
+# --- where do I play? the room's screen --------------------------------------------------------
+
+
+def test_the_public_page_says_where_each_player_plays(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", players=("zeno", "Anna", "bruno", "Carla", "ugo"))
+    with make_client(store) as client:
+        paired(store, client)
+        html = client.get("/").text
+        api = client.get("/api").json()
+    index = re.search(r'<ul class="where">(.*?)</ul>', html, re.S)
+    assert index and "Dove gioco?" in html
+    seats = re.findall(r'<a href="#table-(\d+)"><bdi>([^<]+)</bdi> <b>([^<]+)</b>', index[1])
+    assert [name for _, name, _ in seats] == ["Anna", "bruno", "Carla", "ugo", "zeno"]
+    for table, name, said in seats:
+        assert f'id="table-{table}"' in html
+        seat = next(s for s in api["where"] if s["player"] == name)
+        assert said == ("bye" if seat["bye"] else f"Tavolo {table}") or seat["bye"]
+    assert sum(1 for s in api["where"] if s["bye"]) == 1  # five players: one bye
+
+
+def test_the_rooms_screen_shows_the_round_and_the_standings(
+    client: TestClient, store: Store
+) -> None:
+    assert "Torneo di prova" in client.get("/screen").text  # before any round: the name
+    paired(store, client)
+    html = client.get("/screen").text
+    players = re.search(r'id="screen-table-1">Tavolo 1</h2>\s*<p class="players">(.*?)</p>', html)
+    assert players and {"<bdi>giallo</bdi>", "<bdi>blu</bdi>"} == set(players[1].split(" – "))
+    assert '<table class="standings">' in html and '<script src="/static/screen.js"' in html
+    assert "<main data-live" in html  # it follows the live stream

@@ -77,8 +77,19 @@ def now(store: Store) -> dict[str, Any]:
                 if n in waiting
             ]
         info["rounds"] = len(t.rounds)
+        info["where"] = where(info["tournament"]["tables"])
     info["matches"] = queries.matches(store, outside_rounds=True)
     return info
+
+
+def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where each player of the round plays: by name (without regard to case or accents), their
+    table (or their bye)."""
+    from tournament.domain.names import key
+
+    seats = [{"player": p, "table": tb["table"], "bye": bool(tb.get("bye"))}
+             for tb in tables for p in tb["players"]]  # fmt: skip
+    return sorted(seats, key=lambda s: (key(s["player"]), s["player"]))
 
 
 def _next(store: Store, number: str) -> list[dict[str, Any]]:

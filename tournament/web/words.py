@@ -71,7 +71,8 @@ PAGE_WORDS.update({
     "confirm_close_do": N_("Close the round"), "to_whom": N_("To whom"),
     "stale_note": N_("The match changed meanwhile: this page is not up to date. Send your move "
                      "(if it is refused, what you typed is kept) or reload the page."),
-    "in_notation": N_("notation"),
+    "in_notation": N_("notation"), "where_play": N_("Where do I play?"),
+    "screen": N_("The room's screen"),
 })  # fmt: skip
 EXPORT_NAMES = {
     "standings.html": N_("The standings, to print"),
