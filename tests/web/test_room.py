@@ -300,3 +300,42 @@ def test_the_rooms_screen_shows_the_round_and_the_standings(
     assert players and {"<bdi>giallo</bdi>", "<bdi>blu</bdi>"} == set(players[1].split(" – "))
     assert '<table class="standings">' in html and '<script src="/static/screen.js"' in html
     assert "<main data-live" in html  # it follows the live stream
+
+
+# --- the organizer's day -------------------------------------------------------------------------
+
+
+def test_the_organizer_page_leads_with_the_action_the_day_is_at(
+    client: TestClient, store: Store
+) -> None:
+    token = log_in(client)
+    page = client.get("/organizer/").text
+    assert "Nessun turno è aperto: abbina il prossimo." in page
+    assert '<button id="pair" type="submit">' in page and "/organizer/round/close" not in page
+    paired(store, client)
+    page = client.get("/organizer/").text
+    assert "Il turno 1 è in gioco: 1 tavoli su 1 ancora da decidere." in page
+    assert '<button id="pair" type="submit" class="secondary">' in page  # no longer the lead
+    # Closing asks first, naming the tables still in play; the cards sit apart from it.
+    ask = re.search(r'<details class="ask">(.*?)</details>', page, re.S)
+    assert ask and "/organizer/round/close" in ask[1] and "Tavoli in gioco: Tavolo 1" in ask[1]
+    assert "/organizer/cards" not in ask[1]
+    t = day.get_tournament(store)
+    t.amend_result(round=1, table=1, points={"giallo": 1, "blu": 0}, reason="test", by="organizer")
+    day.save(store, t)
+    client.app.state.live.refresh()  # type: ignore[attr-defined]
+    page = client.get("/organizer/").text
+    assert "Ogni tavolo del turno 1 è deciso: chiudi il turno." in page
+    assert '<details class="ask lead">' in page and token
+
+
+def test_a_partita_is_recorded_in_the_order_its_games_were_ticked(
+    client: TestClient, store: Store
+) -> None:
+    token = log_in(client)
+    paired(store, client)
+    ticked = ["updown", "tiro", "ventuno", "texas"]
+    form = {"csrf": token, "round": "1", "table": "1", "games": GAMES, "order": ",".join(ticked)}
+    r = client.post("/organizer/partita", data=form)
+    assert r.status_code == 200
+    assert day.get_tournament(store).rounds[0]["tables"][0]["games"] == ticked

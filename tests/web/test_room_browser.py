@@ -1,6 +1,7 @@
 """#25 in a real browser (Debian's Chromium): after a move the focus is on the next field, the
-header keeps its height when the live badge comes and goes, and the room's screen scrolls by
-itself and shows a result as it is stored. One browser, one server."""
+header keeps its height when the live badge comes and goes, a partita's games are played in
+the order ticked, and the room's screen scrolls by itself and shows a table as it starts. One
+browser, one server."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tournament.readside import readmodels
 from tournament.services import day, tables
 from tournament.storage.store import Store
 
-from .conftest import PASSPHRASE, Server, build
+from .conftest import GAMES, PASSPHRASE, Server, build
 from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
@@ -23,8 +24,9 @@ def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
     players = tuple(f"p{i:02d}" for i in range(1, 17))  # eight tables: the screen scrolls
-    store: Store = build(tmp_path / "t.db", players=players, plays="tiro")
+    store: Store = build(tmp_path / "t.db", players=players)  # partite (CH-3)
     day.pair_next_round(store)
+    tables.choose_partita(store, 1, 8, GAMES)
     readmodels.update(store)
     with Server(store) as server, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -53,6 +55,12 @@ def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:
             # A referee on a phone: after a move, the focus is on the next player's field.
             phone = browser.new_context(**PHONE).new_page()
             phone.goto(link)
+            ticked = ["tiro", "updown", "texas", "ventuno"]  # not the page's order
+            for g in ticked:
+                phone.check(f'input[name="games"][value="{g}"]')
+            with phone.expect_navigation():
+                phone.click('form[action$="/partita"] button')
+            assert [g for g in day.get_tournament(store).rounds[0]["tables"][0]["games"]] == ticked
             with phone.expect_navigation():
                 phone.click("#start")
             assert phone.locator(".flash.bad").count() == 0

@@ -112,6 +112,14 @@ def back(request: Request, to: str, text: str, good: bool = True) -> Response:
     return RedirectResponse(to, status_code=303)
 
 
+def ticked(form: FormData) -> list[str]:
+    """A partita's games in the order they were ticked (the page's ``order``, kept by its
+    script), else in the form's order."""
+    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    order = [g for g in field(form, "order").split(",") if g]
+    return order if sorted(order) == sorted(games) else games
+
+
 def field(form: FormData, name: str, default: str = "") -> str:
     value = form.get(name, default)
     return value.strip() if isinstance(value, str) else default

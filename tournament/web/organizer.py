@@ -30,7 +30,7 @@ from tournament.services import corrections, day, play, tables
 from tournament.services.matches import refusal
 from tournament.services.stores import as_user_errors
 from tournament.web import tokens, views
-from tournament.web.actions import back, checked_form, field, number, plain, refused, run
+from tournament.web.actions import back, checked_form, field, number, plain, refused, run, ticked
 from tournament.web.security import PRINT_CSP, csrf_token, same_passphrase
 from tournament.web.words import LANGS, kind, page_words
 
@@ -155,7 +155,7 @@ async def close(request: Request, form: FormData) -> Response:
 @action
 async def partita(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    games = ticked(form)
     ok, said = await run(
         request,
         lambda: tables.choose_partita(store, number(form, "round"), number(form, "table"), games),

@@ -26,7 +26,7 @@ from tournament.services import day, dice, matches, play, tables
 from tournament.services.matches import load, parsed, summary
 from tournament.services.stores import Store
 from tournament.web import views
-from tournament.web.actions import back, checked_form, field, number, refusal, run
+from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
 from tournament.web.security import token_hash
 from tournament.web.tokens import find
 from tournament.web.words import lang_of
@@ -383,7 +383,7 @@ async def choose_partita(request: Request) -> Response:
         return checked
     found, form = checked
     store = request.app.state.store
-    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    games = ticked(form)
     ok, said = await run(
         request, lambda: tables.choose_partita(store, found[0], found[1], games, "referee")
     )

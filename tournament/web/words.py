@@ -73,6 +73,12 @@ PAGE_WORDS.update({
                      "(if it is refused, what you typed is kept) or reload the page."),
     "in_notation": N_("notation"), "where_play": N_("Where do I play?"),
     "screen": N_("The room's screen"),
+    "lead_pair": N_("No round is open: pair the next one."),
+    "lead_play": N_("Round {n} is in play: {left} of {all} tables still to decide."),
+    "lead_close": N_("Every table of round {n} is decided: close the round."),
+    "close_ask": N_("Close the round…"), "referees_links": N_("The referees' links"),
+    "cards_what": N_("One card per table with its private link; printing them again cuts off "
+                     "the links printed before (you will be asked first)."),
 })  # fmt: skip
 EXPORT_NAMES = {
     "standings.html": N_("The standings, to print"),
