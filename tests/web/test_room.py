@@ -7,33 +7,16 @@ from __future__ import annotations
 import ipaddress
 import re
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
-from tournament.cli import full_app
 from tournament.services import day, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, PASSPHRASE, build, csrf, log_in, make_client, paired, record
+from .conftest import GAMES, PASSPHRASE, build, csrf, log_in, make_client, paired, record, serve
 
 LINK = re.compile(r"<code>(https?://[^<]+/table/[A-Za-z0-9_-]+)</code>")
-
-
-@pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    import uvicorn
-
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
-    return calls
-
-
-def serve(db: Path, *args: str) -> Any:
-    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
 
 
 def printed(client: TestClient, token: str) -> tuple[str, list[str]]:

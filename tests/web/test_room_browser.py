@@ -14,8 +14,8 @@ from tournament.readside import readmodels
 from tournament.services import day, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, PASSPHRASE, Server, build
-from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE
+from .conftest import GAMES, Server, build
+from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, logs_in
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
 
@@ -33,10 +33,7 @@ def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:
         try:
             desk = browser.new_context(**DESKTOP)
             organizer = desk.new_page()
-            organizer.goto(f"{server.url}/organizer/")
-            organizer.fill("#passphrase", PASSPHRASE)
-            with organizer.expect_navigation():
-                organizer.click("button[type=submit]")
+            logs_in(organizer, server.url)
             with organizer.expect_navigation():
                 organizer.click('form[action="/organizer/cards"] button')
             link = re.findall(r"https?://\S+/table/[\w-]+", organizer.inner_text("main"))[0]
