@@ -48,6 +48,25 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url_of(replace(server, schema=f"w{uuid.uuid4().hex[:12]}"))
 
 
+@pytest.fixture
+def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """What ``tournament serve`` asked uvicorn to run (uvicorn itself replaced)."""
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    return calls
+
+
+def serve(db: Path | str, *args: str) -> Any:
+    """``tournament --db DB serve ARGS`` (uvicorn replaced by ``served``)."""
+    from typer.testing import CliRunner
+
+    from tournament.cli import full_app
+
+    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
+
+
 def make_client(store: Store, **settings: Any) -> TestClient:
     db = store.location  # a file, or a PostgreSQL server
     app = create_app(Settings(db=db, passphrase=PASSPHRASE, interval=0.05, **settings), store)
@@ -141,7 +160,7 @@ def rounds(store: Store) -> int:
 
 def issue(client: TestClient, token: str) -> str:
     """The organizer prints the table cards; return the first table's link path."""
-    r = client.post("/organizer/cards", data={"csrf": token})
+    r = client.post("/organizer/cards", data={"csrf": token, "confirm": "yes"})
     assert r.status_code == 200
     links = re.findall(r"http://127\.0\.0\.1/table/([A-Za-z0-9_-]+)", r.text)
     assert links, "no table link on the cards"

@@ -59,6 +59,14 @@ TEXAS = [  # seats rotate for the second challenge: blu, giallo
 ]
 
 
+def logs_in(page: Any, url: str) -> None:
+    """The organizer logs in on ``page``."""
+    page.goto(f"{url}/organizer/")
+    page.fill("#passphrase", PASSPHRASE)
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+
+
 def act(page: Any, player: str, kind: str, fields: dict[str, str]) -> None:
     """Fill one of the referee's forms for a player and press its button."""
     section = page.locator(f'section.acts[data-player="{player}"]')
@@ -95,10 +103,7 @@ def test_a_referee_records_tiro_and_texas_while_the_standings_follow(
             # The organizer logs in, pairs round 1 and prints the table cards.
             desk = browser.new_context(**DESKTOP)
             organizer = desk.new_page()
-            organizer.goto(f"{url}/organizer/")
-            organizer.fill("#passphrase", PASSPHRASE)
-            with organizer.expect_navigation():
-                organizer.click("button[type=submit]")
+            logs_in(organizer, url)
             with organizer.expect_navigation():
                 organizer.click("#pair")
             expect(organizer.locator("main")).to_contain_text("giallo")

@@ -225,7 +225,9 @@ def test_a_table_card_names_the_games_by_their_titles_and_the_tables_referee(
     match = tables.start_match(store, 1, 1, "tiro")
     name_referee(store, match.number, "Anna Rossi")
     token = log_in(client)
-    page = client.post("/organizer/cards", data={"csrf": token}).text
+    asked = client.post("/organizer/cards", data={"csrf": token}).text  # a table is in play
+    assert "Stampare nuovi cartellini dei tavoli?" in asked and "Tavolo 1" in asked
+    page = client.post("/organizer/cards", data={"csrf": token, "confirm": "yes"}).text
     assert (
         "Tiro di precisione, Texas Word&#39;em" in page
         or "Tiro di precisione, Texas Word'em" in page

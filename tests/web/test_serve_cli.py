@@ -6,26 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 from typer.testing import CliRunner
 
 from tournament.cli import full_app
 from tournament.storage.store import Store
 
-from .conftest import build
-
-
-@pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    import uvicorn
-
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
-    return calls
-
-
-def serve(db: Path, *args: str) -> Any:
-    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
+from .conftest import build, serve
 
 
 def test_serve_refuses_a_database_that_does_not_exist(tmp_path: Path, served: list) -> None:

@@ -12,7 +12,9 @@ from typing import Annotated, Any
 
 import typer
 
+from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, settings
+from tournament.cli.words import t
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 # The open files a server keeps beside its connections' sockets: its own (the listening socket,
@@ -37,6 +39,14 @@ def serve(
             "--organizer-passphrase",
             envvar="TOURNAMENT_ORGANIZER_PASSPHRASE",
             help="The organizer's passphrase (default: a new one, printed once).",
+        ),
+    ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            help="The address the room's phones reach this server at, for the table cards' "
+            "links (default: this machine's network address when --host opens it to a network).",
         ),
     ] = None,
     season: Annotated[
@@ -66,6 +76,7 @@ def serve(
         season = season_of(season, path)
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
+    public = public_base(public_url, host, port)
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
     if len(passphrase) < 8:
         fail("the organizer's passphrase needs at least 8 characters")
@@ -77,6 +88,7 @@ def serve(
     web = create_app(
         Settings(
             db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
+            public_url=public,
             streams=plan.streams if plan else None, threads=plan.threads if plan else None,
         )
     )  # fmt: skip
@@ -87,6 +99,8 @@ def serve(
             err=True,
         )
     typer.echo(f"serving {path} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    if public is not None:
+        typer.echo(t(N_("the table cards' links start with %(url)s"), url=public), err=True)
     if organizer_passphrase is None:
         typer.echo(f"organizer's passphrase (shown once): {passphrase}", err=True)
     repeats = Repeats()
@@ -101,6 +115,54 @@ def serve(
         repeats.report()
         for name in REPEATING:
             logging.getLogger(name).removeFilter(repeats)
+
+
+def public_base(given: str | None, host: str, port: int) -> str | None:
+    """Where the table cards' links point: ``--public-url`` as given (checked), else, when the
+    server listens beyond this machine, its address on the network; ``None``: the address the
+    organizer's browser used (this machine only)."""
+    from urllib.parse import urlsplit
+
+    if given is not None:
+        parts = urlsplit(given.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.query:
+            needs = N_(
+                "--public-url needs an address such as http://192.168.1.20:8000, not %(url)r"
+            )
+            fail(t(needs, url=given))
+        return given.strip().rstrip("/")
+    if host in LOCAL:
+        return None
+    address = network_address() if host in ANYWHERE else host
+    if address is None:
+        return None
+    return f"http://[{address}]:{port}" if ":" in address else f"http://{address}:{port}"
+
+
+ANYWHERE = ("0.0.0.0", "::", "")
+
+
+def network_address() -> str | None:
+    """This machine's address on its network (the one its default route leaves from; no packet
+    is sent), or ``None`` when it has none but loopback."""
+    import ipaddress
+    import socket
+
+    candidates = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # (TEST-NET-1: connecting a UDP socket sends nothing)
+            candidates.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        candidates += socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        pass
+    for address in candidates:
+        if not ipaddress.ip_address(address).is_loopback:
+            return str(address)
+    return None
 
 
 def season_of(file: Path, where: Any) -> Path:

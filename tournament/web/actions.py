@@ -34,6 +34,17 @@ def plain(request: Request, status: int, text: Msg) -> Response:
     return PlainTextResponse(say(text, lang_of(request)), status_code=status)
 
 
+def refusal(
+    request: Request, status: int, text: Msg, heading: str = "", hint: str = ""
+) -> Response:
+    """A refusal as a page of the site (its layout, its words and a way on), for a visitor who
+    followed a link: a table's card, a page that is gone."""
+    from tournament.web.pages import page
+
+    data = {"message": text, "heading": heading, "hint": hint}
+    return page(request, "missing.html", data, status=status)
+
+
 async def checked_form(request: Request) -> FormData | Response:
     """The form, or 403 when its CSRF token is not the session's."""
     form = await read_form(request)
@@ -77,7 +88,17 @@ def refused(request: Request, e: UserError) -> str:
     """A refusal in the page's language: the services' messages are catalogue messages; any
     other text is shown as it is."""
     why = e.args[0] if e.args else str(e)
-    return say(why if isinstance(why, Msg) else str(e), lang_of(request))
+    return say(dice_named(why) if isinstance(why, Msg) else str(e), lang_of(request))
+
+
+def dice_named(why: Msg) -> Msg:
+    """A refusal whose die is a kind's id (``vowel``) names the kind in the page's words."""
+    from tournament.web.words import DIE_IN_SENTENCE
+
+    die = why.params.get("die")
+    if why.plural is not None or not isinstance(die, str) or die not in DIE_IN_SENTENCE:
+        return why
+    return Msg(why.id, {**why.params, "die": Msg(DIE_IN_SENTENCE[die], {})})
 
 
 def flash(request: Request, text: str, good: bool = True) -> None:
@@ -89,6 +110,14 @@ def flash(request: Request, text: str, good: bool = True) -> None:
 def back(request: Request, to: str, text: str, good: bool = True) -> Response:
     flash(request, text, good)
     return RedirectResponse(to, status_code=303)
+
+
+def ticked(form: FormData) -> list[str]:
+    """A partita's games in the order they were ticked (the page's ``order``, kept by its
+    script), else in the form's order."""
+    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    order = [g for g in field(form, "order").split(",") if g]
+    return order if sorted(order) == sorted(games) else games
 
 
 def field(form: FormData, name: str, default: str = "") -> str:

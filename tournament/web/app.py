@@ -64,6 +64,7 @@ class Settings:
     streams: int | None = None
     threads: int | None = None
     live_threads: int = 4  # the live task's threads then (its polls, refreshes, replays)
+    public_url: str | None = None  # where the room reaches the server (the cards' links)
 
 
 def public(
@@ -106,7 +107,7 @@ def public(
             gathered = await data(request)
             return await run_in_threadpool(page, request, template, gathered, api(request))
         except views.NotFound as e:
-            return page(request, "missing.html", {"message": str(e)}, status=404)
+            return page(request, "missing.html", {"message": e.args[0]}, status=404)
 
     async def as_json(request: Request) -> Response:
         try:
@@ -194,7 +195,7 @@ async def switch_lang(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     """Every route, in one ordered table (JSON twins first, then the pages)."""
-    from tournament.web import organizer, referee
+    from tournament.web import organizer, referee, screen
 
     table: list[BaseRoute] = [
         Route("/api", PAGES["now"][1]),
@@ -213,6 +214,7 @@ def routes() -> list[BaseRoute]:
         Route("/lang/{lang}", switch_lang),
         *organizer.routes(),
         *referee.routes(),
+        *screen.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return table

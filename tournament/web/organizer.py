@@ -30,9 +30,9 @@ from tournament.services import corrections, day, play, tables
 from tournament.services.matches import refusal
 from tournament.services.stores import as_user_errors
 from tournament.web import tokens, views
-from tournament.web.actions import back, checked_form, field, number, plain, refused, run
-from tournament.web.security import PRINT_CSP, client_of, csrf_token, same_passphrase
-from tournament.web.words import kind, page_words
+from tournament.web.actions import back, checked_form, field, number, plain, refused, run, ticked
+from tournament.web.security import PRINT_CSP, csrf_token, same_passphrase
+from tournament.web.words import LANGS, kind, page_words
 
 HOME = "/organizer/"
 EXPORTS = ("standings.html", "standings.csv", "standings.json", "standings.md", "all.zip")
@@ -88,14 +88,13 @@ def _overview(store: Any) -> dict[str, Any]:
 
 async def login(request: Request) -> Response:
     guesses = request.app.state.guesses
-    client = client_of(request)
-    if guesses.blocked(client):
+    if guesses.blocked(request):
         return plain(request, 429, msg("too many wrong passphrases: wait a minute"))
     form = await checked_form(request)
     if isinstance(form, Response):
         return form
     if not same_passphrase(request.app.state.settings.passphrase, form.get("passphrase")):
-        guesses.failed(client)
+        guesses.failed(request)
         return back(request, HOME, words(request, "wrong_passphrase"), good=False)
     request.session.clear()  # a fresh session and CSRF token for the organizer
     request.session["organizer"] = True
@@ -156,7 +155,7 @@ async def close(request: Request, form: FormData) -> Response:
 @action
 async def partita(request: Request, form: FormData) -> Response:
     store = request.app.state.store
-    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    games = ticked(form)
     ok, said = await run(
         request,
         lambda: tables.choose_partita(store, number(form, "round"), number(form, "table"), games),
@@ -188,17 +187,48 @@ async def start(request: Request, form: FormData) -> Response:
 
 @action
 async def cards(request: Request, form: FormData) -> Response:
-    """New private links for every table of the open round, shown once as printable cards."""
+    """New private links for every table of the open round, shown once as printable cards.
+
+    Printing again cuts off every referee holding the earlier cards: when tables are in play,
+    or this server printed the round's cards already, the organizer is asked first (and told
+    which tables)."""
     from tournament.web.pages import page
 
     store = request.app.state.store
+    printed: set[int] = getattr(request.app.state, "printed", set())
+    if field(form, "confirm") != "yes":
+        playing, open_no = await run_in_threadpool(_in_play, store)
+        if open_no is not None and (playing or open_no in printed):
+            return confirm(request, "cards", "/organizer/cards", playing)
     ok, said = await run(request, tokens.issue_cards, store)
     if not ok:
         return back(request, HOME, said, False)
-    base = str(request.base_url).rstrip("/")
-    response = page(request, "/table_card.html", {"cards": tokens.card_data(said, base)})
+    request.app.state.printed = printed | {c.round for c in said}
+    base = request.app.state.settings.public_url or str(request.base_url).rstrip("/")
+    data = {"cards": tokens.card_data(said, base), "local": tokens.loopback(base), "base": base}
+    response = page(request, "/table_card.html", data)
     response.headers["Content-Security-Policy"] = PRINT_CSP  # the sheets' own print styles
     return response
+
+
+def _in_play(store: Any) -> tuple[list[int], int | None]:
+    """The tables of the open round with a challenge started and not decided, and the open
+    round's number (None: no round is open)."""
+    t = views.tournament_or_none(store)
+    r = open_round(t) if t is not None else None
+    if r is None:
+        return [], None
+    tables = views.now(store)["tournament"]["tables"]
+    return [tb["table"] for tb in tables if tb["matches"] and not tb["decided"]], r.number
+
+
+def confirm(request: Request, what: str, action: str, tables: list[int]) -> Response:
+    """The page that asks before an action that cuts someone off (new cards, closing a round),
+    naming the tables in play."""
+    from tournament.web.pages import page
+
+    data = {"what": what, "action": action, "tables": tables}
+    return page(request, "confirm.html", data)
 
 
 # --- corrections -----------------------------------------------------------------------------
@@ -265,7 +295,15 @@ async def _previewed(request: Request, form: FormData, action: str, fn: Any) -> 
     kept = dict(form)  # what the confirm step sends back, with the position previewed
     if preview.position is not None:
         kept["position"] = str(preview.position)
-    return page(request, "correction.html", _shown(preview, action, lang_of(request)), form=kept)
+    switch = field(form, "lang")  # the language switch of the preview, sent as its form
+    if switch in LANGS:
+        request.state.lang = switch
+    response = page(
+        request, "correction.html", _shown(preview, action, lang_of(request)), form=kept
+    )
+    if switch in LANGS:
+        response.set_cookie("lang", switch, max_age=365 * 86400, samesite="strict", httponly=True)
+    return response
 
 
 @action

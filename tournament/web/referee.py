@@ -26,9 +26,10 @@ from tournament.services import day, dice, matches, play, tables
 from tournament.services.matches import load, parsed, summary
 from tournament.services.stores import Store
 from tournament.web import views
-from tournament.web.actions import back, checked_form, field, number, plain, run
-from tournament.web.security import client_of
+from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
+from tournament.web.security import token_hash
 from tournament.web.tokens import find
+from tournament.web.words import lang_of
 
 LETTER_DICE = ("consonant", "vowel")
 DIGITS = 18  # the longest number a table's form holds (Python reads no more than 4,300, #29)
@@ -59,12 +60,25 @@ def _split(text: str) -> list[str]:
     return [x for x in re.split(r"[\s,;]+", text) if x]
 
 
+_SINGLE_DIGIT_DIE = re.compile(r"d[1-9]")  # d4, d6, d8: every face one digit
+
+
+def _faces(die: str, text: str) -> list[str]:
+    """The faces typed for ``die``: ``6651`` is 6 6 5 1 for a die whose faces are single digits
+    (a phone's numeric keypad has no space or comma); anything else is split as written."""
+    values = _split(text)
+    if _SINGLE_DIGIT_DIE.fullmatch(die) and len(values) == 1 and values[0].isascii():
+        if values[0].isdigit():
+            return list(values[0])
+    return values
+
+
 def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
     """The event a referee's form describes (the engine judges it when it is recorded)."""
     e: dict[str, Any] = {"type": kind, "by": by}
     if kind == "roll":
         e["die"] = field(form, "die")
-        e["values"] = [_value(v) for v in _split(field(form, "values"))]
+        e["values"] = [_value(v) for v in _faces(e["die"], field(form, "values"))]
     elif kind in ("choose", "bet"):
         value = field(form, "value")
         e["value" if kind == "choose" else "call"] = _value(value) if kind == "choose" else value
@@ -176,31 +190,54 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
     }
 
 
+OPENED = 8  # the table links a phone's session remembers having opened
+
+
 async def _table_of(request: Request) -> tuple[int, int] | Response:
-    """The token's round and table, or the refusal (unknown tokens count as guesses)."""
+    """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
+    per session and per address: see :class:`tournament.web.security.RateLimit`).
+
+    A session remembers the tables it opened (by a part of the link's hash): a link that
+    opened this phone's table before and is unknown now was replaced by new cards, and says so
+    instead of counting as a guess.
+    """
+    from tournament.web.words import page_words
+
     guesses = request.app.state.guesses
-    client = client_of(request)
-    if guesses.blocked(client):
-        return plain(request, 429, msg("too many wrong table links: wait a minute"))
+    words = page_words(lang_of(request))
+    if guesses.blocked(request):
+        return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
     found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
+    opened = dict(request.session.get("opened") or {})
+    key = token_hash(token)[:16]
     if found is None:
-        guesses.failed(client)
-        return plain(request, 404, msg("this table link is not known"))
+        if key in opened:
+            rnd, tbl = opened[key]
+            text = msg("new table cards were printed: this link of table %(table)s no longer "
+                       "opens it", table=tbl)  # fmt: skip
+            hint = words["new_card"].format(n=tbl, round=rnd)
+            return refusal(request, 410, text, words["reprinted"], hint)
+        guesses.failed(request)
+        return refusal(request, 404, msg("this table link is not known"), words["unknown_link"],
+                       words["scan_again"])  # fmt: skip
+    if opened.get(key) != list(found):
+        opened[key] = list(found)
+        request.session["opened"] = dict(list(opened.items())[-OPENED:])
     t = await run_in_threadpool(views.current_tournament, store)
     if paired(t, found[0]).closed:
-        return plain(
+        return refusal(
             request,
             403,
             msg("this table link has expired: round %(round)s is closed", round=found[0]),
+            words["expired"],
         )
     return found
 
 
 async def table_page(request: Request) -> Response:
     from tournament.web.pages import page
-    from tournament.web.words import lang_of
 
     found = await _table_of(request)
     if isinstance(found, Response):
@@ -209,9 +246,9 @@ async def table_page(request: Request) -> Response:
     data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
     flash = request.session.pop("flash", None)
     salt = request.session.pop("salt", None)
-    return page(
-        request, "table.html", data, flash=flash, salt=salt, token=request.path_params["token"]
-    )
+    typed = request.session.pop("typed", None)
+    token = request.path_params["token"]
+    return page(request, "table.html", data, flash=flash, salt=salt, token=token, typed=typed)
 
 
 def _here(request: Request) -> str:
@@ -280,11 +317,28 @@ async def record_move(request: Request) -> Response:
         return record_at(store, match, event, expected, lexicon)
 
     ok, said = await run(request, go, refresh=False)
+    if not ok:
+        keep_typed(request, form)
     if ok and salt:
         request.session["salt"] = {"player": by, "salt": salt}
     if ok:
         return back(request, _here(request), recorded(said, request))
     return back(request, _here(request), said, False)
+
+
+KEPT = ("values", "value", "word", "words", "expr", "dice", "card", "letter", "salt", "text", "on",
+        "reason")  # fmt: skip
+KEPT_CHARS = 120  # each field kept at most this long (the session's cookie holds them)
+
+
+def keep_typed(request: Request, form: FormData) -> None:
+    """What a refused move's form held, for the page to fill again (a sealed word never)."""
+    kind = field(form, "kind")
+    if kind == "seal":
+        return
+    fields = {n: field(form, n)[:KEPT_CHARS] for n in KEPT if field(form, n)}
+    by = field(form, "by")
+    request.session["typed"] = {"kind": kind, "by": by, "die": field(form, "die"), "fields": fields}
 
 
 def recorded(stored: list[Any], request: Request) -> str:
@@ -329,7 +383,7 @@ async def choose_partita(request: Request) -> Response:
         return checked
     found, form = checked
     store = request.app.state.store
-    games = [g for g in form.getlist("games") if isinstance(g, str)]
+    games = ticked(form)
     ok, said = await run(
         request, lambda: tables.choose_partita(store, found[0], found[1], games, "referee")
     )

@@ -23,6 +23,7 @@ CSP = (
 # A flash message rides in the session's cookie, which a browser drops past 4,096 bytes: the
 # message is at most this many bytes as the cookie writes it (JSON, then base64 and a signature).
 FLASH_BYTES = 1000
+ROOM = 20  # the phones of a hall behind one address: its failures count this many times more
 PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"  # exports' sheets
 HEADERS = [
     (b"content-security-policy", CSP.encode()),
@@ -94,10 +95,17 @@ async def _too_large(send: Send) -> None:
 
 class RateLimit:
     """At most ``limit`` failures per client in ``window`` seconds (guesses of a passphrase or
-    a table's token); past that every attempt is refused until the window moves on."""
+    a table's token); past that every attempt of that client is refused until the window
+    moves on.
 
-    def __init__(self, limit: int = 5, window: float = 60.0) -> None:
-        self.limit, self.window = limit, window
+    A client is its session (a browser's cookie) first: every phone on a room's Wi-Fi comes
+    from one address, and one referee's old links must not lock out the next table. The
+    address is counted too, with room for a hall of phones (``room`` times the limit), so that
+    a guesser who drops its cookies is still stopped.
+    """
+
+    def __init__(self, limit: int = 5, window: float = 60.0, room: int = ROOM) -> None:
+        self.limit, self.window, self.room = limit, window, room
         self.failures: dict[str, deque[float]] = {}
 
     def _recent(self, client: str) -> deque[float]:
@@ -105,13 +113,27 @@ class RateLimit:
         q = self.failures.setdefault(client, deque())
         while q and now - q[0] > self.window:
             q.popleft()
+        if not q:  # (a client with nothing recent is forgotten)
+            self.failures.pop(client, None)
         return q
 
-    def blocked(self, client: str) -> bool:
-        return len(self._recent(client)) >= self.limit
+    def _keys(self, request: Request, start: bool) -> list[tuple[str, int]]:
+        keys = [(f"address {client_of(request)}", self.limit * self.room)]
+        session = request.scope.get("session")
+        if session is not None:
+            if start and "guesser" not in session:
+                session["guesser"] = secrets.token_urlsafe(9)
+            if "guesser" in session:
+                keys.append((f"session {session['guesser']}", self.limit))
+        return keys
 
-    def failed(self, client: str) -> None:
-        self._recent(client).append(time.monotonic())
+    def blocked(self, request: Request) -> bool:
+        return any(len(self._recent(k)) >= most for k, most in self._keys(request, False))
+
+    def failed(self, request: Request) -> None:
+        for key, _ in self._keys(request, True):
+            self._recent(key)
+            self.failures.setdefault(key, deque()).append(time.monotonic())
 
 
 def within(text: str, most: int) -> str:

@@ -75,6 +75,20 @@ def card_data(issued: list[Card], base: str) -> list[dict[str, Any]]:
     return cards
 
 
+def loopback(base: str) -> bool:
+    """Whether links under ``base`` open on this machine only (127.0.0.1, localhost, ::1)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = urlsplit(base).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: it is what the room reaches
+        return False
+
+
 def find(store: Store, token: str) -> tuple[int, int] | None:
     """The round and table of a token, if it was issued."""
     return stores.find_link(store, token_hash(token))

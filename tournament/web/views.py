@@ -24,7 +24,13 @@ from tournament.services.stores import Location, Store, normalise_number
 
 
 class NotFound(Exception):
-    """The page asked for does not exist (the message says what)."""
+    """The page asked for does not exist (the message says what: a catalogue message, said in
+    the page's language)."""
+
+
+def said(e: UserError) -> Any:
+    """What a refusal says, as the catalogue's message where it is one."""
+    return e.args[0] if e.args else str(e)
 
 
 _LATEST: dict[str, tuple[int, Tournament | None]] = {}  # database -> (last id, tournament)
@@ -71,8 +77,19 @@ def now(store: Store) -> dict[str, Any]:
                 if n in waiting
             ]
         info["rounds"] = len(t.rounds)
+        info["where"] = where(info["tournament"]["tables"])
     info["matches"] = queries.matches(store, outside_rounds=True)
     return info
+
+
+def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Where each player of the round plays: by name (without regard to case or accents), their
+    table (or their bye)."""
+    from tournament.domain.names import key
+
+    seats = [{"player": p, "table": tb["table"], "bye": bool(tb.get("bye"))}
+             for tb in tables for p in tb["players"]]  # fmt: skip
+    return sorted(seats, key=lambda s: (key(s["player"]), s["player"]))
 
 
 def _next(store: Store, number: str) -> list[dict[str, Any]]:
@@ -87,7 +104,7 @@ def standings(store: Store) -> dict[str, Any]:
     """``/standings``: the standings and the results of the round in play."""
     t = tournament_or_none(store)
     if t is None:
-        raise NotFound("there is no tournament in this database")
+        raise NotFound(msg("there is no tournament in this database"))
     last = views.last_round(t)
     latest = []
     if last is not None:
@@ -99,7 +116,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
     """``/rounds/N``: the pairings of a round and each table's result."""
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
-        raise NotFound(f"there is no round {number}")
+        raise NotFound(msg("there is no round %(round)s", round=number))
     known = queries.outcome_of(store)
     r = views.paired(t, number)
     tables = [table_state(t, tb, known, why=True) for tb in r.tables]
@@ -116,7 +133,7 @@ def bracket(store: Store) -> dict[str, Any]:
     """``/bracket``: the rounds of a single-elimination tournament (empty for other formats)."""
     t = tournament_or_none(store)
     if t is None:
-        raise NotFound("there is no tournament in this database")
+        raise NotFound(msg("there is no tournament in this database"))
     elimination = t.settings["format"] == "elimination"
     return {
         "name": t.settings["name"],
@@ -134,7 +151,7 @@ def match(
     try:
         number = normalise_number(number)
     except UserError as e:
-        raise NotFound(str(e)) from None
+        raise NotFound(said(e)) from None
 
     def check() -> tuple[Any, list[str]]:
         try:
@@ -149,7 +166,7 @@ def match(
         report, problems = check()
         stored = [f for f in (report.failures if report else []) if f.match == number]
         if not stored or any(f.problem == "no such match is stored" for f in stored):
-            raise NotFound(str(e)) from None
+            raise NotFound(said(e)) from None
         # Stored, but changed behind the program's back: say so, and where.
         return {"id": number, "title": "", "players": [], "outside": [], "status": "",
                 "next": [], "head": None, "timeline": [], "verified": False,
@@ -197,7 +214,7 @@ def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any
     the page only)."""
     t = tournament_or_none(store)
     if t is None or name not in t.players:
-        raise NotFound(f"there is no player {name!r} in this tournament")
+        raise NotFound(msg("there is no player %(name)r in this tournament", name=name))
     known = queries.outcome_of(store)
     tables = []
     for tb in views.tables(t):

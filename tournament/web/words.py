@@ -48,11 +48,56 @@ PAGE_WORDS: dict[str, str] = {
     "amend": N_("Amend a result"), "points_given": N_("Challenge points (giallo=3 blu=1)"),
     "amended_n": N_("round {round}, table {table}: result amended"),
 }  # fmt: skip
+# The pages of a room (#25): refusals with a way on, the cards' warnings and confirmations, the
+# screen for the hall, where each player plays.
+PAGE_WORDS.update({
+    "not_found": N_("Not found"), "way_on": N_("Where do I play? The round in play"),
+    "reprinted": N_("New table cards were printed"),
+    "new_card": N_("Ask the organizer for the new card of table {n} (round {round}) and scan it."),
+    "unknown_link": N_("Unknown table link"),
+    "scan_again": N_("Scan your table's card again, or ask the organizer for it."),
+    "expired": N_("Table link expired"),
+    "confirm_cards": N_("Print new table cards?"),
+    "confirm_cards_why": N_("Every table's link changes: the referees' open pages stop working "
+                            "and each table needs its new card."),
+    "confirm_cards_do": N_("Print new cards"), "tables_in_play": N_("Tables in play"),
+    "back": N_("Back"),
+    "cards_local": N_("These links open on this machine only ({base}): no phone in the room can "
+                      "open them. Start the server with --host 0.0.0.0, or --public-url with "
+                      "the address the room reaches, and print the cards again."),
+    "confirm_close": N_("Close the round?"),
+    "confirm_close_why": N_("Once closed, the round's table links stop working and no move can "
+                            "be recorded at its tables."),
+    "confirm_close_do": N_("Close the round"), "to_whom": N_("To whom"),
+    "stale_note": N_("The match changed meanwhile: this page is not up to date. Send your move "
+                     "(if it is refused, what you typed is kept) or reload the page."),
+    "in_notation": N_("notation"), "where_play": N_("Where do I play?"),
+    "screen": N_("The room's screen"),
+    "lead_pair": N_("No round is open: pair the next one."),
+    "lead_play": N_("Round {n} is in play: {left} of {all} tables still to decide."),
+    "lead_close": N_("Every table of round {n} is decided: close the round."),
+    "close_ask": N_("Close the round…"), "referees_links": N_("The referees' links"),
+    "cards_what": N_("One card per table with its private link; printing them again cuts off "
+                     "the links printed before (you will be asked first)."),
+})  # fmt: skip
+EXPORT_NAMES = {
+    "standings.html": N_("The standings, to print"),
+    "standings.csv": N_("The standings, for a spreadsheet"),
+    "standings.json": N_("The standings, for programs"),
+    "standings.md": N_("The standings, to post"),
+    "all.zip": N_("Every sheet, in one archive"),
+}
+# A die named in a refusal ("must throw 2 %(die)s dice"): the engine says its kind's id.
+DIE_IN_SENTENCE = {"vowel": N_("vowel (dice)"), "consonant": N_("consonant (dice)")}
+PAGE_WORDS.update({
+})  # fmt: skip
 
 
 def lang_of(request: Any) -> str:
-    """The language a visitor chose (the ``lang`` cookie), Italian by default."""
-    lang = request.cookies.get("lang", "it")
+    """The language a visitor chose (the ``lang`` cookie, or the switch a page drawn from a
+    POST sends with its form), Italian by default."""
+    state = getattr(request, "state", None)
+    lang = getattr(state, "lang", None) or request.cookies.get("lang", "it")
     return lang if lang in LANGS else "it"
 
 
@@ -127,4 +172,22 @@ def jinja_globals(lang: str) -> dict[str, Any]:
         "kind": lambda name: kind(name, lang),
         "die": lambda name: die(name, lang),
         "turn_words": lambda turn: turn_words(turn, lang),
+        "example_move": example_move,
+        "export_name": lambda name: translator(lang).gettext(EXPORT_NAMES.get(name, name)),
     }
+
+
+def example_move(match: Mapping[str, Any] | None) -> str:
+    """A move in the notation for the referee's field to show: the next roll of a player at
+    the table (who acts first), or what the match expects of them."""
+    if not match:
+        return ""
+    turns = match.get("turns") or []
+    who = turns[0]["player"] if turns else (match.get("players") or ["giallo"])[0]
+    dice = turns[0]["dice"] if turns and turns[0].get("dice") else []
+    if dice and dice[0]["die"] not in DICE:
+        faces = " ".join(["1"] * int(dice[0]["count"]))
+        return f"roll {who} {dice[0]['die']} {faces}"
+    if turns and turns[0].get("events"):
+        return f"{turns[0]['events'][0]} {who}"
+    return f"pass {who}"

@@ -1,0 +1,37 @@
+"""``/screen``: the room's screen, for a projector across a hall (Tabbycat's projector view is
+the model): the round in play, each table's players and state in large type, scrolling by
+itself, then the standings; it follows the live stream as every public page does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from tournament.services.stores import Store
+from tournament.web import views
+
+TOP = 16  # the standings' rows the screen shows (the rest are a page away, on /standings)
+
+
+def gather(store: Store) -> dict[str, Any]:
+    """The round in play (as ``/`` has it) and the top of the standings."""
+    info = views.now(store)
+    info["standings"] = []
+    if info["tournament"] is not None:
+        info["standings"] = views.standings(store)["rows"][:TOP]
+    return info
+
+
+async def screen(request: Request) -> Response:
+    from tournament.web.pages import page
+
+    data = await run_in_threadpool(gather, request.app.state.store)
+    return await run_in_threadpool(page, request, "screen.html", data)
+
+
+def routes() -> list[BaseRoute]:
+    return [Route("/screen", screen)]
