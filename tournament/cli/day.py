@@ -48,6 +48,17 @@ def create(
     seed: Annotated[str | None, typer.Option(help="The seed of the final lot.")] = None,
     third_place: Annotated[bool, typer.Option(help="Elimination: play for third place.")] = False,
     table_size: Annotated[int, typer.Option(help="Pods: preferred players a table.")] = 4,
+    cut: Annotated[
+        int | None,
+        typer.Option(help="Swiss: then the top N by the standings play a single elimination."),
+    ] = None,
+    knockout_draw: Annotated[
+        str,
+        typer.Option(
+            help="A drawn knockout table: replay (a decider at the table) or seed (the higher "
+            "seed goes through)."
+        ),
+    ] = "replay",
     seed_from: Annotated[
         Path | None,
         typer.Option("--seed-from", help="Seed the players by their ratings in this season file."),
@@ -90,6 +101,8 @@ def create(
         third_place=third_place,
         table_size=table_size,
         seed_order=seed_order,
+        cut=cut,
+        knockout_draw=knockout_draw,
     )
     refresh(s)
     if as_json:
