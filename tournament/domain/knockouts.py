@@ -138,6 +138,5 @@ def groups(
     place = placing(knockout_rounds(t, results))
     rank = {p: i for i, p in enumerate(before)}
     return {
-        p: (1, *place[p]) if p in place else (0, -rank.get(p, len(rank)))
-        for p in t.ranked_players
+        p: (1, *place[p]) if p in place else (0, -rank.get(p, len(rank))) for p in t.ranked_players
     }

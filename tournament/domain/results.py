@@ -89,7 +89,7 @@ def standings_of(t: Tournament, results: list[list[TableResult]]) -> list[Row]:
             scoring_of(t),
             t.settings["tiebreaks"],
             t.settings["seed"],
-            groups=groups,
+            ranked_by=groups,
         )
 
     start = knockouts.first_round(t)

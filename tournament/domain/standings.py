@@ -99,11 +99,11 @@ def standings(
     scoring: Scoring = Scoring(),
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     seed: str = "",
-    groups: Mapping[str, Any] | None = None,
+    ranked_by: Mapping[str, Any] | None = None,
 ) -> list[Row]:
     """Rank ``players`` on the decided tables of ``rounds``.
 
-    ``groups``: what ranks first instead of the points (a bracket's places, higher first,
+    ``ranked_by``: what ranks first instead of the points (a bracket's places, higher first,
     :mod:`tournament.domain.pairing.bracket`); the tie-breaks order each group."""
     points: dict[str, float] = {p: 0 for p in players}
     challenge: dict[str, float] = {p: 0 for p in players}
@@ -173,7 +173,7 @@ def standings(
 
     by_points: dict[Any, list[str]] = defaultdict(list)
     for p in players:
-        by_points[points[p] if groups is None else groups[p]].append(p)
+        by_points[points[p] if ranked_by is None else ranked_by[p]].append(p)
     groups: list[list[str]] = []
     for value in sorted(by_points, reverse=True):
         groups += order(by_points[value], list(tiebreaks))

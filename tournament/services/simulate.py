@@ -134,10 +134,7 @@ def play_deciders(
             g = day.table_games(t, tb)[0]
             outside = outside_for(t, tb, rng) if g == "catena" and len(tb.players) == 2 else ()
             match = tables.start_match(store, number, tb.number, g, outside, by=BY)
-            played = play_match(store, match.number, rng)
-            t = day.get_tournament(store)
-            t.record_head(match=played.number, events=len(played.lines), head=played.head, by=BY)
-            day.save(store, t)
+            play_match(store, match.number, rng)  # its head is recorded as the round closes
 
 
 def run(store: Store, sim: Simulation) -> None:

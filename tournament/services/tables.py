@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.message import msg
 from tournament.domain import knockouts, views
-from tournament.domain.results import played_result
 from tournament.domain.names import registered
+from tournament.domain.results import played_result
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
 from tournament.readside.reading import read_match

@@ -5,7 +5,7 @@ Pure functions over the knockout rounds as paired and decided, first to last. A 
 is the round they lost in: the champion first, the final's loser second, then the third-place
 match's winner and loser (or the two semi-finals' losers together when it is not played), then
 the losers of each earlier round together, later rounds first. The standings order each group
-by the tournament's tie-breaks (:func:`tournament.domain.standings.standings`, ``groups``).
+by the tournament's tie-breaks (:func:`tournament.domain.standings.standings`, ``ranked_by``).
 """
 
 from __future__ import annotations
