@@ -157,8 +157,7 @@ def _check_knockout(config: dict[str, Any]) -> None:
     if config["knockout_draw"] not in knockouts.DRAW_RULES:
         raise Refused(
             msg(
-                "a drawn knockout table is decided by %(rules)s, not %(rule)r",
-                rules=" or ".join(knockouts.DRAW_RULES),
+                "a drawn knockout table is decided by replay or seed, not %(rule)r",
                 rule=config["knockout_draw"],
             )
         )
@@ -280,6 +279,20 @@ def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[st
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
+
+
+def swiss_stage(store: Store) -> tuple[int, list[dict[str, Any]]] | None:
+    """A Swiss with a cut, once its bracket is paired: its last Swiss round and the standings
+    after it, the table the bracket was seeded from (None otherwise), as the standings' rows."""
+    t = get_tournament(store)
+    start = knockouts.first_round(t)
+    if start is None or start == 1 or len(t.rounds) < start:
+        return None
+    rows = current_standings(t, _read_outcomes(store), start - 1)
+    return start - 1, [
+        {"rank": r.rank, "player": r.player, "points": r.points, "played": r.played, **r.values}
+        for r in rows
+    ]
 
 
 def in_closed_round(store: Store, number: str) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from engine.errors import RuleViolation
 from engine.message import msg
 from tournament.domain import views
+from tournament.domain.brackets import drawn_bracket
 from tournament.domain.results import table_result, table_state
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
@@ -113,15 +114,20 @@ def round_(store: Store, number: int) -> dict[str, Any]:
 
 
 def bracket(store: Store) -> dict[str, Any]:
-    """``/bracket``: the rounds of a single-elimination tournament (empty for other formats)."""
+    """``/bracket``: the bracket of an elimination or of a Swiss's cut, every round of it
+    (paired or to come), the match for third place and the champion (empty rounds without a
+    bracket); :func:`tournament.domain.brackets.drawn_bracket`."""
     t = tournament_or_none(store)
     if t is None:
         raise NotFound("there is no tournament in this database")
-    elimination = t.settings["format"] == "elimination"
+    drawn = drawn_bracket(t, queries.outcome_of(store))
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],
-        "rounds": [round_(store, r.number) for r in views.rounds(t)] if elimination else [],
+        "knockout": drawn is not None,
+        "rounds": drawn["rounds"] if drawn else [],
+        "third": drawn["third"] if drawn else None,
+        "champion": drawn["champion"] if drawn else None,
     }
 
 

@@ -64,12 +64,13 @@ def main_tables(tables: Sequence[KnockoutTable]) -> list[KnockoutTable]:
 
 def round_code(tables: int) -> tuple[str, int]:
     """A knockout round's name by how many bracket tables it has (byes included): ``final``,
-    ``semi_finals``, ``quarter_finals``, else ``round_of`` with the players it starts with.
+    ``semi_finals``, ``quarter_finals``, ``round_of_16``, ``round_of_32``, else ``round_of``,
+    with the players it starts with.
 
-    >>> round_code(1), round_code(4), round_code(8)
-    (('final', 2), ('quarter_finals', 8), ('round_of', 16))
+    >>> round_code(1), round_code(4), round_code(8), round_code(32)
+    (('final', 2), ('quarter_finals', 8), ('round_of_16', 16), ('round_of', 64))
     """
-    names = {1: "final", 2: "semi_finals", 4: "quarter_finals"}
+    names = {1: "final", 2: "semi_finals", 4: "quarter_finals", 8: "round_of_16", 16: "round_of_32"}
     return names.get(tables, "round_of"), 2 * tables
 
 
