@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.games.base import Outcome
+from tests.tournament.test_match_cli import ok, refused
 from tournament.domain import knockouts, views
 from tournament.domain.pairing.bracket import is_third_place
 from tournament.domain.results import current_standings, played_result, table_result
@@ -315,3 +317,43 @@ def test_a_cut_larger_than_the_field_is_refused_at_the_cut(store: Store) -> None
     day.close_round(store, outcome_of)
     with pytest.raises(Refused, match="the cut takes the top 8, but only 6 players are active"):
         day.pair_next_round(store, outcome_of)
+
+
+# --- from the command line -------------------------------------------------------------------
+
+
+def test_cut_and_draw_rule_from_the_command_line(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    assert "a cut follows the rounds of a Swiss" in refused(
+        db, "create", "Coppa", "--format", "elimination", "--cut", "4"
+    )
+    assert "decided by replay or seed, not 'coin'" in refused(
+        db, "create", "Coppa", "--knockout-draw", "coin"
+    )
+    made = ok(db, "create", "Sera", "--rounds", "1", "--cut", "2", "--plays", "tiro", "--json")
+    assert json.loads(made)["cut"] == 2 and json.loads(made)["knockout_draw"] == "replay"
+    ok(db, "players", "add", "Anna", "Bruno", "Carla")
+    ok(db, "round", "pair")  # the Swiss's round 1
+    store = Store(db)
+    first = views.paired(day.get_tournament(store), 1)
+    for tb in first.tables:
+        if not tb.bye:
+            tiro(store, 1, tb.number, tb.players[1])
+    ok(db, "round", "close")
+    swiss = [r["player"] for r in json.loads(ok(db, "standings", "--json"))]
+    final = json.loads(ok(db, "round", "pair", "--json"))  # round 2: the cut's final
+    assert [tb["players"] for tb in final["tables"]] == [swiss[:2]]
+    assert final["tables"][0]["why"] == "seed 1 - seed 2"
+    tiro(store, 2, 1, None)  # drawn
+    said = refused(db, "round", "close")
+    assert "table 1 is drawn" in said and "table start 2 1 tiro" in said
+    assert "a decider is to be played at the table (table start 2 1 tiro)" in ok(db, "status")
+    both = ok(db, "standings")  # the Swiss's table, then the final standings
+    assert both.index("The Swiss: the standings after round 1") < both.index("The final standings")
+    tiro(store, 2, 1, swiss[1])  # the decider, at the same table
+    ok(db, "round", "close")
+    assert [r["player"] for r in json.loads(ok(db, "standings", "--json"))][:2] == [
+        swiss[1],
+        swiss[0],
+    ]
+    store.close()
