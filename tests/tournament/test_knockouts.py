@@ -133,6 +133,22 @@ def test_every_bracket_of_5_to_16_ranks_by_the_bracket(players: int) -> None:
     assert [r.rank for r in rows] == sorted(r.rank for r in rows) and rows[0].rank == 1
 
 
+@pytest.mark.parametrize("players", [5, 12])
+def test_simulate_ranks_a_bracket_by_the_bracket(tmp_path: Path, players: int) -> None:
+    db = tmp_path / "t.db"
+    args = ("--players", str(players), "--seed", str(players), "--third-place", "--json")
+    printed = json.loads(ok(db, "simulate", "--format", "elimination", "--plays", "tiro", *args))
+    store = Store(db)
+    t = day.get_tournament(store)
+    rows = [r["player"] for r in printed]
+    at = 0
+    for group in expected_groups(t, day.replayed_outcome(store)):
+        assert set(rows[at : at + len(group)]) == group
+        at += len(group)
+    assert at == players
+    store.close()
+
+
 # --- by hand, through the services ----------------------------------------------------------
 
 
