@@ -198,8 +198,10 @@ def standings_html(
     lang: str,
     date: str = "",
     after_round: int | None = None,
+    swiss: Mapping[str, Any] | None = None,
 ) -> str:
-    """The standings with their tie-break columns, each explained in a footnote."""
+    """The standings with their tie-break columns, each explained in a footnote; ``swiss``
+    (``round``, ``rows``): a Swiss's table before its cut's bracket, shown first (#24)."""
     return _page(
         env,
         lang,
@@ -209,6 +211,7 @@ def standings_html(
         columns=TIEBREAK_COLUMNS,
         date=date,
         after_round=after_round,
+        swiss=swiss,
     )
 
 

@@ -45,5 +45,9 @@ def test_the_cut_paired_and_a_decider_started_from_the_organizers_page(tmp_path:
         assert r.status_code == 200
         decider = views.paired(day.get_tournament(store), 2).table(1).matches["tiro #2"]
         assert decider in r.text
+        standings = client.get("/standings").text  # the Swiss's table, then the final one
+        assert standings.index("Lo svizzero: la classifica dopo il turno 1") < standings.index(
+            "La classifica finale: il tabellone, poi lo svizzero"
+        )
         client.get("/lang/en")
         assert "semi-finals" in client.get("/bracket").text

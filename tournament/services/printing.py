@@ -117,6 +117,7 @@ class Printer:
         rows = queries.standings(self.store)
         name = t.settings["name"]
         closed = [r.number for r in views.rounds(t) if r.closed]
+        stage = day.swiss_stage(self.store)  # a Swiss with a cut: its table first (#24)
         makers: dict[str, Any] = {
             "html": lambda: render.standings_html(
                 self.env,
@@ -125,6 +126,7 @@ class Printer:
                 self.lang,
                 t.settings.get("date", ""),
                 closed[-1] if closed else None,
+                {"round": stage[0], "rows": stage[1]} if stage else None,
             ),
             "csv": lambda: render.standings_csv(rows),
             "json": lambda: render.standings_json(rows),

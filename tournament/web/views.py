@@ -93,7 +93,13 @@ def standings(store: Store) -> dict[str, Any]:
     latest = []
     if last is not None:
         latest = queries.matches(store, status="finished", round_number=last.number)
-    return {"name": t.settings["name"], "rows": queries.standings(store), "latest": latest}
+    stage = day.swiss_stage(store)  # a Swiss with a cut: its table first (#24)
+    return {
+        "name": t.settings["name"],
+        "rows": queries.standings(store),
+        "latest": latest,
+        "swiss": {"round": stage[0], "rows": stage[1]} if stage else None,
+    }
 
 
 def round_(store: Store, number: int) -> dict[str, Any]:
