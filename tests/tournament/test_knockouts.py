@@ -360,6 +360,7 @@ def test_cut_and_draw_rule_from_the_command_line(tmp_path: Path) -> None:
     final = json.loads(ok(db, "round", "pair", "--json"))  # round 2: the cut's final
     assert [tb["players"] for tb in final["tables"]] == [swiss[:2]]
     assert final["tables"][0]["why"] == "seed 1 - seed 2"
+    assert "Round 2: final" in ok(db, "round", "show", "2")
     tiro(store, 2, 1, None)  # drawn
     said = refused(db, "round", "close")
     assert "table 1 is drawn" in said and "table start 2 1 tiro" in said

@@ -36,6 +36,8 @@ def test_the_cut_paired_and_a_decider_started_from_the_organizers_page(tmp_path:
         r = client.post("/organizer/round/close", data={"csrf": token})
         assert "è pari" in r.text and "spareggio" in r.text
         assert not day.get_tournament(store).rounds[1]["closed"]
+        home = client.get("/organizer/").text  # the drawn table offers its decider
+        assert "si gioca uno spareggio" in home and 'name="game"><option value="tiro"' in home
         bracket = client.get("/bracket").text
         assert "semifinali" in bracket and "si gioca uno spareggio" in bracket
         r = client.post(

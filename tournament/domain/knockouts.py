@@ -15,7 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tournament.domain import views
-from tournament.domain.pairing.bracket import KnockoutTable, is_third_place, placing, seeds
+from tournament.domain.pairing.bracket import (
+    KnockoutTable,
+    is_third_place,
+    placing,
+    round_code,
+    seeds,
+)
 from tournament.domain.standings import TableResult, lot
 
 if TYPE_CHECKING:
@@ -95,6 +101,14 @@ def winner(t: Tournament, number: int, result: TableResult) -> str:
         seeded = seeds_of(t)
         return min(level, key=lambda p: seeded.get(p, len(seeded) + 1))
     return min(level, key=lambda p: lot(t.settings["seed"], p))
+
+
+def round_name(t: Tournament, number: int) -> tuple[str, int] | None:
+    """A paired round of the bracket's name code and the players it starts with
+    (:func:`tournament.domain.pairing.bracket.round_code`); None for another round."""
+    if not is_knockout(t, number) or number > len(t.rounds):
+        return None
+    return round_code(sum(not is_third_place(tb.why) for tb in views.paired(t, number).tables))
 
 
 def decider_key(game: str, challenges: int) -> str:
