@@ -10,9 +10,8 @@ by the tournament's tie-breaks (:func:`tournament.domain.standings.standings`, `
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from tournament.domain.pairing.schedules import bracket_order
 
@@ -101,42 +100,3 @@ def placing(rounds: Sequence[Sequence[KnockoutTable]]) -> dict[str, tuple[int, i
                 for p in tb.players:
                     place[p] = (place[p][0], 2 if p == tb.winner else 0)
     return place
-
-
-def reached(rounds: Sequence[Sequence[KnockoutTable]]) -> dict[str, dict[str, Any]]:
-    """What each player's place in the bracket is, in words' codes: ``champion``,
-    ``runner_up``, ``third``, ``fourth``, ``semi_finals`` (third, shared), or the round lost in
-    (``lost``: its code and players); ``in`` while still playing.
-
-    >>> r1 = [KnockoutTable(("A", "B"), winner="A"), KnockoutTable(("C",), bye=True, winner="C")]
-    >>> final = [KnockoutTable(("A", "C"), winner="A")]
-    >>> reached([r1, final])["A"], reached([r1, final])["B"]["place"]
-    ({'place': 'champion'}, 'semi_finals')
-    """
-    if not rounds:
-        return {}
-    last = main_tables(rounds[-1])
-    finished = len(last) == 1 and last[0].winner is not None and len(last[0].players) == 2
-    out: dict[str, dict[str, Any]] = {}
-    for p, (level, third) in placing(rounds).items():
-        if level % 2 == 0:  # not lost yet
-            won = finished and level == 2 * len(rounds) + 2
-            out[p] = {"place": "champion" if won else "in"}
-            continue
-        lost_in = (level + 1) // 2  # the round lost in, from 1
-        code, players = round_code(len(main_tables(rounds[lost_in - 1])))
-        if third != 1:
-            out[p] = {"place": "third" if third == 2 else "fourth"}
-        elif code == "final":
-            out[p] = {"place": "runner_up"}
-        else:
-            out[p] = {"place": code, "players": players}
-    return out
-
-
-def groups_for(
-    rounds: Sequence[Sequence[KnockoutTable]], players: Sequence[str]
-) -> Mapping[str, tuple[int, ...]]:
-    """The standings' groups of a bracket: its places, and below them anyone not in it."""
-    place = placing(rounds)
-    return {p: (1, *place[p]) if p in place else (0,) for p in players}
