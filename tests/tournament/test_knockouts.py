@@ -379,3 +379,17 @@ def test_cut_and_draw_rule_from_the_command_line(tmp_path: Path) -> None:
         swiss[0],
     ]
     store.close()
+
+
+def test_a_knockout_table_amended_to_a_draw_is_amended_again(store: Store) -> None:
+    from tournament.services import corrections
+
+    semi_final_drawn(store, "replay")
+    outcome_of = day.replayed_outcome(store)
+    corrections.amend(store, 1, 1, {"Anna": 1, "Dario": 1}, "a typo at the table", confirmed=True)
+    with pytest.raises(Refused, match="table 1 is amended to a draw.*amend it with one"):
+        day.close_round(store, outcome_of)
+    with pytest.raises(Refused, match="already M1"):  # a decider would not count
+        round_tables.start_match(store, 1, 1, "tiro")
+    corrections.amend(store, 1, 1, {"Anna": 1, "Dario": 0}, "the right result", confirmed=True)
+    day.close_round(store, outcome_of)

@@ -248,6 +248,15 @@ def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[st
     tables = views.paired(t, r["number"]).tables
     for tb in tables:  # a drawn knockout table first: it says what to play (#24)
         played = played_result(t, tb, known)
+        if knockouts.needs_decider(t, tb, played) and tb.amended is not None:
+            raise Refused(  # the amendment stands over the matches: a decider would not count
+                msg(
+                    "round %(round)s cannot close: table %(table)s is amended to a draw, and a "
+                    "knockout table needs a winner: amend it with one",
+                    round=r["number"],
+                    table=tb.number,
+                )
+            )
         if knockouts.needs_decider(t, tb, played):
             raise Refused(
                 msg(

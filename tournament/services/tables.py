@@ -191,6 +191,8 @@ def _drawn_knockout(store: Store, t: Tournament, table: views.Table) -> bool:
     (the ``replay`` rule, :mod:`tournament.domain.knockouts`): its matches replayed."""
     if not knockouts.is_knockout(t, table.round) or knockouts.draw_rule(t) != "replay":
         return False
+    if table.amended is not None:  # the amendment stands over the matches, a decider too
+        return False
     return knockouts.needs_decider(t, table, played_result(t, table, replayed_outcome(store)))
 
 
