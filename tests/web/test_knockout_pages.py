@@ -31,6 +31,7 @@ def test_the_cut_paired_and_a_decider_started_from_the_organizers_page(tmp_path:
         semis = views.paired(day.get_tournament(store), 2).tables
         assert [tb.players for tb in semis] == [(swiss[0], swiss[3]), (swiss[1], swiss[2])]
         assert "testa di serie 1 - testa di serie 4" in page  # the round's page, in Italian
+        assert "Turno 2: semifinali" in page
         tiro(store, 2, 1, None)  # drawn: it waits for a decider
         tiro(store, 2, 2, swiss[1])
         r = client.post("/organizer/round/close", data={"csrf": token})

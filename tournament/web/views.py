@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.errors import RuleViolation
 from engine.message import msg
-from tournament.domain import views
+from tournament.domain import knockouts, views
 from tournament.domain.brackets import drawn_bracket
 from tournament.domain.results import table_result, table_state
 from tournament.domain.tournaments import Tournament
@@ -116,6 +116,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
         "closed": r.closed,
         "rounds": len(t.rounds),
         "tables": tables,
+        "stage": knockouts.round_name(t, number),  # a round of the bracket: its name (#24)
     }
 
 
