@@ -15,7 +15,7 @@ from engine.games import game as rules_of
 from engine.games import names
 from engine.match import Replay
 from exports import filled
-from exports.bracket import bracket_svg
+from exports.bracket import bracket_svg, round_name
 from exports.eventlog import event_log
 from exports.i18n import check_lang, say, translator, words
 from exports.wording import pairing_reason
@@ -172,11 +172,13 @@ def pairings_html(
     lang: str,
     date: str = "",
     closed: Sequence[Mapping[str, Any]] = (),
+    stage: tuple[str, int] | None = None,
 ) -> str:
     """The pairings of a round, with the results of the closed rounds before it.
 
     ``closed`` holds, per closed round, ``number`` and ``tables`` (each with ``table``,
-    ``players`` and ``points``: player -> challenge points, or None while undecided).
+    ``players`` and ``points``: player -> challenge points, or None while undecided);
+    ``stage``: a round of a bracket's name code and players (#24).
     """
     reasons = {t["table"]: pairing_reason(t, lang) for t in round_["tables"]}
     return _page(
@@ -188,6 +190,7 @@ def pairings_html(
         reasons=reasons,
         date=date,
         closed=closed,
+        stage=round_name(*stage, lang) if stage else "",
     )
 
 

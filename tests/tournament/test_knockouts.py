@@ -369,6 +369,8 @@ def test_cut_and_draw_rule_from_the_command_line(tmp_path: Path) -> None:
     assert both.index("The Swiss: the standings after round 1") < both.index("The final standings")
     tiro(store, 2, 1, swiss[1])  # the decider, at the same table
     ok(db, "round", "close")
+    ok(db, "export", "pairings", "2", "--out", str(tmp_path / "out"))
+    assert "Turno 2: finale</h1>" in (tmp_path / "out" / "pairings-2.html").read_text()
     ok(db, "export", "standings", "--out", str(tmp_path / "out"))
     sheet = (tmp_path / "out" / "standings.html").read_text()  # Italian, as the tournament
     assert sheet.index("Lo svizzero: la classifica dopo il turno 1") < sheet.index(

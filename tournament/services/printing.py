@@ -147,7 +147,13 @@ class Printer:
         name = t.settings["name"]
         makers: dict[str, Any] = {
             "html": lambda: render.pairings_html(
-                self.env, name, r, self.lang, t.settings.get("date", ""), self._closed(t, n)
+                self.env,
+                name,
+                r,
+                self.lang,
+                t.settings.get("date", ""),
+                self._closed(t, n),
+                knockouts.round_name(t, n),  # a round of a bracket: its name (#24)
             ),
             "csv": lambda: render.pairings_csv(r),
             "json": lambda: render.pairings_json(r),
