@@ -68,6 +68,8 @@ def drawn_bracket(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any] | None
             {"number": number if paired else None, "name": code, "players": players,
              "tables": boxes}
         )  # fmt: skip
+    if out["third"] is None and t.settings.get("third_place") and len(seeds) >= 4:
+        out["third"] = _empty()  # to be played once the semi-finals are decided
     final = out["rounds"][-1]["tables"][0]
     if len(final["players"]) == 2 and final["winner"]:
         out["champion"] = final["winner"]
