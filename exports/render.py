@@ -15,6 +15,7 @@ from engine.games import game as rules_of
 from engine.games import names
 from engine.match import Replay
 from exports import filled
+from exports.bracket import bracket_svg, round_name
 from exports.eventlog import event_log
 from exports.i18n import check_lang, say, translator, words
 from exports.wording import pairing_reason
@@ -171,11 +172,13 @@ def pairings_html(
     lang: str,
     date: str = "",
     closed: Sequence[Mapping[str, Any]] = (),
+    stage: tuple[str, int] | None = None,
 ) -> str:
     """The pairings of a round, with the results of the closed rounds before it.
 
     ``closed`` holds, per closed round, ``number`` and ``tables`` (each with ``table``,
-    ``players`` and ``points``: player -> challenge points, or None while undecided).
+    ``players`` and ``points``: player -> challenge points, or None while undecided);
+    ``stage``: a round of a bracket's name code and players (#24).
     """
     reasons = {t["table"]: pairing_reason(t, lang) for t in round_["tables"]}
     return _page(
@@ -187,6 +190,7 @@ def pairings_html(
         reasons=reasons,
         date=date,
         closed=closed,
+        stage=round_name(*stage, lang) if stage else "",
     )
 
 
@@ -197,8 +201,10 @@ def standings_html(
     lang: str,
     date: str = "",
     after_round: int | None = None,
+    swiss: Mapping[str, Any] | None = None,
 ) -> str:
-    """The standings with their tie-break columns, each explained in a footnote."""
+    """The standings with their tie-break columns, each explained in a footnote; ``swiss``
+    (``round``, ``rows``): a Swiss's table before its cut's bracket, shown first (#24)."""
     return _page(
         env,
         lang,
@@ -208,91 +214,28 @@ def standings_html(
         columns=TIEBREAK_COLUMNS,
         date=date,
         after_round=after_round,
+        swiss=swiss,
     )
 
 
 def bracket_html(
     env: jinja2.Environment,
     name: str,
-    rounds: Sequence[Mapping[str, Any]],
+    bracket: Mapping[str, Any],
     lang: str,
     date: str = "",
-    results: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
 ) -> str:
-    """A single-elimination bracket drawn as SVG, on one landscape page; ``results``: per
-    (round, table) of a decided table, its ``points`` and the ``winner`` who went through."""
+    """A single-elimination bracket (``tournament.domain.brackets.drawn_bracket``) drawn as SVG
+    with its title, on one landscape page (:mod:`exports.bracket`)."""
     return _page(
         env,
         lang,
         "bracket.html",
         name=name,
         date=date,
-        svg=bracket_svg(rounds, {**words(lang), "lang": lang}, results or {}),
+        svg=bracket_svg(bracket, lang) if bracket.get("rounds") else "",
+        champion=bracket.get("champion"),
         orientation="landscape",
-    )
-
-
-def bracket_svg(
-    rounds: Sequence[Mapping[str, Any]],
-    w: Mapping[str, str],
-    results: Mapping[tuple[int, int], Mapping[str, Any]] | None = None,
-) -> str:
-    """Columns of boxes, one a round, joined to the box they feed (SVG, 270 x 170 mm); a
-    decided table shows its challenge points, the player who went through in bold."""
-    results = results or {}
-    width, height = 270.0, 170.0
-    columns = max(1, len(rounds))
-    col_w = width / columns
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{height}mm" '
-        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="3">'
-    ]
-    for c, r in enumerate(rounds):
-        tables = [t for t in r["tables"] if "third place" not in t.get("why", "")]
-        n = max(1, len(tables))
-        area = height - 8  # the round's name goes underneath
-        box_h = min(14.0, area / n - 2)
-        for i, t in enumerate(tables):
-            cy = (i + 0.5) * area / n
-            x = c * col_w + 2
-            y = cy - box_h / 2
-            parts.append(
-                f'<rect x="{x:.1f}" y="{y:.1f}" width="{col_w - 10:.1f}" '
-                f'height="{box_h:.1f}" fill="none" stroke="#333" stroke-width="0.3"/>'
-            )
-            names = list(t["players"]) + ([w["bye"]] if t["bye"] else [])
-            result = results.get((r["number"], t["table"]), {})
-            points = result.get("points") or {}
-            for k, name in enumerate(names[:2]):
-                ty = y + box_h * (k + 1) / 3 + 1
-                bold = ' font-weight="bold"' if name == result.get("winner") else ""
-                parts.append(f'<text x="{x + 1.5:.1f}" y="{ty:.1f}"{bold}>{_xml(name)}</text>')
-                if name in points:
-                    parts.append(
-                        f'<text x="{x + col_w - 11.5:.1f}" y="{ty:.1f}" text-anchor="end"'
-                        f"{bold}>{points[name]}</text>"
-                    )
-            if c + 1 < columns:
-                parts.append(
-                    f'<line x1="{x + col_w - 10:.1f}" y1="{cy:.1f}" '
-                    f'x2="{x + col_w - 2:.1f}" y2="{cy:.1f}" stroke="#333" '
-                    'stroke-width="0.3"/>'
-                )
-        parts.append(
-            f'<text x="{c * col_w + 2:.1f}" y="{height - 1:.1f}" font-size="3.5">'
-            f"{_xml(translator(w['lang']).gettext('Round %(n)s') % {'n': r['number']})}</text>"
-        )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _xml(text: str) -> str:
-    return (
-        str(text)
-        .replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace('"', "&quot;")
     )
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from exports.i18n import N_  # marks the CLI's sentences for the catalogue (its extraction)
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.options import (
     ALL_GAMES_HELP,
@@ -25,6 +26,7 @@ from tournament.cli.options import (
     query_rows,
     refresh,
 )
+from tournament.cli.words import t
 
 
 @app.command("create")
@@ -48,6 +50,17 @@ def create(
     seed: Annotated[str | None, typer.Option(help="The seed of the final lot.")] = None,
     third_place: Annotated[bool, typer.Option(help="Elimination: play for third place.")] = False,
     table_size: Annotated[int, typer.Option(help="Pods: preferred players a table.")] = 4,
+    cut: Annotated[
+        int | None,
+        typer.Option(help="Swiss: then the top N by the standings play a single elimination."),
+    ] = None,
+    knockout_draw: Annotated[
+        str,
+        typer.Option(
+            help="A drawn knockout table: replay (a decider at the table) or seed (the higher "
+            "seed goes through)."
+        ),
+    ] = "replay",
     seed_from: Annotated[
         Path | None,
         typer.Option("--seed-from", help="Seed the players by their ratings in this season file."),
@@ -90,6 +103,8 @@ def create(
         third_place=third_place,
         table_size=table_size,
         seed_order=seed_order,
+        cut=cut,
+        knockout_draw=knockout_draw,
     )
     refresh(s)
     if as_json:
@@ -120,7 +135,16 @@ def standings(as_json: JSON = False) -> None:
     if as_json:
         print_json(rows)
         return
-    show_standings(rows)
+    from tournament.services import day
+
+    stage = day.swiss_stage(store())  # a Swiss with a cut: its table first, then the bracket's
+    if stage is None:
+        show_standings(rows)
+        return
+    show_standings(
+        stage[1], t(N_("The Swiss: the standings after round %(round)s"), round=stage[0])
+    )
+    show_standings(rows, t(N_("The final standings: the bracket, then the Swiss")))
 
 
 def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None:
@@ -168,8 +192,26 @@ def status(as_json: JSON = False) -> None:
             echo(f"  table {tb['table']}: {who} (bye)")
             continue
         done = "decided" if tb["decided"] else "playing"
-        games = ", ".join(f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]) or "no games yet"
+        played = [f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]]
+        played += [f"{g} {n}" for g, n in tb["matches"].items() if g not in tb["games"]]
+        games = ", ".join(played) or "no games yet"
         echo(f"  table {tb['table']}: {who}: {done}; {games}")
+        if tb.get("decider"):  # a drawn knockout table (#24)
+            echo(
+                "    "
+                + t(
+                    N_(
+                        "drawn (%(points)s): a decider is to be played at the table "
+                        "(table start %(round)s %(table)s %(game)s)"
+                    ),
+                    points=", ".join(f"{p} {v}" for p, v in (tb["played"] or {}).items()),
+                    round=info["round"],
+                    table=tb["table"],
+                    game=tb["games"][0],
+                )
+            )
+        elif tb.get("by_seed"):
+            echo("    " + t(N_("drawn: the higher seed goes through")))
 
 
 @app.command("rebuild")

@@ -13,16 +13,24 @@ round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 app.add_typer(round_app, name="round")
 
 
-def _show_round(stored: dict[str, Any], as_json: bool) -> None:
-    """A round's pairings: ``--json`` prints the round as stored (its documented shape)."""
+def _show_round(stored: dict[str, Any], as_json: bool, t: Any = None) -> None:
+    """A round's pairings: ``--json`` prints the round as stored (its documented shape); a
+    round of a bracket (of tournament ``t``) says its name (#24)."""
     if as_json:
         print_json(stored)
         return
     from tournament.cli.render import Table, cell, joined
-    from tournament.domain import views
+    from tournament.domain import knockouts, views
 
     r = views.round_of(stored)
-    table = Table("table", "players", "why", title=f"Round {r.number}")
+    title = f"Round {r.number}"
+    named = knockouts.round_name(t, r.number) if t is not None else None
+    if named is not None:
+        from exports.bracket import round_name
+        from tournament.cli.words import lang
+
+        title += f": {round_name(*named, lang())}"
+    table = Table("table", "players", "why", title=title)
     for tb in r.tables:
         players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
         table.add_row(str(tb.number), players, cell(tb.why))
@@ -40,7 +48,7 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
     readmodels.update(s, write=True)
     r = day.pair_next_round(s, by=by)
     refresh(s)
-    _show_round(r, as_json)
+    _show_round(r, as_json, day.get_tournament(s))
 
 
 @round_app.command("close")
@@ -79,7 +87,7 @@ def round_show(
     n = last.number if number is None else number  # round 0 is no round, not the last
     if not 1 <= n <= last.number:
         fail(f"there is no round {n} (rounds 1 to {last.number})")
-    _show_round(t.rounds[n - 1], as_json)  # as stored, for --json
+    _show_round(t.rounds[n - 1], as_json, t)  # as stored, for --json
 
 
 @app.command("partita")

@@ -20,6 +20,13 @@ def simulate(
     rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
     plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
     seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
+    third_place: Annotated[bool, typer.Option(help="A bracket plays for third place.")] = False,
+    cut: Annotated[
+        int | None, typer.Option(help="Swiss: then the top N play a single elimination.")
+    ] = None,
+    knockout_draw: Annotated[
+        str, typer.Option(help="A drawn knockout table: replay or seed.")
+    ] = "replay",
     as_json: JSON = False,
 ) -> None:
     """Simulate a whole tournament with computer players, into a database without one."""
@@ -35,9 +42,11 @@ def simulate(
     total = {
         "round_robin": players - 1 + players % 2,
         "elimination": (players - 1).bit_length(),
-    }.get(format, rounds)
+    }.get(format, rounds) + ((cut or 1) - 1).bit_length()
     with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
-        sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
+        knobs = sim.Simulation(players, format, rounds, plays, seed, progress=advance)
+        knobs.knockout = {"third_place": third_place, "cut": cut, "knockout_draw": knockout_draw}
+        sim.run(s, knobs)
     readmodels.update(s)
     rows = queries.standings(s)
     if as_json:

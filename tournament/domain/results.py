@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.games.base import Outcome
-from tournament.domain import views
-from tournament.domain.standings import Row, Scoring, TableResult, lot, standings
+from tournament.domain import knockouts, views
+from tournament.domain.standings import Row, Scoring, TableResult, standings
 
 if TYPE_CHECKING:
     from tournament.domain.tournaments import Tournament
@@ -39,7 +39,14 @@ def table_games(t: Tournament, table: views.Table | Mapping[str, Any]) -> list[s
 
 def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
     """A table's result: a bye, the amended points, the challenge points once every game
-    ended, or undecided."""
+    ended, or undecided (also a drawn knockout table waiting for its decider,
+    :mod:`tournament.domain.knockouts`)."""
+    return knockouts.settle(t, table, played_result(t, table, outcome_of))
+
+
+def played_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
+    """A table's result as played: a bye, the amended points, or the challenge points of its
+    games and of its deciders (a knockout's further challenges) once every one ended."""
     players = table.players
     if table.bye:
         return TableResult(players, bye=True)
@@ -49,7 +56,8 @@ def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> Ta
     if not games or any(g not in table.matches for g in games):
         return TableResult(players)
     points = dict.fromkeys(players, 0)
-    for g in games:
+    deciders = [key for key in table.matches if key not in games]
+    for g in [*games, *deciders]:
         outcome = outcome_of(table.matches[g])
         if outcome is None:
             return TableResult(players)
@@ -67,22 +75,34 @@ def round_results(
 
 def current_standings(t: Tournament, outcome_of: OutcomeOf, upto: int | None = None) -> list[Row]:
     """The standings on the decided tables (of the first ``upto`` rounds)."""
-    return standings(
-        t.ranked_players,
-        round_results(t, outcome_of, upto),
-        scoring_of(t),
-        t.settings["tiebreaks"],
-        t.settings["seed"],
-    )
+    return standings_of(t, round_results(t, outcome_of, upto))
 
 
-def table_winner(t: Tournament, result: TableResult) -> str:
-    """Who goes through from a decided table: most challenge points, then the seeded lot."""
-    if result.bye:
-        return result.players[0]
-    assert result.points is not None
-    pts = result.points
-    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
+def standings_of(t: Tournament, results: list[list[TableResult]]) -> list[Row]:
+    """The standings on these rounds' results: by points and the tie-breaks, or once a bracket
+    is paired by its places (the players left out by a cut below, in the Swiss's order)."""
+
+    def ranked(rounds: list[list[TableResult]], groups: Any = None) -> list[Row]:
+        return standings(
+            t.ranked_players,
+            rounds,
+            scoring_of(t),
+            t.settings["tiebreaks"],
+            t.settings["seed"],
+            ranked_by=groups,
+        )
+
+    start = knockouts.first_round(t)
+    if start is None or len(results) < start:
+        return ranked(results)
+    before = [r.player for r in ranked(results[: start - 1])] if start > 1 else []
+    return ranked(results, knockouts.groups(t, results, before))
+
+
+def table_winner(t: Tournament, result: TableResult, number: int | None = None) -> str:
+    """Who goes through from a decided table (of round ``number``): most challenge points,
+    then, among those level, the knockout's rule (:func:`tournament.domain.knockouts.winner`)."""
+    return knockouts.winner(t, number or 0, result)
 
 
 def table_state(
@@ -90,7 +110,8 @@ def table_state(
 ) -> dict[str, Any]:
     """A table as ``status`` and the round's page show it (``why``: with the pairing's reasons):
     who plays, its games and matches, whether it is decided and its points."""
-    result = table_result(t, tb, outcome_of)
+    played = played_result(t, tb, outcome_of)
+    result = knockouts.settle(t, tb, played)
     state: dict[str, Any] = {"table": tb.number, "players": list(tb.players), "bye": tb.bye}
     if why:  # the why's codes too, for translations
         state |= {"why": tb.why, "reasons": [dict(code) for code in tb.reasons]}
@@ -100,6 +121,11 @@ def table_state(
         "decided": result.decided,
         "points": dict(result.points) if result.points else None,
         "amended": tb.amended.to_json() if tb.amended else None,
+        # A drawn knockout table: its points as played, waiting for a decider (or decided by
+        # the seeds, said where it is shown).
+        "decider": knockouts.needs_decider(t, tb, played),
+        "played": dict(played.points) if played.points else None,
+        "by_seed": result.decided and knockouts.by_seed(t, tb.round, result),
     }
 
 

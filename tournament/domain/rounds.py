@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from engine.games import game
 from engine.message import msg
-from tournament.domain import views
+from tournament.domain import knockouts, views
 from tournament.domain.pairing import (
     History,
     Table,
@@ -20,6 +20,7 @@ from tournament.domain.pairing import (
     pods,
     swiss,
 )
+from tournament.domain.pairing.bracket import is_third_place
 from tournament.domain.results import (
     PARTITA,
     OutcomeOf,
@@ -71,6 +72,8 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if len(active) < 2:
         raise Refused(msg("at least two active players are needed to pair a round"))
     limit = t.settings.get("rounds")
+    if knockouts.is_knockout(t, number):  # an elimination, or the bracket after a Swiss's cut
+        return _knockout_round(t, number, active, outcome_of)
     if fmt in ("swiss", "pods") and limit and number > limit:
         raise Refused(msg("the tournament has %(rounds)s rounds: all are paired", rounds=limit))
     if fmt == "swiss":
@@ -102,18 +105,6 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
                     Table(present[:1], bye=True, why=f"bye: {present[0]}, the opponent dropped out")
                 )
         return out
-    if fmt == "elimination":
-        if number == 1:
-            seeded = initial_ranking(t, active)
-            return first_elimination_round(seeded)
-        previous = views.paired(t, before).tables
-        main = [tb for tb in previous if "third place" not in tb.why]
-        if len(main) <= 1:
-            raise Refused(msg("the bracket is complete: the final has been played"))
-        results = [table_result(t, tb, outcome_of) for tb in main]
-        winners = {i: table_winner(t, r) for i, r in enumerate(results)}
-        prev_tables = [Table(tb.players, tb.bye) for tb in main]
-        return next_elimination_round(prev_tables, winners, t.settings["third_place"])
     # pods
     rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
@@ -128,3 +119,35 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
             )
         )
     return pods(ranked, minimum, history(t, before), t.settings["table_size"])
+
+
+def _knockout_round(
+    t: Tournament, number: int, active: Sequence[str], outcome_of: OutcomeOf
+) -> list[Table]:
+    """A round of the bracket: the first seeds the players (an elimination's by their seeds, a
+    cut's top ``cut`` by the Swiss standings, with byes to the top seeds); the next ones pair
+    the winners, and the semi-finals' losers for third place when the tournament plays it."""
+    start = knockouts.first_round(t)
+    if number == start:
+        if start == 1:
+            return first_elimination_round(initial_ranking(t, active))
+        cut = int(t.settings["cut"])
+        rows = current_standings(t, outcome_of, start - 1)
+        ranked = [r.player for r in rows if r.player in active]
+        if cut > len(ranked):
+            raise Refused(
+                msg(
+                    "the cut takes the top %(cut)s, but only %(players)s players are active",
+                    cut=cut,
+                    players=len(ranked),
+                )
+            )
+        return first_elimination_round(ranked[:cut])
+    previous = views.paired(t, number - 1).tables
+    main = [tb for tb in previous if not is_third_place(tb.why)]
+    if len(main) <= 1:
+        raise Refused(msg("the bracket is complete: the final has been played"))
+    results = [table_result(t, tb, outcome_of) for tb in main]
+    winners = {i: table_winner(t, r, number - 1) for i, r in enumerate(results)}
+    prev_tables = [Table(tb.players, tb.bye) for tb in main]
+    return next_elimination_round(prev_tables, winners, t.settings["third_place"])

@@ -11,6 +11,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 TIEBREAKS = ("challenge", "buchholz", "buchholz_cut1", "sonneborn_berger", "head_to_head", "lot")
 DEFAULT_TIEBREAKS = TIEBREAKS
@@ -98,8 +99,12 @@ def standings(
     scoring: Scoring = Scoring(),
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     seed: str = "",
+    ranked_by: Mapping[str, Any] | None = None,
 ) -> list[Row]:
-    """Rank ``players`` on the decided tables of ``rounds``."""
+    """Rank ``players`` on the decided tables of ``rounds``.
+
+    ``ranked_by``: what ranks first instead of the points (a bracket's places, higher first,
+    :mod:`tournament.domain.pairing.bracket`); the tie-breaks order each group."""
     points: dict[str, float] = {p: 0 for p in players}
     challenge: dict[str, float] = {p: 0 for p in players}
     met: dict[str, list[str]] = defaultdict(list)
@@ -166,9 +171,9 @@ def standings(
             out += order([p for p in group if key[p] == value], rest)
         return out
 
-    by_points: dict[float, list[str]] = defaultdict(list)
+    by_points: dict[Any, list[str]] = defaultdict(list)
     for p in players:
-        by_points[points[p]].append(p)
+        by_points[points[p] if ranked_by is None else ranked_by[p]].append(p)
     groups: list[list[str]] = []
     for value in sorted(by_points, reverse=True):
         groups += order(by_points[value], list(tiebreaks))

@@ -16,8 +16,7 @@ from eventsourcing.application import AggregateNotFoundError
 from engine.games.base import Outcome
 from engine.message import msg
 from tournament.domain import views
-from tournament.domain.results import round_results, scoring_of, table_games
-from tournament.domain.standings import standings
+from tournament.domain.results import round_results, standings_of, table_games
 from tournament.domain.tournaments import TOURNAMENT_ID
 from tournament.storage.sql import ReadDB
 from tournament.storage.store import Store
@@ -231,13 +230,7 @@ def tournament(
                     )
                 },
             }
-            for row in standings(
-                t.ranked_players,
-                results,
-                scoring_of(t),
-                t.settings["tiebreaks"],
-                t.settings["seed"],
-            )
+            for row in standings_of(t, results)  # by the bracket where there is one (#24)
         ),
     )
 

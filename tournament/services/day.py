@@ -20,12 +20,13 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.games import game, names, tetragon
 from engine.message import msg
-from tournament.domain import views
+from tournament.domain import knockouts, views
 from tournament.domain.names import admitted, registered
 from tournament.domain.results import (  # noqa: F401 - the names the services' callers ask here
     PARTITA,
     OutcomeOf,
     current_standings,
+    played_result,
     status,
     table_games,
     table_result,
@@ -84,6 +85,10 @@ def _create(store: Store, name: str, by: str, settings: dict[str, Any]) -> Tourn
         "lang": settings.get("lang", "it"),
         "seed": str(settings.get("seed", name)),
         "third_place": bool(settings.get("third_place", False)),
+        # Stored by every tournament created since #24; one without it keeps the old meaning
+        # (a drawn knockout table went to the seeded lot: tournament.domain.knockouts).
+        "knockout_draw": settings.get("knockout_draw") or "replay",
+        "cut": settings.get("cut"),
         "table_size": int(settings.get("table_size", 4)),
         "demo": bool(settings.get("demo", False)),
     }
@@ -138,11 +143,31 @@ def _check_settings(config: dict[str, Any]) -> None:
                 known=tuple(TIEBREAKS),
             )
         )
+    _check_knockout(config)
     if config["lang"] not in ("it", "en"):
         raise Refused(msg("printed material is in Italian (it) or English (en)"))
     smallest = pod_minimum(config["plays"], config["games"])
     if not smallest <= config["table_size"] <= 10:
         raise Refused(msg("tables of several players seat %(smallest)s to 10", smallest=smallest))
+
+
+def _check_knockout(config: dict[str, Any]) -> None:
+    """A drawn knockout table's rule, and a Swiss's cut: 2 or more of its players into a
+    bracket after its rounds (byes to the top seeds when it is not a power of two)."""
+    if config["knockout_draw"] not in knockouts.DRAW_RULES:
+        raise Refused(
+            msg(
+                "a drawn knockout table is decided by replay or seed, not %(rule)r",
+                rule=config["knockout_draw"],
+            )
+        )
+    cut = config["cut"]
+    if cut is None:
+        return
+    if config["format"] != "swiss" or not config["rounds"]:
+        raise Refused(msg("a cut follows the rounds of a Swiss: --format swiss --rounds N"))
+    if not isinstance(cut, int) or isinstance(cut, bool) or cut < 2:
+        raise Refused(msg("a cut takes at least the top 2 players"))
 
 
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
@@ -221,6 +246,29 @@ def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[st
     r = t.rounds[-1]
     known = outcome_of or _read_outcomes(store)
     tables = views.paired(t, r["number"]).tables
+    for tb in tables:  # a drawn knockout table first: it says what to play (#24)
+        played = played_result(t, tb, known)
+        if knockouts.needs_decider(t, tb, played) and tb.amended is not None:
+            raise Refused(  # the amendment stands over the matches: a decider would not count
+                msg(
+                    "round %(round)s cannot close: table %(table)s is amended to a draw, and a "
+                    "knockout table needs a winner: amend it with one",
+                    round=r["number"],
+                    table=tb.number,
+                )
+            )
+        if knockouts.needs_decider(t, tb, played):
+            raise Refused(
+                msg(
+                    "round %(round)s cannot close: table %(table)s is drawn (%(points)s), and "
+                    "a knockout table needs a winner: play a decider at the same table "
+                    "(table start %(round)s %(table)s %(game)s)",
+                    round=r["number"],
+                    table=tb.number,
+                    points=", ".join(f"{p} {v}" for p, v in (played.points or {}).items()),
+                    game=table_games(t, tb)[0],
+                )
+            )
     pending = [tb.number for tb in tables if not table_result(t, tb, known).decided]
     if pending:
         raise Refused(
@@ -240,6 +288,20 @@ def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[st
     t.close_round(number=r["number"], by=by)
     save(store, t)
     return r
+
+
+def swiss_stage(store: Store) -> tuple[int, list[dict[str, Any]]] | None:
+    """A Swiss with a cut, once its bracket is paired: its last Swiss round and the standings
+    after it, the table the bracket was seeded from (None otherwise), as the standings' rows."""
+    t = get_tournament(store)
+    start = knockouts.first_round(t)
+    if start is None or start == 1 or len(t.rounds) < start:
+        return None
+    rows = current_standings(t, _read_outcomes(store), start - 1)
+    return start - 1, [
+        {"rank": r.rank, "player": r.player, "points": r.points, "played": r.played, **r.values}
+        for r in rows
+    ]
 
 
 def in_closed_round(store: Store, number: str) -> bool:

@@ -10,8 +10,9 @@ from typing import Any
 from engine.games import game
 from engine.message import msg
 from exports import render
-from tournament.domain import views
-from tournament.domain.results import PARTITA, table_result, table_winner
+from tournament.domain import knockouts, views
+from tournament.domain.brackets import drawn_bracket
+from tournament.domain.results import PARTITA, table_result
 from tournament.errors import Refused
 from tournament.readside import queries, readmodels
 from tournament.services import day
@@ -116,6 +117,7 @@ class Printer:
         rows = queries.standings(self.store)
         name = t.settings["name"]
         closed = [r.number for r in views.rounds(t) if r.closed]
+        stage = day.swiss_stage(self.store)  # a Swiss with a cut: its table first (#24)
         makers: dict[str, Any] = {
             "html": lambda: render.standings_html(
                 self.env,
@@ -124,6 +126,7 @@ class Printer:
                 self.lang,
                 t.settings.get("date", ""),
                 closed[-1] if closed else None,
+                {"round": stage[0], "rows": stage[1]} if stage else None,
             ),
             "csv": lambda: render.standings_csv(rows),
             "json": lambda: render.standings_json(rows),
@@ -144,7 +147,13 @@ class Printer:
         name = t.settings["name"]
         makers: dict[str, Any] = {
             "html": lambda: render.pairings_html(
-                self.env, name, r, self.lang, t.settings.get("date", ""), self._closed(t, n)
+                self.env,
+                name,
+                r,
+                self.lang,
+                t.settings.get("date", ""),
+                self._closed(t, n),
+                knockouts.round_name(t, n),  # a round of a bracket: its name (#24)
             ),
             "csv": lambda: render.pairings_csv(r),
             "json": lambda: render.pairings_json(r),
@@ -215,21 +224,14 @@ class Printer:
         return written
 
     def bracket(self) -> Path:
+        """The bracket of an elimination or of a Swiss's cut, on one landscape page (#24)."""
         t = day.get_tournament(self.store)
-        if t.settings["format"] != "elimination":
-            raise Refused(msg("a bracket is drawn for a single-elimination tournament"))
         readmodels.update(self.store)
-        known = queries.outcome_of(self.store)
-        results = {}
-        for tb in views.tables(t):
-            result = table_result(t, tb, known)
-            if result.decided:
-                results[(tb.round, tb.number)] = {
-                    "points": dict(result.points or {}),
-                    "winner": table_winner(t, result),
-                }
+        bracket = drawn_bracket(t, queries.outcome_of(self.store))
+        if bracket is None:
+            raise Refused(msg("a bracket is drawn for a single-elimination tournament"))
         html = render.bracket_html(
-            self.env, t.settings["name"], t.rounds, self.lang, t.settings.get("date", ""), results
+            self.env, t.settings["name"], bracket, self.lang, t.settings.get("date", "")
         )
         return self.write("bracket.html", html)
 
@@ -252,7 +254,7 @@ class Printer:
                 (f"pairings {n}", partial(self.pairings, n)) for n in range(1, len(t.rounds) + 1)
             ]
             jobs.append(("partite", self.partite))
-            if t.settings["format"] == "elimination":
+            if knockouts.first_round(t) is not None:  # an elimination, or a Swiss's cut
                 jobs.append(("bracket", self.bracket))
         jobs += [(m.number, partial(self.match_files, m.number)) for m in self.store.matches()]
         # Made beside the folder and moved into it once every file is written: a refusal (a

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import random_game
@@ -18,7 +18,7 @@ from engine.events import event_to_json
 from engine.header import parse_header
 from engine.lexicon import default_lexicon
 from engine.match import Replay
-from tournament.domain import views
+from tournament.domain import knockouts, views
 from tournament.logformat.matchlog import canonical
 from tournament.services import day, tables
 from tournament.storage.store import Match, Store
@@ -50,6 +50,8 @@ class Simulation:
     demo: bool = False
     max_events: int | None = None  # stop pairing new rounds once the store holds this many
     progress: Callable[[str], None] | None = None
+    # The bracket's settings (create's): third_place, cut, knockout_draw (#24).
+    knockout: dict[str, Any] = field(default_factory=dict)
 
 
 def play_match(store: Store, match_number: str, rng: random.Random) -> Match:
@@ -114,6 +116,27 @@ def play_table(
             t.record_head(match=played.number, events=len(played.lines), head=played.head, by=BY)
 
 
+def play_deciders(
+    store: Store, number: int, rng: random.Random, outcome_of: Callable[[str], Any]
+) -> None:
+    """A drawn knockout table plays a decider, and another while it stays drawn (#24): the
+    table's first game again, started and played as any challenge is."""
+    while True:
+        t = day.get_tournament(store)
+        drawn = [
+            tb
+            for tb in views.paired(t, number).tables
+            if knockouts.needs_decider(t, tb, day.played_result(t, tb, outcome_of))
+        ]
+        if not drawn:
+            return
+        for tb in drawn:
+            g = day.table_games(t, tb)[0]
+            outside = outside_for(t, tb, rng) if g == "catena" and len(tb.players) == 2 else ()
+            match = tables.start_match(store, number, tb.number, g, outside, by=BY)
+            play_match(store, match.number, rng)  # its head is recorded as the round closes
+
+
 def run(store: Store, sim: Simulation) -> None:
     """Create the tournament, register the players and play every round."""
     rng = random.Random(sim.seed)
@@ -130,6 +153,7 @@ def run(store: Store, sim: Simulation) -> None:
         demo=sim.demo,
         date=sim.date,
         venue="",
+        **sim.knockout,
     )
     day.add_players(store, player_names(sim.players), by=BY)
     outcome_of = day.replayed_outcome(store)
@@ -148,5 +172,6 @@ def run(store: Store, sim: Simulation) -> None:
             if not table.bye:
                 play_table(store, t, number, table, rng, played)
         day.save(store, t, *played)  # the round's matches and the tournament, one transaction
+        play_deciders(store, number, rng, outcome_of)
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")

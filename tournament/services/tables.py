@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.message import msg
-from tournament.domain import views
+from tournament.domain import knockouts, views
 from tournament.domain.names import registered
+from tournament.domain.results import played_result
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
 from tournament.readside.reading import read_match
@@ -17,6 +18,7 @@ from tournament.services.day import (
     PARTITA,
     PARTITA_GAMES,
     get_tournament,
+    replayed_outcome,
     save,
     table_games,
 )
@@ -152,17 +154,21 @@ def open_match(
                 game=game_name,
             )
         )
+    key = game_name
     if game_name in table.matches:
-        raise Refused(
-            msg(
-                "%(game)s of table %(table)s is already %(match)s",
-                game=game_name,
-                table=table_number,
-                match=table.matches[game_name],
+        if not _drawn_knockout(store, t, table):
+            raise Refused(
+                msg(
+                    "%(game)s of table %(table)s is already %(match)s",
+                    game=game_name,
+                    table=table_number,
+                    match=table.matches[game_name],
+                )
             )
-        )
+        key = knockouts.decider_key(game_name, len(table.matches))  # a decider (#24)
     players = list(table.players)
-    turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
+    # Seats rotate from one challenge to the next (a decider's too).
+    turn = (games.index(game_name) if key == game_name else len(table.matches)) % len(players)
     players = players[turn:] + players[:turn]
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}
     if outside:
@@ -170,9 +176,7 @@ def open_match(
     log = check_header(header, lexicon_path or store.lexicon)
     _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
     match = store.new_match(log.stored_header)
-    t.attach_match(
-        round=round_number, table=table_number, game=game_name, match=match.number, by=by
-    )
+    t.attach_match(round=round_number, table=table_number, game=key, match=match.number, by=by)
     if referee is not None:
         t.name_referee(match=match.number, referee=referee, by=by)
     if save:
@@ -180,6 +184,16 @@ def open_match(
         store.save_new(match, t)
         snapshot(store, t, before)
     return match
+
+
+def _drawn_knockout(store: Store, t: Tournament, table: views.Table) -> bool:
+    """Whether a knockout table, every challenge of it ended, is drawn and waits for a decider
+    (the ``replay`` rule, :mod:`tournament.domain.knockouts`): its matches replayed."""
+    if not knockouts.is_knockout(t, table.round) or knockouts.draw_rule(t) != "replay":
+        return False
+    if table.amended is not None:  # the amendment stands over the matches, a decider too
+        return False
+    return knockouts.needs_decider(t, table, played_result(t, table, replayed_outcome(store)))
 
 
 def _registered(t: Tournament, name: str) -> str:

@@ -12,7 +12,8 @@ from typing import Any
 
 from engine.errors import RuleViolation
 from engine.message import msg
-from tournament.domain import views
+from tournament.domain import knockouts, views
+from tournament.domain.brackets import drawn_bracket
 from tournament.domain.results import table_result, table_state
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
@@ -109,7 +110,13 @@ def standings(store: Store) -> dict[str, Any]:
     latest = []
     if last is not None:
         latest = queries.matches(store, status="finished", round_number=last.number)
-    return {"name": t.settings["name"], "rows": queries.standings(store), "latest": latest}
+    stage = day.swiss_stage(store)  # a Swiss with a cut: its table first (#24)
+    return {
+        "name": t.settings["name"],
+        "rows": queries.standings(store),
+        "latest": latest,
+        "swiss": {"round": stage[0], "rows": stage[1]} if stage else None,
+    }
 
 
 def round_(store: Store, number: int) -> dict[str, Any]:
@@ -126,19 +133,25 @@ def round_(store: Store, number: int) -> dict[str, Any]:
         "closed": r.closed,
         "rounds": len(t.rounds),
         "tables": tables,
+        "stage": knockouts.round_name(t, number),  # a round of the bracket: its name (#24)
     }
 
 
 def bracket(store: Store) -> dict[str, Any]:
-    """``/bracket``: the rounds of a single-elimination tournament (empty for other formats)."""
+    """``/bracket``: the bracket of an elimination or of a Swiss's cut, every round of it
+    (paired or to come), the match for third place and the champion (empty rounds without a
+    bracket); :func:`tournament.domain.brackets.drawn_bracket`."""
     t = tournament_or_none(store)
     if t is None:
         raise NotFound(msg("there is no tournament in this database"))
-    elimination = t.settings["format"] == "elimination"
+    drawn = drawn_bracket(t, queries.outcome_of(store))
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],
-        "rounds": [round_(store, r.number) for r in views.rounds(t)] if elimination else [],
+        "knockout": drawn is not None,
+        "rounds": drawn["rounds"] if drawn else [],
+        "third": drawn["third"] if drawn else None,
+        "champion": drawn["champion"] if drawn else None,
     }
 
 
