@@ -46,6 +46,14 @@ def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
     return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
 
 
+def seed_numbers(t: Tournament) -> dict[str, int]:
+    """Each player's seed as shown: the registration order, or the place in the seed order
+    given at creation (a season's ratings, then the others as registered)."""
+    if not t.settings.get("seed_order"):
+        return {p: info["seed"] for p, info in t.players.items()}
+    return {p: i for i, p in enumerate(initial_ranking(t, list(t.players)), 1)}
+
+
 def history(t: Tournament, upto: int | None = None) -> History:
     """What the rounds before ``upto`` say to the pairing (who met whom, seats, byes)."""
     return History.from_rounds(t.rounds[:upto])
@@ -76,8 +84,10 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
-        if before == 0 and t.settings.get("seed_order"):
+        if before == 0:  # round one by seed, never by the lot (#24; README, "Round one")
             ranked = initial_ranking(t, ranked)
+            seeds = seed_numbers(t)
+            return swiss(ranked, {}, history(t, 0), seeds={p: seeds[p] for p in ranked})
         return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [
