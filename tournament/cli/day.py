@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.options import (
     ALL_GAMES_HELP,
@@ -25,6 +26,7 @@ from tournament.cli.options import (
     query_rows,
     refresh,
 )
+from tournament.cli.words import t as said
 
 
 @app.command("create")
@@ -48,6 +50,9 @@ def create(
     seed: Annotated[str | None, typer.Option(help="The seed of the final lot.")] = None,
     third_place: Annotated[bool, typer.Option(help="Elimination: play for third place.")] = False,
     table_size: Annotated[int, typer.Option(help="Pods: preferred players a table.")] = 4,
+    check_in: Annotated[
+        bool, typer.Option("--check-in", help="Pair each round only who checked in for it.")
+    ] = False,
     seed_from: Annotated[
         Path | None,
         typer.Option("--seed-from", help="Seed the players by their ratings in this season file."),
@@ -90,6 +95,7 @@ def create(
         third_place=third_place,
         table_size=table_size,
         seed_order=seed_order,
+        check_in=check_in,
     )
     refresh(s)
     if as_json:
@@ -170,6 +176,8 @@ def status(as_json: JSON = False) -> None:
         done = "decided" if tb["decided"] else "playing"
         games = ", ".join(f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]) or "no games yet"
         echo(f"  table {tb['table']}: {who}: {done}; {games}")
+        for f in tb.get("forfeits", ()):  # a withdrawal at the table (#24)
+            echo("    " + said(N_("%(player)s withdrew: forfeit (%(reason)s)"), **f))
 
 
 @app.command("rebuild")

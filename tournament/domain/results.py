@@ -39,23 +39,33 @@ def table_games(t: Tournament, table: views.Table | Mapping[str, Any]) -> list[s
 
 def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
     """A table's result: a bye, the amended points, the challenge points once every game
-    ended, or undecided."""
+    ended, or undecided.
+
+    A player who withdrew while the table played forfeits its challenges not yet ended (#24):
+    at a duel the table is then decided (the challenges that ended count, the others count
+    for nobody), and the one who stayed wins; at a table of three or more the others play on
+    (the challenges begun without the player, or that end with them in it) and the one who
+    withdrew is placed below them all.
+    """
     players = table.players
     if table.bye:
         return TableResult(players, bye=True)
-    if table.amended is not None:  # the organizer's amended result stands over the matches
-        return TableResult(players, points=dict(table.amended.points))
     games = table_games(t, table)
-    if not games or any(g not in table.matches for g in games):
-        return TableResult(players)
-    points = dict.fromkeys(players, 0)
+    ended = {}
     for g in games:
-        outcome = outcome_of(table.matches[g])
-        if outcome is None:
+        outcome = outcome_of(table.matches[g]) if g in table.matches else None
+        if outcome is not None:
+            ended[g] = outcome
+    challenges = {p: sum(p in o.points for o in ended.values()) for p in players}
+    if table.amended is not None:  # the organizer's amended result stands over the matches
+        return TableResult(players, points=dict(table.amended.points), challenges=challenges)
+    forfeits = table.forfeited
+    staying = [p for p in players if p not in forfeits]
+    if len(staying) > 1 or not forfeits:  # every challenge is played to its end
+        if not games or len(ended) < len(games):
             return TableResult(players)
-        for p in players:
-            points[p] += outcome.points.get(p, 0)
-    return TableResult(players, points=points)
+    points = {p: sum(o.points.get(p, 0) for o in ended.values()) for p in players}
+    return TableResult(players, points=points, forfeits=forfeits, challenges=challenges)
 
 
 def round_results(
@@ -82,7 +92,8 @@ def table_winner(t: Tournament, result: TableResult) -> str:
         return result.players[0]
     assert result.points is not None
     pts = result.points
-    return min(result.players, key=lambda p: (-pts[p], lot(t.settings["seed"], p)))
+    key = {p: (p in result.forfeits, -pts[p]) for p in result.players}  # a forfeit loses (#24)
+    return min(result.players, key=lambda p: (*key[p], lot(t.settings["seed"], p)))
 
 
 def table_state(
@@ -100,6 +111,7 @@ def table_state(
         "decided": result.decided,
         "points": dict(result.points) if result.points else None,
         "amended": tb.amended.to_json() if tb.amended else None,
+        "forfeits": [f.to_json() for f in tb.forfeits],
     }
 
 

@@ -71,11 +71,35 @@ def active_in(t: Tournament, number: int) -> list[str]:
     ]
 
 
+def checked_in(t: Tournament, number: int) -> list[str]:
+    """Who round ``number`` pairs: the active players, and where the tournament asks for check-in
+    (``create --check-in``, Swiss and pods) only those checked in for it (#24)."""
+    active = active_in(t, number)
+    if not t.settings.get("check_in"):
+        return active
+    here = set(t.checked_in_for(number))
+    return [p for p in active if p in here]
+
+
+def unpaired(t: Tournament, number: int) -> list[str]:
+    """The active players round ``number`` (paired) left out: not checked in for it (#24)."""
+    seated = {p for tb in views.paired(t, number).tables for p in tb.players}
+    return [p for p in active_in(t, number) if p not in seated]
+
+
 def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
     """Round ``number``'s pairings from the rounds before it (also to re-pair a past round)."""
     fmt = t.settings["format"]
-    active = active_in(t, number)
+    active = checked_in(t, number) if fmt in ("swiss", "pods") else active_in(t, number)
     before = number - 1
+    if len(active) < 2 and t.settings.get("check_in"):
+        raise Refused(
+            msg(
+                "%(count)s players checked in for round %(round)s: at least two are needed",
+                count=len(active),
+                round=number,
+            )
+        )
     if len(active) < 2:
         raise Refused(msg("at least two active players are needed to pair a round"))
     limit = t.settings.get("rounds")

@@ -161,7 +161,15 @@ def open_match(
                 match=table.matches[game_name],
             )
         )
-    players = list(table.players)
+    players = [p for p in table.players if p not in table.forfeited]  # the others play on (#24)
+    if len(players) < 2:
+        raise Refused(
+            msg(
+                "%(player)s withdrew from table %(table)s: the forfeit decided it",
+                player=table.forfeited[0],
+                table=table_number,
+            )
+        )
     turn = games.index(game_name) % len(players)  # seats rotate from one challenge to the next
     players = players[turn:] + players[:turn]
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game_name, "players": players}

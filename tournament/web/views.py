@@ -14,6 +14,7 @@ from engine.errors import RuleViolation
 from engine.message import msg
 from tournament.domain import views
 from tournament.domain.results import table_result, table_state
+from tournament.domain.rounds import unpaired
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import queries
@@ -109,6 +110,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
         "closed": r.closed,
         "rounds": len(t.rounds),
         "tables": tables,
+        "missing": unpaired(t, number),  # not checked in, not paired (#24)
     }
 
 
