@@ -271,6 +271,9 @@ REASONS: dict[str, str] = {
     "seat_history": N_("%(player)s first: sat second when the two last sat differently"),
     "seat_rank": N_("%(player)s first: higher in the standings"),
     "bye": N_("bye: %(player)s, lowest ranked without a bye (%(score)s points)"),
+    "seed_pair": N_("round one by seed: seed %(seed)s against seed %(other)s"),
+    "seat_seed": N_("%(player)s first: the higher seed"),
+    "bye_seed": N_("bye: %(player)s, the lowest seed (seed %(seed)s)"),
     "bye_rules": N_(
         "bye: %(player)s, lowest ranked without a bye whose bye leaves a pairing without a "
         "rematch or a seat past the limits (%(score)s points)"

@@ -61,6 +61,9 @@ def create(
             "seed goes through)."
         ),
     ] = "replay",
+    check_in: Annotated[
+        bool, typer.Option("--check-in", help="Pair each round only who checked in for it.")
+    ] = False,
     seed_from: Annotated[
         Path | None,
         typer.Option("--seed-from", help="Seed the players by their ratings in this season file."),
@@ -105,6 +108,7 @@ def create(
         seed_order=seed_order,
         cut=cut,
         knockout_draw=knockout_draw,
+        check_in=check_in,
     )
     refresh(s)
     if as_json:
@@ -212,6 +216,8 @@ def status(as_json: JSON = False) -> None:
             )
         elif tb.get("by_seed"):
             echo("    " + t(N_("drawn: the higher seed goes through")))
+        for f in tb.get("forfeits", ()):  # a withdrawal at the table (#24)
+            echo("    " + t(N_("%(player)s withdrew: forfeit (%(reason)s)"), **f))
 
 
 @app.command("rebuild")

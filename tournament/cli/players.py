@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
+from exports.i18n import N_
 from tournament.cli.common import app, guarded, print_json, store
 from tournament.cli.options import BY, JSON, active_players, console, query_rows, refresh
+from tournament.cli.words import lang, t
 from tournament.domain.names import admitted, registered
 
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
@@ -41,6 +43,7 @@ def players_withdraw(
     as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
+    from exports.i18n import say
     from tournament.cli.render import echo
     from tournament.domain import views
     from tournament.services import day
@@ -50,10 +53,15 @@ def players_withdraw(
     name = registered(name, t.players) or name  # as registered (#11)
     refresh(s)
     player = views.players(t)[name]
+    table = day.forfeited_table(t, name)
     if as_json:
-        print_json({"player": name, **player.to_json()})
+        forfeit = {"forfeits": {"round": table.round, "table": table.number}} if table else {}
+        print_json({"player": name, **player.to_json(), **forfeit})
     else:
         echo(f"{name} {player.status}")
+        said = day.forfeit_said(t, name)
+        if said is not None:  # what the withdrawal did at the open table (#24)
+            echo(say(said, lang()))
 
 
 @players_app.command("list")
@@ -72,3 +80,53 @@ def players_list(as_json: JSON = False) -> None:
     for r in rows:
         table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
     console().print(table)
+
+
+@players_app.command("checkin")
+@guarded
+def players_checkin(
+    names: Annotated[list[str] | None, typer.Argument()] = None,
+    by: BY = "organizer",
+    as_json: JSON = False,
+) -> None:
+    """Check players in for the next round (create --check-in); without names, who is in."""
+    from tournament.services import day
+
+    s = store()
+    now = day.check_in(s, names, by=by) if names else day.get_tournament(s)
+    if names:
+        refresh(s)
+    _said_checked_in(day.check_in_state(now), as_json)
+
+
+@players_app.command("checkout")
+@guarded
+def players_checkout(
+    names: Annotated[list[str], typer.Argument()], by: BY = "organizer", as_json: JSON = False
+) -> None:
+    """Take back players' check-in for the next round."""
+    from tournament.services import day
+
+    s = store()
+    now = day.check_in(s, names, by=by, here=False)
+    refresh(s)
+    _said_checked_in(day.check_in_state(now), as_json)
+
+
+def _said_checked_in(state: dict[str, Any], as_json: bool) -> None:
+    """Who is checked in for the next round, and who not yet (check-ins reset each round)."""
+    from tournament.cli.render import echo
+
+    if as_json:
+        print_json(state)
+        return
+    nobody = t(N_("nobody"))
+    echo(
+        t(
+            N_("Checked in for round %(round)s: %(players)s."),
+            round=state["round"],
+            players=", ".join(state["checked_in"]) or nobody,
+        )
+    )
+    if state["missing"]:
+        echo(t(N_("Not checked in yet: %(players)s."), players=", ".join(state["missing"])))

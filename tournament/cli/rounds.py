@@ -48,7 +48,16 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
     readmodels.update(s, write=True)
     r = day.pair_next_round(s, by=by)
     refresh(s)
+    missing = day.unpaired(day.get_tournament(s), r["number"])  # not checked in (#24)
+    if as_json:
+        print_json({**r, "missing": missing} if missing else r)
+        return
     _show_round(r, as_json, day.get_tournament(s))
+    if missing:
+        from exports.i18n import N_
+        from tournament.cli.words import t
+
+        typer.echo(t(N_("Not checked in, not paired: %(players)s."), players=", ".join(missing)))
 
 
 @round_app.command("close")

@@ -53,11 +53,11 @@ def draw_rule(t: Tournament) -> str:
 
 
 def drawn(result: TableResult) -> bool:
-    """Whether a played table's most challenge points are shared (nobody won it alone)."""
+    """Whether a played table's most challenge points are shared among those who stayed
+    (nobody won it alone; a player who withdrew forfeits, #24)."""
     if result.bye or result.points is None or len(result.players) < 2:
         return False
-    top = max(result.points.values())
-    return sum(v == top for v in result.points.values()) > 1
+    return len(leaders(result)) > 1
 
 
 def needs_decider(t: Tournament, table: views.Table, played: TableResult) -> bool:
@@ -80,12 +80,14 @@ def seeds_of(t: Tournament) -> dict[str, int]:
 
 
 def leaders(result: TableResult) -> list[str]:
-    """The players with the most challenge points of a decided table (a bye's player)."""
+    """The players with the most challenge points of a decided table (a bye's player); a
+    player who withdrew from the table is never among them while another stayed (#24)."""
     if result.bye:
         return [result.players[0]]
     assert result.points is not None
-    top = max(result.points.values())
-    return [p for p in result.players if result.points[p] == top]
+    staying = [p for p in result.players if p not in result.forfeits] or list(result.players)
+    top = max(result.points[p] for p in staying)
+    return [p for p in staying if result.points[p] == top]
 
 
 def by_seed(t: Tournament, number: int, result: TableResult) -> bool:

@@ -46,24 +46,34 @@ def table_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> Ta
 
 def played_result(t: Tournament, table: views.Table, outcome_of: OutcomeOf) -> TableResult:
     """A table's result as played: a bye, the amended points, or the challenge points of its
-    games and of its deciders (a knockout's further challenges) once every one ended."""
+    games and of its deciders (a knockout's further challenges) once every one ended.
+
+    A player who withdrew while the table played forfeits its challenges not yet ended (#24):
+    at a duel the table is then decided (the challenges that ended count, the others count
+    for nobody), and the one who stayed wins; at a table of three or more the others play on
+    (the challenges begun without the player, or that end with them in it) and the one who
+    withdrew is placed below them all.
+    """
     players = table.players
     if table.bye:
         return TableResult(players, bye=True)
-    if table.amended is not None:  # the organizer's amended result stands over the matches
-        return TableResult(players, points=dict(table.amended.points))
     games = table_games(t, table)
-    if not games or any(g not in table.matches for g in games):
-        return TableResult(players)
-    points = dict.fromkeys(players, 0)
     deciders = [key for key in table.matches if key not in games]
+    ended = {}
     for g in [*games, *deciders]:
-        outcome = outcome_of(table.matches[g])
-        if outcome is None:
+        outcome = outcome_of(table.matches[g]) if g in table.matches else None
+        if outcome is not None:
+            ended[g] = outcome
+    challenges = {p: sum(p in o.points for o in ended.values()) for p in players}
+    if table.amended is not None:  # the organizer's amended result stands over the matches
+        return TableResult(players, points=dict(table.amended.points), challenges=challenges)
+    forfeits = table.forfeited
+    staying = [p for p in players if p not in forfeits]
+    if len(staying) > 1 or not forfeits:  # every challenge is played to its end
+        if not games or len(ended) < len(games) + len(deciders):
             return TableResult(players)
-        for p in players:
-            points[p] += outcome.points.get(p, 0)
-    return TableResult(players, points=points)
+    points = {p: sum(o.points.get(p, 0) for o in ended.values()) for p in players}
+    return TableResult(players, points=points, forfeits=forfeits, challenges=challenges)
 
 
 def round_results(
@@ -126,6 +136,7 @@ def table_state(
         "decider": knockouts.needs_decider(t, tb, played),
         "played": dict(played.points) if played.points else None,
         "by_seed": result.decided and knockouts.by_seed(t, tb.round, result),
+        "forfeits": [f.to_json() for f in tb.forfeits],
     }
 
 

@@ -47,6 +47,14 @@ def initial_ranking(t: Tournament, players: Sequence[str]) -> list[str]:
     return sorted(players, key=lambda p: (order.get(p, len(order)), t.players[p]["seed"]))
 
 
+def seed_numbers(t: Tournament) -> dict[str, int]:
+    """Each player's seed as shown: the registration order, or the place in the seed order
+    given at creation (a season's ratings, then the others as registered)."""
+    if not t.settings.get("seed_order"):
+        return {p: info["seed"] for p, info in t.players.items()}
+    return {p: i for i, p in enumerate(initial_ranking(t, list(t.players)), 1)}
+
+
 def history(t: Tournament, upto: int | None = None) -> History:
     """What the rounds before ``upto`` say to the pairing (who met whom, seats, byes)."""
     return History.from_rounds(t.rounds[:upto])
@@ -64,11 +72,35 @@ def active_in(t: Tournament, number: int) -> list[str]:
     ]
 
 
+def checked_in(t: Tournament, number: int) -> list[str]:
+    """Who round ``number`` pairs: the active players, and where the tournament asks for check-in
+    (``create --check-in``, Swiss and pods) only those checked in for it (#24)."""
+    active = active_in(t, number)
+    if not t.settings.get("check_in"):
+        return active
+    here = set(t.checked_in_for(number))
+    return [p for p in active if p in here]
+
+
+def unpaired(t: Tournament, number: int) -> list[str]:
+    """The active players round ``number`` (paired) left out: not checked in for it (#24)."""
+    seated = {p for tb in views.paired(t, number).tables for p in tb.players}
+    return [p for p in active_in(t, number) if p not in seated]
+
+
 def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Table]:
     """Round ``number``'s pairings from the rounds before it (also to re-pair a past round)."""
     fmt = t.settings["format"]
-    active = active_in(t, number)
+    active = checked_in(t, number) if fmt in ("swiss", "pods") else active_in(t, number)
     before = number - 1
+    if len(active) < 2 and t.settings.get("check_in"):
+        raise Refused(
+            msg(
+                "%(count)s players checked in for round %(round)s: at least two are needed",
+                count=len(active),
+                round=number,
+            )
+        )
     if len(active) < 2:
         raise Refused(msg("at least two active players are needed to pair a round"))
     limit = t.settings.get("rounds")
@@ -79,8 +111,10 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     if fmt == "swiss":
         rows = current_standings(t, outcome_of, before)
         ranked = [r.player for r in rows if r.player in active]
-        if before == 0 and t.settings.get("seed_order"):
+        if before == 0:  # round one by seed, never by the lot (#24; README, "Round one")
             ranked = initial_ranking(t, ranked)
+            seeds = seed_numbers(t)
+            return swiss(ranked, {}, history(t, 0), seeds={p: seeds[p] for p in ranked})
         return swiss(ranked, {r.player: r.points for r in rows}, history(t, before))
     if fmt == "round_robin":
         order = [

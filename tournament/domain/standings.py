@@ -38,16 +38,26 @@ class TableResult:
     players: tuple[str, ...]
     bye: bool = False
     points: Mapping[str, int] | None = None  # None while undecided
+    # Who withdrew while the table played (#24): they rank below everyone who stayed.
+    forfeits: tuple[str, ...] = ()
+    # How many of the table's challenges each player played to their end (a season's points).
+    challenges: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def decided(self) -> bool:
         return self.bye or self.points is not None
 
+    def standing(self, player: str) -> tuple[bool, int]:
+        """How a player of a decided table stands there: who stayed above who forfeited, then
+        by challenge points (higher is better)."""
+        assert self.points is not None
+        return player not in self.forfeits, self.points[player]
+
 
 def pairwise(result: TableResult) -> dict[tuple[str, str], float]:
-    """Each ordered pair's score at a table: 1 ahead, 0.5 level, 0 behind."""
-    assert result.points is not None
-    pts = result.points
+    """Each ordered pair's score at a table: 1 ahead, 0.5 level, 0 behind (one who forfeited
+    is behind everyone who stayed)."""
+    pts = {p: result.standing(p) for p in result.players}
     return {
         (a, b): 1.0 if pts[a] > pts[b] else 0.5 if pts[a] == pts[b] else 0.0
         for a in result.players
@@ -63,11 +73,12 @@ def match_points(result: TableResult, scoring: Scoring) -> dict[str, float]:
     {'a': 3, 'b': 0}
     >>> match_points(TableResult(("a", "b", "c"), points={"a": 1, "b": 1, "c": 0}), Scoring())
     {'a': 2, 'b': 2, 'c': 0}
+    >>> match_points(TableResult(("a", "b"), points={"a": 2, "b": 0}, forfeits=("a",)), Scoring())
+    {'b': 3, 'a': 0}
     """
     if result.bye:
         return {result.players[0]: scoring.bye}
-    assert result.points is not None
-    pts = result.points
+    pts = {p: result.standing(p) for p in result.players}
     if len(result.players) == 2:
         a, b = result.players
         if pts[a] == pts[b]:
@@ -86,6 +97,7 @@ class Row:
     points: float
     values: Mapping[str, float] = field(default_factory=dict)  # tie-break -> value
     played: int = 0
+    challenges: int = 0  # challenges played to their end (none: no season points, #24)
 
 
 def lot(seed: str, player: str) -> str:
@@ -110,10 +122,13 @@ def standings(
     met: dict[str, list[str]] = defaultdict(list)
     scores: dict[tuple[str, str], float] = defaultdict(float)
     played: dict[str, int] = {p: 0 for p in players}
+    challenges: dict[str, int] = {p: 0 for p in players}
     for tables in rounds:
         for t in tables:
             if not t.decided:
                 continue
+            for p, n in t.challenges.items():
+                challenges[p] = challenges.get(p, 0) + n
             for p, mp in match_points(t, scoring).items():
                 points[p] = points.get(p, 0) + mp
                 played[p] = played.get(p, 0) + 1
@@ -180,6 +195,6 @@ def standings(
     rows, rank = [], 1
     for group in groups:
         for p in group:
-            rows.append(Row(rank, p, points[p], dict(table[p]), played[p]))
+            rows.append(Row(rank, p, points[p], dict(table[p]), played[p], challenges[p]))
         rank += len(group)
     return rows

@@ -193,6 +193,33 @@ class Tournament(Aggregate):
         referees: dict[str, str] = vars(self).get("referees", {})
         return referees.get(match)
 
+    # --- #24: check-in before a round, a withdrawal's forfeit at an open table -------------
+    # Each sets its state with setdefault, not in __init__: a tournament recorded before them
+    # (its snapshots included) replays to the very same state. Version 1 of each event.
+
+    @event("TableForfeited", topic="tournament.tournaments:Tournament.TableForfeited")
+    def forfeit_table(self, round: int, table: int, player: str, reason: str, by: str) -> None:  # noqa: A002
+        # The player forfeits the table's challenges not yet ended (see results.table_result).
+        self.table(round, table).setdefault("forfeits", []).append(
+            {"player": player, "reason": reason, "by": by}
+        )
+
+    @event("PlayerCheckedIn", topic="tournament.tournaments:Tournament.PlayerCheckedIn")
+    def check_in(self, player: str, round: int, by: str) -> None:  # noqa: A002
+        here = vars(self).setdefault("checked_in", {}).setdefault(str(round), [])
+        if player not in here:
+            here.append(player)
+
+    @event("PlayerCheckedOut", topic="tournament.tournaments:Tournament.PlayerCheckedOut")
+    def check_out(self, player: str, round: int, by: str) -> None:  # noqa: A002
+        here = vars(self).setdefault("checked_in", {}).setdefault(str(round), [])
+        if player in here:
+            here.remove(player)
+
+    def checked_in_for(self, round_number: int) -> list[str]:
+        """Who checked in for round ``round_number`` (check-ins reset each round)."""
+        return list(vars(self).get("checked_in", {}).get(str(round_number), []))
+
     @event("RoundClosed", topic="tournament.tournaments:Tournament.RoundClosed")
     def close_round(self, number: int, by: str) -> None:
         self.rounds[number - 1]["closed"] = True

@@ -43,6 +43,19 @@ class Amendment:
 
 
 @dataclass(frozen=True)
+class Forfeit:
+    """A player who withdrew while the table played: they forfeit its challenges not yet ended
+    (#24), and why."""
+
+    player: str
+    reason: str
+    by: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"player": self.player, "reason": self.reason, "by": self.by}
+
+
+@dataclass(frozen=True)
 class Table:
     """A round's table as paired and played: its players in seat order (or one with a bye),
     why it was paired so, the partita chosen, the match of each game, the amendments."""
@@ -56,6 +69,12 @@ class Table:
     games: tuple[str, ...]  # the partita chosen (none yet, or a single-game tournament)
     matches: Mapping[str, str]  # game -> match number
     amendments: tuple[Amendment, ...]
+    forfeits: tuple[Forfeit, ...] = ()
+
+    @property
+    def forfeited(self) -> tuple[str, ...]:
+        """The players who forfeit the table's challenges not yet ended, in order."""
+        return tuple(dict.fromkeys(f.player for f in self.forfeits))
 
     @property
     def amended(self) -> Amendment | None:
@@ -130,6 +149,9 @@ def table(number: int, stored: Mapping[str, Any]) -> Table:
         amendments=tuple(
             Amendment(_frozen(a["points"]), a["reason"], a["by"])
             for a in stored.get("amendments", ())
+        ),
+        forfeits=tuple(
+            Forfeit(f["player"], f["reason"], f["by"]) for f in stored.get("forfeits", ())
         ),
     )
 

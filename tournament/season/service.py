@@ -41,13 +41,14 @@ class SeasonData:
     tournaments: tuple[TournamentFacts, ...]
 
     def places(self, patch: Patch | None = None) -> list[dict[str, int]]:
-        """Each tournament's places (player -> rank) so far, for those who have played in it:
-        before its first decided table, a tournament's order is only its lot, and scores none."""
+        """Each tournament's places (player -> rank) so far, for those who have played in it: a
+        challenge to its end at least (before it a tournament's order is only its lot, and a
+        player who withdrew before playing one, or had only byes, scores nothing, #24)."""
         out = []
         for i, facts in enumerate(self.tournaments):
             p = patch if patch and patch.index == i else Patch(i)
             rows = projection.standings(facts, p.results, p.tournament)
-            out.append({r.player: r.rank for r in rows if r.played})
+            out.append({r.player: r.rank for r in rows if r.challenges})
         return out
 
     def contests(self, patch: Patch | None = None) -> Iterator[Contest]:

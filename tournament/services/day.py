@@ -19,7 +19,7 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError
 
 from engine.games import game, names, tetragon
-from engine.message import msg
+from engine.message import Msg, msg
 from tournament.domain import knockouts, views
 from tournament.domain.names import admitted, registered
 from tournament.domain.results import (  # noqa: F401 - the names the services' callers ask here
@@ -31,7 +31,7 @@ from tournament.domain.results import (  # noqa: F401 - the names the services' 
     table_games,
     table_result,
 )
-from tournament.domain.rounds import pairings_for, pod_minimum
+from tournament.domain.rounds import active_in, pairings_for, pod_minimum, unpaired  # noqa: F401
 from tournament.domain.standings import TIEBREAKS
 from tournament.domain.tournaments import FORMATS, TOURNAMENT_ID, Tournament
 from tournament.errors import Refused
@@ -92,6 +92,8 @@ def _create(store: Store, name: str, by: str, settings: dict[str, Any]) -> Tourn
         "table_size": int(settings.get("table_size", 4)),
         "demo": bool(settings.get("demo", False)),
     }
+    if settings.get("check_in"):  # create --check-in: rounds pair those checked in (#24)
+        config["check_in"] = True  # (absent when off: a tournament as before)
     if settings.get("seed_order"):  # create --seed-from: a season's players, best rated first
         config["seed_order"] = [str(p) for p in settings["seed_order"]]
     _check_settings(config)
@@ -144,6 +146,10 @@ def _check_settings(config: dict[str, Any]) -> None:
             )
         )
     _check_knockout(config)
+    if config.get("check_in") and config["format"] not in ("swiss", "pods"):
+        raise Refused(
+            msg("check-in is for Swiss and pods tournaments: their rounds pair who is there")
+        )
     if config["lang"] not in ("it", "en"):
         raise Refused(msg("printed material is in Italian (it) or English (en)"))
     smallest = pod_minimum(config["plays"], config["games"])
@@ -193,12 +199,22 @@ def _add_players(store: Store, names: Sequence[str], by: str) -> Tournament:
     return t
 
 
-def withdraw(store: Store, name: str, reason: str, by: str = "organizer") -> Tournament:
-    """Withdraw an active player (before the first round) or drop them (after it)."""
-    return retried(lambda: _withdraw(store, name, reason, by))
+def withdraw(
+    store: Store,
+    name: str,
+    reason: str,
+    by: str = "organizer",
+    outcome_of: OutcomeOf | None = None,
+) -> Tournament:
+    """Withdraw an active player (before the first round) or drop them (after it). Seated at a
+    table of the open round that is not decided, they forfeit its challenges not yet ended, in
+    the same transaction (#24): see :func:`forfeited_table` for what it did."""
+    return retried(lambda: _withdraw(store, name, reason, by, outcome_of))
 
 
-def _withdraw(store: Store, name: str, reason: str, by: str) -> Tournament:
+def _withdraw(
+    store: Store, name: str, reason: str, by: str, outcome_of: OutcomeOf | None
+) -> Tournament:
     t = get_tournament(store)
     if not name.strip():
         raise Refused(msg("name the player to withdraw"))
@@ -206,8 +222,109 @@ def _withdraw(store: Store, name: str, reason: str, by: str) -> Tournament:
     if name not in t.players or t.players[name]["status"] != "active":
         raise Refused(msg("%(name)s is not an active player of this tournament", name=name))
     t.withdraw(player=name, reason=reason, by=by)
+    current = views.open_round(t)
+    seated = [tb for tb in current.tables if name in tb.players] if current else []
+    if seated and not seated[0].bye:
+        known = outcome_of or _read_outcomes(store)
+        if not table_result(t, seated[0], known).decided:
+            t.forfeit_table(
+                round=current.number, table=seated[0].number, player=name, reason=reason, by=by
+            )
     save(store, t)
     return t
+
+
+def forfeited_table(t: Tournament, name: str) -> views.Table | None:
+    """The table of the open round that ``name`` forfeited by withdrawing, if any (#24)."""
+    current = views.open_round(t)
+    tables = current.tables if current else ()
+    return next((tb for tb in tables if name in tb.forfeited), None)
+
+
+def forfeit_said(t: Tournament, name: str) -> Msg | None:
+    """What withdrawing ``name`` did at their table, in one sentence (None: nothing there)."""
+    tb = forfeited_table(t, name)
+    if tb is None:
+        return None
+    staying = [p for p in tb.players if p not in tb.forfeited]
+    where = {"name": name, "table": tb.number, "round": tb.round}
+    if len(staying) == 1:
+        return msg(
+            "%(name)s forfeits the challenges of table %(table)s (round %(round)s) not yet "
+            "ended: %(winner)s wins the table",
+            winner=staying[0],
+            **where,
+        )
+    return msg(
+        "%(name)s forfeits the challenges of table %(table)s (round %(round)s) not yet "
+        "ended: %(others)s play on without them",
+        others=", ".join(staying),
+        **where,
+    )
+
+
+def check_in(
+    store: Store, names: Sequence[str], by: str = "organizer", here: bool = True
+) -> Tournament:
+    """Check players in for the next round to pair (``here=False``: out again). Check-ins
+    reset each round: each counts for one round, the next one paired (#24)."""
+    return retried(lambda: _check_in(store, names, by, here))
+
+
+def _check_in(store: Store, names: Sequence[str], by: str, here: bool) -> Tournament:
+    t = get_tournament(store)
+    _checked(t, names, by, here)
+    save(store, t)
+    return t
+
+
+def _checked(t: Tournament, names: Sequence[str], by: str, here: bool) -> None:
+    """Check ``names`` in (or out) on ``t``; the caller saves."""
+    asks_check_in(t)
+    number = len(t.rounds) + 1
+    for given in names:
+        name = registered(given, t.players) or given
+        if name not in t.players or t.players[name]["status"] != "active":
+            raise Refused(msg("%(name)s is not an active player of this tournament", name=name))
+        if here and name not in t.checked_in_for(number):
+            t.check_in(player=name, round=number, by=by)
+        elif not here and name in t.checked_in_for(number):
+            t.check_out(player=name, round=number, by=by)
+
+
+def asks_check_in(t: Tournament) -> None:
+    """Nothing when the tournament asks for check-in; else one sentence saying so."""
+    if not t.settings.get("check_in"):
+        raise Refused(msg("this tournament does not ask for check-in (create --check-in)"))
+
+
+def set_checked_in(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
+    """Who is here for the next round, exactly (the organizer's ticks): those ticked are
+    checked in, the others out, in one transaction."""
+
+    def once() -> Tournament:
+        t = get_tournament(store)
+        ticked = {registered(n, t.players) or n for n in names}
+        here = set(t.checked_in_for(len(t.rounds) + 1))
+        _checked(t, sorted(ticked - here), by, True)
+        _checked(t, sorted(here - ticked), by, False)
+        save(store, t)
+        return t
+
+    return retried(once)
+
+
+def check_in_state(t: Tournament) -> dict[str, Any]:
+    """The next round's check-in: who is checked in, who is not yet (in seed order)."""
+    number = len(t.rounds) + 1
+    here = set(t.checked_in_for(number))
+    active = [p for p in active_in(t, number) if t.players[p]["status"] == "active"]
+    return {
+        "round": number,
+        "players": active,
+        "checked_in": [p for p in active if p in here],
+        "missing": [p for p in active if p not in here],
+    }
 
 
 def pair_next_round(

@@ -178,6 +178,7 @@ class Printer:
                         "players": list(tb.players),
                         "bye": tb.bye,
                         "points": dict(result.points) if result.points is not None else None,
+                        "forfeits": [f.to_json() for f in tb.forfeits],  # #24
                     }
                 )
             closed.append({"number": r.number, "tables": tables})

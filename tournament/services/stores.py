@@ -122,3 +122,23 @@ def find_link(store: Store, digest: str) -> tuple[int, int] | None:
     with own_tables(store, write=False) as db:
         rows = db.rows(f"select round, table_no from {LINKS} where hash = ?", [digest])
     return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+
+DOOR = "web_door"  # the door's self check-in link (#24): one at a time, stored only as a hash
+DOOR_COLUMNS: dict[str, type] = {"hash": str}
+
+
+def replace_door(store: Store, digest: str) -> None:
+    """Keep the hash of the door's new check-in link; the earlier one stops working."""
+    with own_tables(store) as db:
+        ensure(db, DOOR, DOOR_COLUMNS, "hash")
+        db.run(f"delete from {DOOR}")
+        db.insert(DOOR, list(DOOR_COLUMNS), [(digest,)])
+
+
+def is_door(store: Store, digest: str) -> bool:
+    """Whether a link's hash is the door's check-in link now."""
+    with own_tables(store, write=False) as db:
+        if DOOR not in db.tables():
+            return False
+        return bool(db.rows(f"select 1 from {DOOR} where hash = ?", [digest]))

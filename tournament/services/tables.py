@@ -166,7 +166,15 @@ def open_match(
                 )
             )
         key = knockouts.decider_key(game_name, len(table.matches))  # a decider (#24)
-    players = list(table.players)
+    players = [p for p in table.players if p not in table.forfeited]  # the others play on (#24)
+    if len(players) < 2:
+        raise Refused(
+            msg(
+                "%(player)s withdrew from table %(table)s: the forfeit decided it",
+                player=table.forfeited[0],
+                table=table_number,
+            )
+        )
     # Seats rotate from one challenge to the next (a decider's too).
     turn = (games.index(game_name) if key == game_name else len(table.matches)) % len(players)
     players = players[turn:] + players[:turn]

@@ -37,6 +37,7 @@ TRACKING = "tournament_tracking"
 OWN = (
     "dice_seeds",
     "web_tables",
+    "web_door",
 )  # the store's own tables (tournament.services.dice, tournament.web)
 
 

@@ -195,7 +195,7 @@ async def switch_lang(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     """Every route, in one ordered table (JSON twins first, then the pages)."""
-    from tournament.web import organizer, referee, screen
+    from tournament.web import checkin, organizer, referee, screen
 
     table: list[BaseRoute] = [
         Route("/api", PAGES["now"][1]),
@@ -213,6 +213,7 @@ def routes() -> list[BaseRoute]:
         Route("/players/{name:path}", PAGES["player"][0]),
         Route("/lang/{lang}", switch_lang),
         *organizer.routes(),
+        *checkin.routes(),
         *referee.routes(),
         *screen.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -23,7 +23,7 @@ from engine.errors import RuleViolation
 from engine.events import Event, parse_event
 from engine.message import msg
 from exports.i18n import say
-from tournament.domain.names import admitted, short
+from tournament.domain.names import admitted, registered, short
 from tournament.domain.views import open_round, players, round_of
 from tournament.errors import Refused, UserError
 from tournament.services import corrections, day, play, tables
@@ -83,6 +83,8 @@ def _overview(store: Any) -> dict[str, Any]:
         info["settings"] = t.settings
         info["open_round"] = open_round(t) is not None
         info["games"] = list(t.settings["games"])
+        if t.settings.get("check_in"):  # the next round's check-in (#24; tournament.web.checkin)
+            info["check_in"] = day.check_in_state(t)
     return info
 
 
@@ -130,7 +132,13 @@ async def withdraw(request: Request, form: FormData) -> Response:
     store = request.app.state.store
     name, reason = field(form, "player"), field(form, "reason") or "withdrawn"
     ok, said = await run(request, day.withdraw, store, name, reason)
-    return back(request, HOME, f"{name}: {reason}" if ok else said, ok)
+    if not ok:
+        return back(request, HOME, said, False)
+    from tournament.web.words import lang_of
+
+    forfeit = day.forfeit_said(said, registered(name, said.players) or name)  # #24
+    text = f"{name}: {reason}" + (f". {say(forfeit, lang_of(request))}" if forfeit else "")
+    return back(request, HOME, text)
 
 
 @action

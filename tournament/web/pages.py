@@ -15,7 +15,14 @@ from starlette.responses import HTMLResponse
 from tournament.web.security import csrf_token
 from tournament.web.words import lang_of, page_words
 
-FORMS = ("login.html", "organizer.html", "correction.html", "table.html", "confirm.html")
+FORMS = (
+    "login.html",
+    "organizer.html",
+    "correction.html",
+    "table.html",
+    "confirm.html",
+    "checkin.html",
+)
 
 
 def page(

@@ -15,6 +15,7 @@ from engine.message import msg
 from tournament.domain import knockouts, views
 from tournament.domain.brackets import drawn_bracket
 from tournament.domain.results import table_result, table_state
+from tournament.domain.rounds import unpaired
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import queries
@@ -134,6 +135,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
         "rounds": len(t.rounds),
         "tables": tables,
         "stage": knockouts.round_name(t, number),  # a round of the bracket: its name (#24)
+        "missing": unpaired(t, number),  # not checked in, not paired (#24)
     }
 
 

@@ -47,6 +47,16 @@ PAGE_WORDS: dict[str, str] = {
     "move_kind": N_("the move that replaces a voided one"), "move": N_("Move"),
     "amend": N_("Amend a result"), "points_given": N_("Challenge points (giallo=3 blu=1)"),
     "amended_n": N_("round {round}, table {table}: result amended"),
+    "check_in_n": N_("Check-in for round {n}"), "checked_in": N_("Checked in"),
+    "check_in_resets": N_("Check-ins reset each round: tick who is here for round {n}."),
+    "save_check_in": N_("Save who is here"), "door": N_("Door link (QR)"),
+    "checked_in_n": N_("{n} checked in for round {round}"),
+    "welcome_n": N_("{name}: checked in for round {round}"),
+    "find_name": N_("Find your name and tap it to check in for round {n}."),
+    "all_here": N_("Everyone is checked in."), "scan_check_in": N_("Scan to check in"),
+    "door_shown_once": N_("The link is shown only now: print this page."),
+    "door_resets": N_("Check in before each round: check-ins reset each round."),
+    "not_paired": N_("Not checked in, not paired"),
 }  # fmt: skip
 # The pages of a room (#25): refusals with a way on, the cards' warnings and confirmations, the
 # screen for the hall, where each player plays.

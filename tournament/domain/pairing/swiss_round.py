@@ -148,6 +148,7 @@ def swiss(
     *,
     complete: bool = False,
     solver: str = "rustworkx",
+    seeds: Mapping[str, int] | None = None,
 ) -> list[Table]:
     """Pair a Swiss round: score groups, no rematch, seats within the limits, one bye each.
 
@@ -158,11 +159,14 @@ def swiss(
     each table says why it is as it is.
     ``complete`` matches over every possible table (the reference the smaller graph is checked
     against), ``solver`` names the matching library (networkx is the slower reference).
+    ``seeds`` (round one: ``ranked`` is the seed order, every score 0): the tables say the
+    seeds, as round one pairs a score group like every later round does: seed 1 against seed
+    2, 3 against 4..., the higher seed first, the bye to the lowest seed.
     """
     players = list(ranked)
     if len(players) % 2 == 0:
         field = Field.of(players, scores, history)
-        return explain_pairs(field, match(field, complete=complete, solver=solver))
+        return explain_pairs(field, match(field, complete=complete, solver=solver), seeds)
     candidates = [p for p in reversed(players) if p not in history.byes]
     code = "bye" if candidates else "bye_again"
     best: tuple[tuple[int, int], str, Field, list[tuple[int, int]]] | None = None
@@ -181,7 +185,9 @@ def swiss(
     if player != (candidates or list(reversed(players)))[0]:
         code = "bye_rules"
     reason = Reason(code, {"player": player, "score": _fmt(scores.get(player, 0))})
-    return explain_pairs(field, pairs) + [
+    if seeds is not None and code == "bye":
+        reason = Reason("bye_seed", {"player": player, "seed": str(seeds[player])})
+    return explain_pairs(field, pairs, seeds) + [
         Table((player,), bye=True, why=reason.text, reasons=(reason,))
     ]
 
@@ -290,8 +296,11 @@ def _solve(n: int, edges: list[tuple[int, int, int]], solver: str) -> list[tuple
     return sorted((min(e), max(e)) for e in found)
 
 
-def explain_pairs(field: Field, pairs: Sequence[tuple[int, int]]) -> list[Table]:
-    """Seat each pair and say why it is so (see :data:`tables.TEXTS`)."""
+def explain_pairs(
+    field: Field, pairs: Sequence[tuple[int, int]], seeds: Mapping[str, int] | None = None
+) -> list[Table]:
+    """Seat each pair and say why it is so (see :data:`tables.TEXTS`); ``seeds``: round one,
+    said by seed."""
     odd_floats = _odd_groups(field, pairs)
     tables = []
     for i, j in pairs:
@@ -302,7 +311,11 @@ def explain_pairs(field: Field, pairs: Sequence[tuple[int, int]]) -> list[Table]
             (first, second), seat_reason = (b, a), Reason("seat_balance", {"player": b})
         reasons: list[Reason] = []
         si, sj = field.score[i], field.score[j]
-        if si == sj:
+        if seeds is not None:  # round one: the seeds, nothing else decided it
+            reasons.append(Reason("seed_pair", {"seed": str(seeds[a]), "other": str(seeds[b])}))
+            if seat_reason.code == "seat_rank":
+                seat_reason = Reason("seat_seed", {"player": first})
+        elif si == sj:
             reasons.append(Reason("same_score", {"score": _fmt(si)}))
         else:
             hi, lo = (i, j) if si > sj else (j, i)

@@ -36,6 +36,9 @@ TEXTS: dict[str, str] = {
     "seat_history": "%(player)s first: sat second when the two last sat differently",
     "seat_rank": "%(player)s first: higher in the standings",
     "bye": "bye: %(player)s, lowest ranked without a bye (%(score)s points)",
+    "seed_pair": "round one by seed: seed %(seed)s against seed %(other)s",
+    "seat_seed": "%(player)s first: the higher seed",
+    "bye_seed": "bye: %(player)s, the lowest seed (seed %(seed)s)",
     "bye_rules": (
         "bye: %(player)s, lowest ranked without a bye whose bye leaves a pairing without a "
         "rematch or a seat past the limits (%(score)s points)"
