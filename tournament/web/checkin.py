@@ -28,7 +28,7 @@ from tournament.services import day, stores
 from tournament.services.stores import Store
 from tournament.web.actions import back, checked_form, field, plain, run
 from tournament.web.organizer import HOME, action, words
-from tournament.web.security import PRINT_CSP, client_of, new_token, token_hash
+from tournament.web.security import PRINT_CSP, new_token, token_hash
 
 SELF = "self check-in"  # who a check-in at the door is recorded as (``by``)
 
@@ -83,14 +83,13 @@ async def door(request: Request, form: FormData) -> Response:
 async def _known(request: Request) -> Response | None:
     """None when the link is the door's; else the refusal (unknown links count as guesses)."""
     guesses = request.app.state.guesses
-    client = client_of(request)
-    if guesses.blocked(client):
+    if guesses.blocked(request):
         return plain(request, 429, msg("too many wrong check-in links: wait a minute"))
     token = request.path_params["token"]
     store = request.app.state.store
     if len(token) < 64 and await run_in_threadpool(stores.is_door, store, token_hash(token)):
         return None
-    guesses.failed(client)
+    guesses.failed(request)
     return plain(request, 404, msg("this check-in link is not known: ask the organizer"))
 
 
