@@ -194,7 +194,7 @@ async def switch_lang(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     """Every route, in one ordered table (JSON twins first, then the pages)."""
-    from tournament.web import organizer, referee
+    from tournament.web import offline, organizer, referee
 
     table: list[BaseRoute] = [
         Route("/api", PAGES["now"][1]),
@@ -212,6 +212,7 @@ def routes() -> list[BaseRoute]:
         Route("/players/{name:path}", PAGES["player"][0]),
         Route("/lang/{lang}", switch_lang),
         *organizer.routes(),
+        *offline.routes(),  # (its /table/sw.js before the tables' links)
         *referee.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

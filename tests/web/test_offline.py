@@ -1,0 +1,156 @@
+"""A referee's page that outlives the network (issue #26, docs/offline.md), in Debian's Chromium
+against a real ``tournament serve`` process: moves made while the browser is offline are kept on
+the phone with the position they were made at, survive a reload (the service worker serves the
+page on 127.0.0.1), and are stored in order when the network comes back; a move the rules refuse
+stops the queue there, and so does a second phone that recorded meanwhile, the later moves kept
+for the referee to send again or discard."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.notation import format as notation
+from tournament.readside import readmodels
+from tournament.services import day, play
+from tournament.services.matches import load
+from tournament.storage.store import Store
+from tournament.web import tokens
+
+from .conftest import PASSPHRASE, build, free_port
+from .test_browser import ARGS, CHROMIUM, PHONE
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco")
+
+
+def texas(a: str, b: str) -> list[str]:
+    """The first seven moves of a Texas Word'em between seats ``a`` and ``b`` (TEX rules)."""
+    return [
+        f"roll {a} consonant T N",
+        f"roll {b} consonant S N",
+        f"roll {a} vowel O A",
+        f"word {a} onta",
+        f"word {b} sano",
+        f"roll {a} consonant S",
+        f"roll {a} vowel A",
+    ]
+
+
+class Served:
+    """``tournament serve`` in its own process on a free port of 127.0.0.1."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        cmd = [sys.executable, "-m", "tournament", "--db", str(db), "serve", "--port",
+               str(self.port), "--organizer-passphrase", PASSPHRASE]  # fmt: skip
+        self.process = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, cwd=ROOT)
+        deadline = time.monotonic() + 30
+        while True:
+            assert self.process.poll() is None, self.process.stderr.read().decode()  # type: ignore[union-attr]
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A round of Texas Word'em at three tables, each started, their links, a server, a browser."""
+    from playwright.sync_api import sync_playwright
+
+    db = tmp_path_factory.mktemp("offline") / "t.db"
+    store = build(db, PLAYERS, plays="texas", games=["texas"])
+    day.pair_next_round(store)
+    tokens.prepare(store)
+    tables = []
+    for card in tokens.issue_cards(store):
+        match = play.start_challenge(store, 1, card.table, "texas", by="referee")
+        seats = load(store, match.number, None).replay.header.players
+        tables.append({"link": f"/table/{card.token}", "match": match.number, "seats": seats})
+    readmodels.update(store)
+    server = Served(db)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                yield {"db": db, "url": server.url, "tables": tables, "browser": browser}
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+
+
+def stored(db: Path, match: str) -> list[str]:
+    """The moves stored in a match, in the notation, in order (derived events left out)."""
+    replay = load(Store(db), match, None).replay
+    derived = {"out", "end"}
+    return [notation(e) for e in replay.events if getattr(e, "type", "") not in derived]
+
+
+def typed(page: Any, move: str) -> None:
+    page.fill("#move", move)
+    page.locator('form:has(#move) button[type="submit"]').click()
+
+
+def online_move(page: Any, move: str) -> None:
+    with page.expect_navigation():
+        typed(page, move)
+    assert page.locator(".flash.bad").count() == 0, page.locator(".flash.bad").inner_text()
+
+
+def queue(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator("#queue li").all_inner_texts()]
+
+
+def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict) -> None:
+    from playwright.sync_api import expect
+
+    table = room["tables"][0]
+    moves = texas(*table["seats"])
+    context = room["browser"].new_context(**PHONE)
+    page = context.new_page()
+    page.goto(room["url"] + table["link"])
+    for move in moves[:2]:
+        online_move(page, move)
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    # The third with the buttons last shown (the first seat's vowel die), the rest typed.
+    form = page.locator(f'section.acts[data-player="{table["seats"][0]}"] form:has(input[value="vowel"])')
+    form.locator('[name="values"]').fill("O A")
+    form.locator("button[type=submit]").click()
+    for move in moves[3:]:
+        typed(page, move)
+    expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
+    assert page.locator("#queue li.waiting").count() == 5
+    assert stored(room["db"], table["match"]) == moves[:2]  # nothing judged, nothing stored
+
+    assert page.evaluate("fetch('/api').then(() => 'up', () => 'down')") == "down"
+    reloaded = page.reload()  # still offline: the service worker serves the page it kept
+    assert reloaded is not None and reloaded.from_service_worker
+    expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
+    assert queue(page)[3].startswith(moves[5])  # each shown as typed, waiting
+
+    context.set_offline(False)
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    assert stored(room["db"], table["match"]) == moves
+    context.close()
