@@ -149,8 +149,88 @@ def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict)
     expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
     assert queue(page)[3].startswith(moves[5])  # each shown as typed, waiting
 
-    context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
+    context.set_offline(False)  # the page hears the network come back, and sends them
     expect(page.locator("#queue")).to_be_hidden(timeout=15000)
     assert stored(room["db"], table["match"]) == moves
+    context.close()
+
+
+def offline_with_five(room: dict, number: int, fifth: str | None = None) -> tuple[Any, Any, list]:
+    """A phone at table ``number`` records two moves, loses the network and records five more
+    (the fifth move of the match replaced by ``fifth``): the page and the moves meant."""
+    from playwright.sync_api import expect
+
+    table = room["tables"][number]
+    moves = texas(*table["seats"])
+    context = room["browser"].new_context(**PHONE)
+    page = context.new_page()
+    page.goto(room["url"] + table["link"])
+    for move in moves[:2]:
+        online_move(page, move)
+    context.set_offline(True)
+    for move in moves[2:]:
+        typed(page, fifth if fifth and move == moves[4] else move)
+    expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
+    return context, page, moves
+
+
+def press(page: Any, entry: int, button: str, navigates: bool = False) -> None:
+    from playwright.sync_api import expect
+
+    count = page.locator("#queue li").count()
+    target = page.locator("#queue li").nth(entry).get_by_role("button", name=button)
+    if navigates:
+        with page.expect_navigation():
+            target.click()
+    else:
+        target.click()
+        expect(page.locator("#queue li")).to_have_count(count - 1)
+
+
+def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
+    room: dict,
+) -> None:
+    from playwright.sync_api import expect
+
+    table = room["tables"][1]
+    a, b = table["seats"]
+    # The fifth out of turn: the second seat must write a word first.
+    context, page, moves = offline_with_five(room, 1, fifth=f"roll {a} vowel E")
+    context.set_offline(False)
+    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=15000)
+    assert stored(room["db"], table["match"]) == moves[:4]  # the two before it, stored
+    refused = page.locator("#queue li.refused").inner_text()
+    assert refused.startswith(f"roll {a} vowel E") and "non registrata: " in refused
+    assert "non tocca a" in refused and "(TEX-3)" in refused  # the reason, with its rule
+    assert page.locator("#queue li.held").count() == 2  # the later ones kept, not sent
+    expect(page.locator("#queue .count")).to_have_text("3 mosse in attesa di invio")
+    # The referee discards the refused move, records the right one, and sends the others again.
+    press(page, 0, "Scarta")
+    online_move(page, moves[4])
+    assert [li.split(" tenuta")[0] for li in queue(page)] == [moves[5], moves[6]]
+    press(page, 0, "Invia di nuovo", navigates=True)
+    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    assert stored(room["db"], table["match"]) == moves
+    context.close()
+
+
+def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> None:
+    from playwright.sync_api import expect
+
+    table = room["tables"][2]
+    context, page, moves = offline_with_five(room, 2)
+    other = room["browser"].new_context(**PHONE)  # a second phone at the table, online
+    second = other.new_page()
+    second.goto(room["url"] + table["link"])
+    online_move(second, moves[2])
+    context.set_offline(False)
+    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=15000)
+    assert "la partita è andata avanti" in page.locator("#queue li.refused").inner_text()
+    assert page.locator("#queue li.held").count() == 4  # nothing more sent, everything kept
+    assert stored(room["db"], table["match"]) == moves[:3]
+    press(page, 0, "Scarta")  # the second phone recorded that one
+    press(page, 0, "Invia di nuovo", navigates=True)
+    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    assert stored(room["db"], table["match"]) == moves
+    other.close()
     context.close()

@@ -167,16 +167,20 @@
     var match = String(data.get("match"));
     var list = all();
     var own = mine(list);
+    // Nothing waits (the queue is empty, or stopped for the referee): the move is sent at once,
+    // at the position the page was drawn at, before the moves kept.
+    var now = !own.some(function (e) { return e.state === "waiting"; });
     var entry = {
       id: Date.now() + "-" + Math.random().toString(36).slice(2), table: here, match: match,
-      // The first move kept is made at the position the page was drawn at; each later one
-      // right after the one before it (sent at the position the server gives after it).
-      at: own.some(function (e) { return e.match === match; }) ? null : parseInt(String(data.get("position")), 10),
+      // A move made while others wait is made right after them: it is sent at the position
+      // the server gives after the one before it.
+      at: !now && own.some(function (e) { return e.match === match; }) ? null
+        : parseInt(String(data.get("position")), 10),
       fields: fields, label: label(data, ev.submitter), state: "waiting"
     };
-    list.push(entry);
+    if (now && own.length) list.splice(list.indexOf(own[0]), 0, entry); else list.push(entry);
     if (!save(list)) { form.submit(); return; } // the phone keeps nothing more: the old way
-    if (own.length === 0 && !busy) { sendNow(entry, form); return; }
+    if (now) { sendNow(entry, form); return; }
     clear(form);
     render();
     flush(false);
