@@ -7,7 +7,6 @@ for the referee to send again or discard."""
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import subprocess
@@ -134,7 +133,9 @@ def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict)
     page.wait_for_function("navigator.serviceWorker.controller !== null")
     context.set_offline(True)
     # The third with the buttons last shown (the first seat's vowel die), the rest typed.
-    form = page.locator(f'section.acts[data-player="{table["seats"][0]}"] form:has(input[value="vowel"])')
+    form = page.locator(
+        f'section.acts[data-player="{table["seats"][0]}"] form:has(input[value="vowel"])'
+    )
     form.locator('[name="values"]').fill("O A")
     form.locator("button[type=submit]").click()
     for move in moves[3:]:
