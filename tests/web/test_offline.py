@@ -50,15 +50,18 @@ class Served:
     """``tournament serve`` in its own process on a free port of 127.0.0.1."""
 
     def __init__(self, db: Path) -> None:
-        self.port = free_port()
+        self.db, self.port = db, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.start()
+
+    def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        cmd = [sys.executable, "-m", "tournament", "--db", str(db), "serve", "--port",
+        cmd = [sys.executable, "-m", "tournament", "--db", str(self.db), "serve", "--port",
                str(self.port), "--organizer-passphrase", PASSPHRASE]  # fmt: skip
         self.process = subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE, cwd=ROOT)
         deadline = time.monotonic() + 30
         while True:
-            assert self.process.poll() is None, self.process.stderr.read().decode()  # type: ignore[union-attr]
+            assert self.process.poll() is None, self.process.communicate()[1].decode()
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 return
@@ -68,7 +71,7 @@ class Served:
 
     def stop(self) -> None:
         self.process.terminate()
-        self.process.wait(10)
+        self.process.communicate(timeout=10)
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +94,8 @@ def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             try:
-                yield {"db": db, "url": server.url, "tables": tables, "browser": browser}
+                yield {"db": db, "url": server.url, "tables": tables, "browser": browser,
+                       "server": server}  # fmt: skip
             finally:
                 browser.close()
     finally:
@@ -150,6 +154,9 @@ def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict)
     expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
     assert queue(page)[3].startswith(moves[5])  # each shown as typed, waiting
 
+    # Meanwhile the organizer's laptop restarts: the phone's session is gone with the old server.
+    room["server"].stop()
+    room["server"].start()
     context.set_offline(False)  # the page hears the network come back, and sends them
     expect(page.locator("#queue")).to_be_hidden(timeout=15000)
     assert stored(room["db"], table["match"]) == moves

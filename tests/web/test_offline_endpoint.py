@@ -77,6 +77,7 @@ def test_a_request_without_the_sessions_token_stores_nothing(
     r = client.post(f"{table}/move", json=body)
     assert r.status_code == 403 and r.json()["status"] == "refused"
     assert "CSRF" in r.json()["reason"] and store.get_match("M1").lines == []
+    assert r.json()["stale"] is True  # the phone asks the page for the session's new token
 
 
 def test_a_malformed_move_or_a_wrong_link_stores_nothing(client: TestClient, store: Store) -> None:

@@ -81,8 +81,9 @@ async def send_move(request: Request) -> Response:
     except ValueError:
         body = None
     if not isinstance(body, dict) or not csrf_ok(request.session, body.get("csrf")):
+        # (a server started again has new sessions: the phone asks the page for its new token)
         why = msg("the form is stale or forged (CSRF token): reload the page")
-        return answer(request, 403, "refused", why)
+        return answer(request, 403, "refused", why, stale=True)
     move = sent(body)
     if isinstance(move, Msg):
         return answer(request, 400, "refused", move)

@@ -70,7 +70,7 @@
     return said.filter(Boolean).join(" ");
   }
 
-  function post(e) {
+  function post(e, again) {
     var body = JSON.stringify({ csrf: words.csrf, match: e.match, at: e.at, fields: e.fields });
     return fetch(here + "/move", {
       method: "POST", credentials: "same-origin", cache: "no-store",
@@ -79,9 +79,23 @@
       return r.json().catch(function () { return { reason: r.statusText }; }).then(function (j) {
         j.code = r.status;
         j.later = r.status === 429 || r.status >= 500 || !j.status; // try again later
+        // The session is gone (the server was started again): a new one, and the move again.
+        if (j.stale && !again) return fresh().then(function (ok) { return ok ? post(e, true) : j; });
         return j;
       });
     }, function () { return { later: true, network: true }; });
+  }
+
+  // The session's token, from the page drawn again (it says nothing about the moves).
+  function fresh() {
+    return fetch(here, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+      return r.ok ? r.text() : "";
+    }).then(function (html) {
+      var drawn = new DOMParser().parseFromString(html, "text/html").getElementById("queue");
+      if (!drawn || !drawn.dataset.csrf) return false;
+      words.csrf = drawn.dataset.csrf;
+      return true;
+    }, function () { return false; });
   }
 
   function later() {
