@@ -133,7 +133,9 @@
           if (i === 0) { e.state = "refused"; e.reason = r.reason; } else e.state = "held";
         });
       });
-      location.reload(); // the match as it is now, beside the moves kept
+      // The match as it is now, beside the moves kept (unless the link itself was refused:
+      // expired, or replaced by new cards; the page stays, showing them).
+      if (sentSome || r.code === 409 || r.code === 422) location.reload();
     });
   }
 
@@ -193,12 +195,24 @@
       fields: fields, label: label(data, ev.submitter), state: "waiting"
     };
     if (now && own.length) list.splice(list.indexOf(own[0]), 0, entry); else list.push(entry);
-    if (!save(list)) { form.submit(); return; } // the phone keeps nothing more: the old way
+    if (!save(list)) { plainly(form, ev.submitter); return; }
     if (now) { sendNow(entry, form); return; }
     clear(form);
     render();
     flush(false);
   }, true);
+
+  // The phone keeps nothing more: the form is sent the old way (its pressed button included).
+  function plainly(form, submitter) {
+    if (submitter && submitter.name) {
+      var pressed = document.createElement("input");
+      pressed.type = "hidden";
+      pressed.name = submitter.name;
+      pressed.value = submitter.value;
+      form.appendChild(pressed);
+    }
+    form.submit();
+  }
 
   function button(text, fn) {
     var b = document.createElement("button");
