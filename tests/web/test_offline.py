@@ -124,27 +124,36 @@ def queue(page: Any) -> list[str]:
     return [t.strip() for t in page.locator("#queue li").all_inner_texts()]
 
 
-def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict) -> None:
+def offline_with_five(room: dict, number: int, fifth: str | None = None) -> tuple[Any, Any, list]:
+    """A phone at table ``number`` records two moves, loses the network and records five more,
+    the first with the buttons last shown, the others typed (the fifth move of the match
+    replaced by ``fifth``): the browser's context, the page and the moves meant."""
     from playwright.sync_api import expect
 
-    table = room["tables"][0]
+    table = room["tables"][number]
     moves = texas(*table["seats"])
     context = room["browser"].new_context(**PHONE)
     page = context.new_page()
     page.goto(room["url"] + table["link"])
     for move in moves[:2]:
         online_move(page, move)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")  # (127.0.0.1)
     context.set_offline(True)
-    # The third with the buttons last shown (the first seat's vowel die), the rest typed.
-    form = page.locator(
-        f'section.acts[data-player="{table["seats"][0]}"] form:has(input[value="vowel"])'
-    )
+    section = page.locator(f'section.acts[data-player="{table["seats"][0]}"]')
+    form = section.locator('form:has(input[value="vowel"])')  # moves[2]: the vowel die
     form.locator('[name="values"]').fill("O A")
     form.locator("button[type=submit]").click()
     for move in moves[3:]:
-        typed(page, move)
+        typed(page, fifth if fifth and move == moves[4] else move)
     expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
+    return context, page, moves
+
+
+def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict) -> None:
+    from playwright.sync_api import expect
+
+    table = room["tables"][0]
+    context, page, moves = offline_with_five(room, 0)
     assert page.locator("#queue li.waiting").count() == 5
     assert stored(room["db"], table["match"]) == moves[:2]  # nothing judged, nothing stored
 
@@ -161,25 +170,6 @@ def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict)
     expect(page.locator("#queue")).to_be_hidden(timeout=15000)
     assert stored(room["db"], table["match"]) == moves
     context.close()
-
-
-def offline_with_five(room: dict, number: int, fifth: str | None = None) -> tuple[Any, Any, list]:
-    """A phone at table ``number`` records two moves, loses the network and records five more
-    (the fifth move of the match replaced by ``fifth``): the page and the moves meant."""
-    from playwright.sync_api import expect
-
-    table = room["tables"][number]
-    moves = texas(*table["seats"])
-    context = room["browser"].new_context(**PHONE)
-    page = context.new_page()
-    page.goto(room["url"] + table["link"])
-    for move in moves[:2]:
-        online_move(page, move)
-    context.set_offline(True)
-    for move in moves[2:]:
-        typed(page, fifth if fifth and move == moves[4] else move)
-    expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
-    return context, page, moves
 
 
 def press(page: Any, entry: int, button: str, navigates: bool = False) -> None:

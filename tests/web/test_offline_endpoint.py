@@ -10,14 +10,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
-from tournament.cli import full_app
 from tournament.storage.store import Store
 
+from . import test_serve_cli
 from .conftest import GAMES, build, csrf, issue, log_in, paired
+from .test_serve_cli import serve
+
+served = test_serve_cli.served  # the fixture that stands in for uvicorn
 
 
 def started(client: TestClient, store: Store) -> tuple[str, str]:
@@ -62,22 +63,16 @@ def test_a_move_is_stored_at_its_position_and_a_moved_on_match_is_a_conflict(
     assert r.json()["reason"].startswith("the match moved on: it is at position 2")
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        {"match": "M1", "at": 0, "fields": {"kind": "pass", "by": "giallo"}},  # no CSRF token
-        {"csrf": "forged", "match": "M1", "at": 0, "fields": {"kind": "pass", "by": "giallo"}},
-        "not an object",
-    ],
-)
 def test_a_request_without_the_sessions_token_stores_nothing(
-    client: TestClient, store: Store, body: Any
+    client: TestClient, store: Store
 ) -> None:
     table, _ = started(client, store)
-    r = client.post(f"{table}/move", json=body)
-    assert r.status_code == 403 and r.json()["status"] == "refused"
-    assert "CSRF" in r.json()["reason"] and store.get_match("M1").lines == []
-    assert r.json()["stale"] is True  # the phone asks the page for the session's new token
+    move = {"match": "M1", "at": 0, "fields": {"kind": "text", "text": "roll giallo d6 6 6 5 1"}}
+    for body in (move, {**move, "csrf": "forged"}, "not an object"):  # no token, a forged one
+        r = client.post(f"{table}/move", json=body)
+        assert r.status_code == 403 and r.json()["status"] == "refused"
+        assert "CSRF" in r.json()["reason"] and store.get_match("M1").lines == []
+        assert r.json()["stale"] is True  # the phone asks the page for the session's new token
 
 
 def test_a_malformed_move_or_a_wrong_link_stores_nothing(client: TestClient, store: Store) -> None:
@@ -134,19 +129,6 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
         )
     )
     return cert_file, key_file
-
-
-@pytest.fixture
-def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    import uvicorn
-
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
-    return calls
-
-
-def serve(db: Path, *args: str) -> Any:
-    return CliRunner().invoke(full_app(), ["--db", str(db), "serve", *args])
 
 
 def test_serve_passes_a_certificate_to_uvicorn_and_refuses_a_bad_one(
