@@ -220,15 +220,16 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     other = room["browser"].new_context(**PHONE)  # a second phone at the table, online
     second = other.new_page()
     second.goto(room["url"] + table["link"])
-    online_move(second, moves[2])
+    theirs = f"roll {table['seats'][0]} vowel E I"  # not the first phone's third move
+    online_move(second, theirs)
     context.set_offline(False)
     expect(page.locator("#queue li.refused")).to_have_count(1, timeout=15000)
     assert "la partita è andata avanti" in page.locator("#queue li.refused").inner_text()
     assert page.locator("#queue li.held").count() == 4  # nothing more sent, everything kept
-    assert stored(room["db"], table["match"]) == moves[:3]
-    press(page, 0, "Scarta")  # the second phone recorded that one
+    assert stored(room["db"], table["match"]) == [*moves[:2], theirs]
+    press(page, 0, "Scarta")  # the referee keeps the second phone's roll, and sends the rest
     press(page, 0, "Invia di nuovo", navigates=True)
     expect(page.locator("#queue")).to_be_hidden(timeout=15000)
-    assert stored(room["db"], table["match"]) == moves
+    assert stored(room["db"], table["match"]) == [*moves[:2], theirs, *moves[3:]]
     other.close()
     context.close()

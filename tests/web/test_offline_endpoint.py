@@ -44,6 +44,14 @@ def test_a_move_is_stored_at_its_position_and_a_moved_on_match_is_a_conflict(
     assert r.status_code == 200 and r.json()["status"] == "stored"
     assert r.json()["position"] == 1 and "giallo" in r.json()["reason"]
     assert r.headers["cache-control"] == "no-store"
+    # The same move again at the same position (a phone that did not hear the answer): the
+    # store holds it already, nothing added, and the queue goes on after it.
+    r = send(client, table, token, 0, kind="text", text="roll giallo d6 6 6 5 1")
+    assert r.status_code == 200 and r.json()["status"] == "stored"
+    assert r.json()["position"] == 1 and "già registrata" in r.json()["reason"]
+    assert len(store.get_match("M1").lines) == 1
+    r = send(client, table, token, 0, kind="text", text="roll giallo d6 6 6 5 2")  # another
+    assert r.status_code == 409 and len(store.get_match("M1").lines) == 1
     # The next at the position the answer gave; the same form fields as the page's buttons.
     r = send(client, table, token, 1, kind="roll", by="blu", die="d6", values="5 4 2 1")
     assert r.json() == {**r.json(), "status": "stored", "position": 2}

@@ -22,13 +22,26 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from engine.errors import RuleViolation
+from engine.events import DERIVED, DiceReveal
+from engine.match import Replay
 from engine.message import Msg, msg
+from engine.notation import NotationError, parse
+from engine.notation import format as notation
 from exports.i18n import say
 from tournament.errors import UserError
+from tournament.services import dice
 from tournament.services.matches import load
 from tournament.services.stores import Store, as_user_errors
-from tournament.web.actions import flash, run
-from tournament.web.referee import DIGITS, _match_of_table, _table_of, recorded, store_move
+from tournament.web.actions import field, flash, run
+from tournament.web.referee import (
+    DIGITS,
+    _match_of_table,
+    _table_of,
+    move_text,
+    recorded,
+    store_move,
+)
 from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
 
@@ -71,6 +84,33 @@ def position_of(
         return None
 
 
+def already(store: Store, form: FormData, at: int, lexicon: str | None) -> int | None:
+    """The match's position after this very move, when the store holds it at ``at`` already
+    (a phone that did not hear the answer sends it again); ``None`` when it holds another move
+    there (a second phone's), or the move is no move there.
+
+    The store's copy then has the phone's move as its next: a fast-forward with nothing to add.
+    """
+    if field(form, "kind") == "seal":
+        return None  # a new salt each time: never the same move twice
+    try:
+        with as_user_errors():
+            loaded = load(store, field(form, "match"), lexicon)
+            replay, events = loaded.replay, loaded.replay.events
+            if not 0 <= at < replay.position:
+                return None
+            before = Replay.of(replay.header, replay.lexicon, events[:at], rules=replay.revision)
+            seed = dice.seed(store, loaded.match.number)
+            if notation(parse(move_text(form), before, seed=seed)) != notation(events[at]):
+                return None
+    except (UserError, NotationError, RuleViolation):
+        return None
+    after = at + 1  # past what the move brought with it: a player out, the end, the seed
+    while after < len(events) and isinstance(events[after], (*DERIVED, DiceReveal)):
+        after += 1
+    return after
+
+
 async def send_move(request: Request) -> Response:
     """``POST /table/TOKEN/move``: one move at the position it was made at (JSON in and out)."""
     found = await _table_of(request)
@@ -99,6 +139,10 @@ async def send_move(request: Request) -> Response:
         flash(request, text)  # the page drawn next says it, as after a form
         return answer(request, 200, "stored", text, position=now)
     if now is not None and now != at:
+        after = await run_in_threadpool(already, store, form, at, lexicon)
+        if after is not None:  # stored before, its answer lost on the way
+            why = msg("stored already: the phone had not heard the server's answer")
+            return answer(request, 200, "stored", why, position=after)
         why = msg(
             "the match moved on: it is at position %(now)s, this move was made at %(at)s",
             now=now,

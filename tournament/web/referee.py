@@ -237,42 +237,41 @@ def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
     return match
 
 
+def move_text(form: FormData) -> str:
+    """The move a table's form describes, in the notation (a word to seal excepted): read
+    against the match when it is recorded, as the console's."""
+    kind, by = field(form, "kind"), field(form, "by")
+    if kind == "text":
+        return field(form, "text")  # a move typed in the notation
+    if kind == "roll" and field(form, "digital"):
+        # The program rolls: the faces follow from the sealed seed and the position.
+        return f"roll {by} {field(form, 'die')}"
+    if kind == "void":
+        reason = field(form, "reason")
+        if not reason:
+            raise Refused(msg("say why the event is struck (REF-2)"))
+        event = {"type": "void", "by": "referee", "on": number(form, "on"), "reason": reason}
+    else:
+        event = event_from_form(kind, by, form)
+    return notation(parsed(event))
+
+
 def store_move(
     store: Store, found: tuple[int, int], form: FormData, lexicon: str | None
 ) -> tuple[list[Any], str | None]:
     """Record the move a table's form describes (at the position it carries): the events
     stored, and the salt of a word sealed (shown once to the referee)."""
-    kind, by = field(form, "kind"), field(form, "by")
     bounded(form)
     match = _match_of_table(store, found, field(form, "match"))
     expected = number(form, "position", DIGITS)
-    if kind == "void":
-        reason = field(form, "reason")
-        if not reason:
-            raise Refused(msg("say why the event is struck (REF-2)"))
-        event: dict[str, Any] = {
-            "type": "void",
-            "by": "referee",
-            "on": number(form, "on"),
-            "reason": reason,
-        }
-    elif kind == "text":
-        # A move typed in the notation, read and recorded as the console does.
-        return play.record_move(store, match, field(form, "text"), lexicon, expected)[1], None
-    elif kind == "roll" and field(form, "digital"):
-        # The program rolls: the faces follow from the sealed seed and the position.
-        text = f"roll {by} {field(form, 'die')}"
-        return play.record_move(store, match, text, lexicon, expected)[1], None
-    elif kind == "seal":
+    if field(form, "kind") == "seal":
         word = field(form, "word")
         if not word:
             raise Refused(msg("an empty word cannot be sealed"))
         commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
-        event = {"type": "seal", "by": by, "commitment": commitment}
+        event = {"type": "seal", "by": field(form, "by"), "commitment": commitment}
         return record_at(store, match, event, expected, lexicon), salt
-    else:
-        event = event_from_form(kind, by, form)
-    return record_at(store, match, event, expected, lexicon), None
+    return play.record_move(store, match, move_text(form), lexicon, expected)[1], None
 
 
 async def record_move(request: Request) -> Response:
