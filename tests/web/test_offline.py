@@ -31,6 +31,7 @@ from .test_browser import ARGS, CHROMIUM, PHONE
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco")
+SENDING = 30_000  # ms a page may take to send its moves once online (a loaded CI machine)
 
 
 def texas(a: str, b: str) -> list[str]:
@@ -162,14 +163,27 @@ def test_moves_made_offline_survive_a_reload_and_are_stored_in_order(room: dict)
     assert reloaded is not None and reloaded.from_service_worker
     expect(page.locator("#queue .count")).to_have_text("5 mosse in attesa di invio")
     assert queue(page)[3].startswith(moves[5])  # each shown as typed, waiting
+    # The one made with the buttons, in the page's words: the fields filled, the button pressed.
+    seat = table["seats"][0]
+    assert queue(page)[0].startswith(f"{seat}: ") and " O A · " in queue(page)[0]
 
     # Meanwhile the organizer's laptop restarts: the phone's session is gone with the old server.
     room["server"].stop()
     room["server"].start()
     context.set_offline(False)  # the page hears the network come back, and sends them
-    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    drained(page)
     assert stored(room["db"], table["match"]) == moves
     context.close()
+
+
+def drained(page: Any) -> None:
+    """Wait until the page has sent every move it kept (what it still holds, when it does not)."""
+    from playwright.sync_api import expect
+
+    try:
+        expect(page.locator("#queue")).to_be_hidden(timeout=SENDING)
+    except AssertionError:
+        raise AssertionError(f"moves still kept: {queue(page)}") from None
 
 
 def press(page: Any, entry: int, button: str, navigates: bool = False) -> None:
@@ -195,7 +209,7 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     # The fifth out of turn: the second seat must write a word first.
     context, page, moves = offline_with_five(room, 1, fifth=f"roll {a} vowel E")
     context.set_offline(False)
-    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=15000)
+    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=SENDING)
     assert stored(room["db"], table["match"]) == moves[:4]  # the two before it, stored
     refused = page.locator("#queue li.refused").inner_text()
     assert refused.startswith(f"roll {a} vowel E") and "non registrata: " in refused
@@ -207,7 +221,7 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     online_move(page, moves[4])
     assert [li.split(" tenuta")[0] for li in queue(page)] == [moves[5], moves[6]]
     press(page, 0, "Invia di nuovo", navigates=True)
-    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    drained(page)
     assert stored(room["db"], table["match"]) == moves
     context.close()
 
@@ -223,13 +237,13 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     theirs = f"roll {table['seats'][0]} vowel E I"  # not the first phone's third move
     online_move(second, theirs)
     context.set_offline(False)
-    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=15000)
+    expect(page.locator("#queue li.refused")).to_have_count(1, timeout=SENDING)
     assert "la partita è andata avanti" in page.locator("#queue li.refused").inner_text()
     assert page.locator("#queue li.held").count() == 4  # nothing more sent, everything kept
     assert stored(room["db"], table["match"]) == [*moves[:2], theirs]
     press(page, 0, "Scarta")  # the referee keeps the second phone's roll, and sends the rest
     press(page, 0, "Invia di nuovo", navigates=True)
-    expect(page.locator("#queue")).to_be_hidden(timeout=15000)
+    drained(page)
     assert stored(room["db"], table["match"]) == [*moves[:2], theirs, *moves[3:]]
     other.close()
     context.close()

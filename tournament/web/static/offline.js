@@ -60,14 +60,19 @@
     return at ? parseInt(at.value, 10) : null;
   }
 
-  function label(data, submitter) {
+  // A kept move as the referee made it: typed, or the fields filled and the button pressed
+  // (in the page's words: "blu: dado vocale ×2 O A · tira").
+  function label(form, data, submitter) {
     if (data.get("kind") === "text") return String(data.get("text"));
-    var said = [data.get("by"), submitter ? submitter.textContent.trim() : data.get("kind")];
-    data.forEach(function (v, k) {
-      if (typeof v === "string" && v && ["csrf", "match", "position", "kind", "by", "digital", "value"].indexOf(k) < 0) said.push(v);
+    var said = [];
+    form.querySelectorAll("input:not([type=hidden]), select").forEach(function (f) {
+      if (!f.value || f.type === "password" || f.type === "checkbox") return;
+      var named = f.labels && f.labels.length ? f.labels[0] : f.previousElementSibling;
+      var name = named && named.tagName === "LABEL" ? named.textContent.trim() + " " : "";
+      said.push(name + f.value);
     });
-    if (submitter && submitter.name === "value") said[1] = submitter.textContent.trim();
-    return said.filter(Boolean).join(" ");
+    if (submitter) said.push(submitter.textContent.trim());
+    return (data.get("by") ? data.get("by") + ": " : "") + said.join(" · ");
   }
 
   function post(e, again) {
@@ -80,7 +85,10 @@
         j.code = r.status;
         j.later = r.status === 429 || r.status >= 500 || !j.status; // try again later
         // The session is gone (the server was started again): a new one, and the move again.
-        if (j.stale && !again) return fresh().then(function (ok) { return ok ? post(e, true) : j; });
+        // A stale token says nothing of the move: it is never a reason to stop the queue (the
+        // live stream's own fetch of the page may have made the session anew meanwhile).
+        if (j.stale && !again) return fresh().then(function () { return post(e, true); });
+        if (j.stale) j.later = true;
         return j;
       });
     }, function () { return { later: true, network: true }; });
@@ -192,7 +200,7 @@
       // the server gives after the one before it.
       at: !now && own.some(function (e) { return e.match === match; }) ? null
         : parseInt(String(data.get("position")), 10),
-      fields: fields, label: label(data, ev.submitter), state: "waiting"
+      fields: fields, label: label(form, data, ev.submitter), state: "waiting"
     };
     if (now && own.length) list.splice(list.indexOf(own[0]), 0, entry); else list.push(entry);
     if (!save(list)) { plainly(form, ev.submitter); return; }
