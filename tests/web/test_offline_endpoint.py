@@ -71,20 +71,16 @@ def test_a_move_is_stored_at_its_position_and_a_moved_on_match_is_a_conflict(
     assert r.json()["reason"].startswith("the match moved on: it is at position 2")
 
 
-def test_a_request_without_the_sessions_token_stores_nothing(
+def test_a_forged_or_malformed_move_or_a_wrong_link_stores_nothing(
     client: TestClient, store: Store
 ) -> None:
-    table, _ = started(client, store)
+    table, token = started(client, store)
     move = {"match": "M1", "at": 0, "fields": {"kind": "text", "text": "roll giallo d6 6 6 5 1"}}
     for body in (move, {**move, "csrf": "forged"}, "not an object"):  # no token, a forged one
         r = client.post(f"{table}/move", json=body)
         assert r.status_code == 403 and r.json()["status"] == "refused"
         assert "CSRF" in r.json()["reason"] and store.get_match("M1").lines == []
         assert r.json()["stale"] is True  # the phone asks the page for the session's new token
-
-
-def test_a_malformed_move_or_a_wrong_link_stores_nothing(client: TestClient, store: Store) -> None:
-    table, token = started(client, store)
     for at, fields in ((True, {"kind": "pass"}), ("0", {"kind": "pass"}), (-1, {"kind": "pass"}),
                        (0, {"kind": 3}), (0, ["pass"]), (10**30, {"kind": "pass"})):  # fmt: skip
         body = {"csrf": token, "match": "M1", "at": at, "fields": fields}

@@ -134,7 +134,9 @@
     post(head).then(function (r) {
       busy = false;
       unreachable = !!r.later;
-      if (r.later) { render(); later(); if (sentSome) location.reload(); return; }
+      // No answer: no reload either (with no network and no service worker, a reload would
+      // show the browser's own error page instead of the moves kept).
+      if (r.later) { render(); later(); return; }
       if (r.status === "stored") { stored(head.id, r.position); flush(true); return; }
       change(function (own) {
         own.forEach(function (e, i) {
@@ -155,7 +157,13 @@
       busy = false;
       unreachable = !!r.later;
       if (r.later) { clear(form); render(); later(); return; }
-      change(function (own) { own.forEach(function (x) { if (x.id === e.id) x.gone = true; }); });
+      change(function (own) {
+        own.forEach(function (x) {
+          if (x.id === e.id) x.gone = true;
+          // Made after a move now refused: the referee decides what becomes of it.
+          else if (r.status !== "stored" && x.state === "waiting") x.state = "held";
+        });
+      });
       if (r.status === "stored") { location.reload(); return; }
       say(r.reason);
     });
