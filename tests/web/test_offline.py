@@ -31,6 +31,8 @@ from .test_browser import ARGS, CHROMIUM, PHONE
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco")
+CONTROLLED = """new Promise((done) => navigator.serviceWorker.controller ? done(true)
+    : navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))"""
 SENDING = 30_000  # ms a page may take to send its moves once online (a loaded CI machine)
 
 
@@ -125,20 +127,28 @@ def queue(page: Any) -> list[str]:
     return [t.strip() for t in page.locator("#queue li").all_inner_texts()]
 
 
-def offline_with_five(room: dict, number: int, fifth: str | None = None) -> tuple[Any, Any, list]:
-    """A phone at table ``number`` records two moves, loses the network and records five more,
-    the first with the buttons last shown, the others typed (the fifth move of the match
-    replaced by ``fifth``): the browser's context, the page and the moves meant."""
+def offline_with_five(
+    room: dict, number: int, fifth: str | None = None, on_the_page: bool = True
+) -> tuple[Any, Any, list]:
+    """A phone at table ``number`` records two moves (``on_the_page``, or the table's console
+    does), loses the network and records five more, the first with the buttons last shown, the
+    others typed (the fifth move of the match replaced by ``fifth``): the browser's context,
+    the page and the moves meant."""
     from playwright.sync_api import expect
 
     table = room["tables"][number]
     moves = texas(*table["seats"])
     context = room["browser"].new_context(**PHONE)
     page = context.new_page()
+    if not on_the_page:
+        for move in moves[:2]:
+            play.record_move(Store(room["db"]), table["match"], move)
     page.goto(room["url"] + table["link"])
-    for move in moves[:2]:
+    for move in moves[:2] if on_the_page else ():
         online_move(page, move)
-    page.wait_for_function("navigator.serviceWorker.controller !== null")  # (127.0.0.1)
+    # The service worker controls the page (127.0.0.1 counts as secure). Awaited in the page:
+    # wait_for_function's polling would evaluate a string, which the pages' CSP forbids.
+    assert page.evaluate(CONTROLLED) is True
     context.set_offline(True)
     section = page.locator(f'section.acts[data-player="{table["seats"][0]}"]')
     form = section.locator('form:has(input[value="vowel"])')  # moves[2]: the vowel die
@@ -207,7 +217,7 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     table = room["tables"][1]
     a, b = table["seats"]
     # The fifth out of turn: the second seat must write a word first.
-    context, page, moves = offline_with_five(room, 1, fifth=f"roll {a} vowel E")
+    context, page, moves = offline_with_five(room, 1, f"roll {a} vowel E", on_the_page=False)
     context.set_offline(False)
     expect(page.locator("#queue li.refused")).to_have_count(1, timeout=SENDING)
     assert stored(room["db"], table["match"]) == moves[:4]  # the two before it, stored
@@ -230,7 +240,7 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     from playwright.sync_api import expect
 
     table = room["tables"][2]
-    context, page, moves = offline_with_five(room, 2)
+    context, page, moves = offline_with_five(room, 2, on_the_page=False)
     other = room["browser"].new_context(**PHONE)  # a second phone at the table, online
     second = other.new_page()
     second.goto(room["url"] + table["link"])
