@@ -56,6 +56,18 @@ def serve(
             "their season chart."
         ),
     ] = None,
+    ssl_certfile: Annotated[
+        Path | None,
+        typer.Option(
+            "--ssl-certfile",
+            help="Serve https with this certificate (PEM; with --ssl-keyfile): the referees' "
+            "phones then also keep their table's page when the network drops (docs/offline.md).",
+        ),
+    ] = None,
+    ssl_keyfile: Annotated[
+        Path | None,
+        typer.Option("--ssl-keyfile", help="The certificate's private key (PEM)."),
+    ] = None,
 ) -> None:
     """Serve the tournament on the web: live public pages, the referees' table pages (private
     links on QR cards) and the organizer's pages behind a passphrase."""
@@ -76,10 +88,11 @@ def serve(
         season = season_of(season, path)
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
-    public = public_base(public_url, host, port)
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
     if len(passphrase) < 8:
         fail("the organizer's passphrase needs at least 8 characters")
+    tls = certificate(ssl_certfile, ssl_keyfile)
+    public = public_base(public_url, host, port, "https" if tls else "http")
     import uvicorn
 
     from tournament.web.app import Settings, create_app
@@ -90,6 +103,7 @@ def serve(
             db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
             public_url=public,
             streams=plan.streams if plan else None, threads=plan.threads if plan else None,
+            https=bool(tls),
         )
     )  # fmt: skip
     if host not in LOCAL:
@@ -98,7 +112,8 @@ def serve(
             "put it behind HTTPS before the organizer logs in from elsewhere",
             err=True,
         )
-    typer.echo(f"serving {path} on http://{host}:{port}/ (Ctrl-C stops)", err=True)
+    scheme = "https" if tls else "http"
+    typer.echo(f"serving {path} on {scheme}://{host}:{port}/ (Ctrl-C stops)", err=True)
     if public is not None:
         typer.echo(t(N_("the table cards' links start with %(url)s"), url=public), err=True)
     if organizer_passphrase is None:
@@ -109,7 +124,7 @@ def serve(
     try:
         uvicorn.run(
             web, host=host, port=port, log_level="warning", access_log=False,
-            limit_concurrency=plan.connections if plan else None,
+            limit_concurrency=plan.connections if plan else None, **tls,
         )  # fmt: skip
     finally:
         repeats.report()
@@ -117,7 +132,7 @@ def serve(
             logging.getLogger(name).removeFilter(repeats)
 
 
-def public_base(given: str | None, host: str, port: int) -> str | None:
+def public_base(given: str | None, host: str, port: int, scheme: str = "http") -> str | None:
     """Where the table cards' links point: ``--public-url`` as given (checked), else, when the
     server listens beyond this machine, its address on the network; ``None``: the address the
     organizer's browser used (this machine only)."""
@@ -136,7 +151,7 @@ def public_base(given: str | None, host: str, port: int) -> str | None:
     address = network_address() if host in ANYWHERE else host
     if address is None:
         return None
-    return f"http://[{address}]:{port}" if ":" in address else f"http://{address}:{port}"
+    return f"{scheme}://[{address}]:{port}" if ":" in address else f"{scheme}://{address}:{port}"
 
 
 ANYWHERE = ("0.0.0.0", "::", "")
@@ -163,6 +178,27 @@ def network_address() -> str | None:
         if not ipaddress.ip_address(address).is_loopback:
             return str(address)
     return None
+
+
+def certificate(cert: Path | None, key: Path | None) -> dict[str, Any]:
+    """uvicorn's certificate options, once the certificate and its key are known to load
+    together (one sentence if not; nothing given: plain http)."""
+    import ssl
+
+    from exports.i18n import N_  # (marks the ids for the catalogue's extraction)
+    from tournament.cli.words import t
+
+    if cert is None and key is None:
+        return {}
+    if cert is None or key is None:
+        fail(t(N_("--ssl-certfile and --ssl-keyfile go together: give both, or neither")))
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except (OSError, ssl.SSLError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        fail(t(N_("the certificate %(cert)s and its key %(key)s cannot be used: %(why)s"),
+               cert=cert, key=key, why=why))  # fmt: skip
+    return {"ssl_certfile": str(cert), "ssl_keyfile": str(key)}
 
 
 def season_of(file: Path, where: Any) -> Path:

@@ -195,7 +195,7 @@ async def switch_lang(request: Request) -> Response:
 
 def routes() -> list[BaseRoute]:
     """Every route, in one ordered table (JSON twins first, then the pages)."""
-    from tournament.web import checkin, organizer, referee, screen
+    from tournament.web import checkin, offline, organizer, referee, screen
 
     table: list[BaseRoute] = [
         Route("/api", PAGES["now"][1]),
@@ -214,6 +214,7 @@ def routes() -> list[BaseRoute]:
         Route("/lang/{lang}", switch_lang),
         *organizer.routes(),
         *checkin.routes(),
+        *offline.routes(),  # (its /table/sw.js before the tables' links)
         *referee.routes(),
         *screen.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

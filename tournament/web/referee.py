@@ -274,6 +274,43 @@ def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
     return match
 
 
+def move_text(form: FormData) -> str:
+    """The move a table's form describes, in the notation (a word to seal excepted): read
+    against the match when it is recorded, as the console's."""
+    kind, by = field(form, "kind"), field(form, "by")
+    if kind == "text":
+        return field(form, "text")  # a move typed in the notation
+    if kind == "roll" and field(form, "digital"):
+        # The program rolls: the faces follow from the sealed seed and the position.
+        return f"roll {by} {field(form, 'die')}"
+    if kind == "void":
+        reason = field(form, "reason")
+        if not reason:
+            raise Refused(msg("say why the event is struck (REF-2)"))
+        event = {"type": "void", "by": "referee", "on": number(form, "on"), "reason": reason}
+    else:
+        event = event_from_form(kind, by, form)
+    return notation(parsed(event))
+
+
+def store_move(
+    store: Store, found: tuple[int, int], form: FormData, lexicon: str | None
+) -> tuple[list[Any], str | None]:
+    """Record the move a table's form describes (at the position it carries): the events
+    stored, and the salt of a word sealed (shown once to the referee)."""
+    bounded(form)
+    match = _match_of_table(store, found, field(form, "match"))
+    expected = number(form, "position", DIGITS)
+    if field(form, "kind") == "seal":
+        word = field(form, "word")
+        if not word:
+            raise Refused(msg("an empty word cannot be sealed"))
+        commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
+        event = {"type": "seal", "by": field(form, "by"), "commitment": commitment}
+        return record_at(store, match, event, expected, lexicon), salt
+    return play.record_move(store, match, move_text(form), lexicon, expected)[1], None
+
+
 async def record_move(request: Request) -> Response:
     """Record one move from the table's page."""
     checked = await _checked(request)
@@ -281,48 +318,13 @@ async def record_move(request: Request) -> Response:
         return checked
     found, form = checked
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    kind, by = field(form, "kind"), field(form, "by")
-    salt = None
-
-    def go() -> list[Any]:
-        nonlocal salt
-        bounded(form)
-        match = _match_of_table(store, found, field(form, "match"))
-        expected = number(form, "position", DIGITS)
-        if kind == "void":
-            reason = field(form, "reason")
-            if not reason:
-                raise Refused(msg("say why the event is struck (REF-2)"))
-            event: dict[str, Any] = {
-                "type": "void",
-                "by": "referee",
-                "on": number(form, "on"),
-                "reason": reason,
-            }
-        elif kind == "text":
-            # A move typed in the notation, read and recorded as the console does.
-            return play.record_move(store, match, field(form, "text"), lexicon, expected)[1]
-        elif kind == "roll" and field(form, "digital"):
-            # The program rolls: the faces follow from the sealed seed and the position.
-            text = f"roll {by} {field(form, 'die')}"
-            return play.record_move(store, match, text, lexicon, expected)[1]
-        elif kind == "seal":
-            word = field(form, "word")
-            if not word:
-                raise Refused(msg("an empty word cannot be sealed"))
-            commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
-            event = {"type": "seal", "by": by, "commitment": commitment}
-        else:
-            event = event_from_form(kind, by, form)
-        return record_at(store, match, event, expected, lexicon)
-
-    ok, said = await run(request, go, refresh=False)
+    ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False)
     if not ok:
         keep_typed(request, form)
-    if ok and salt:
-        request.session["salt"] = {"player": by, "salt": salt}
+    if ok and said[1]:
+        request.session["salt"] = {"player": field(form, "by"), "salt": said[1]}
     if ok:
-        return back(request, _here(request), recorded(said, request))
+        return back(request, _here(request), recorded(said[0], request))
     return back(request, _here(request), said, False)
 
 
