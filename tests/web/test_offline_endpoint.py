@@ -14,11 +14,7 @@ from starlette.testclient import TestClient
 
 from tournament.storage.store import Store
 
-from . import test_serve_cli
-from .conftest import GAMES, build, csrf, issue, log_in, paired
-from .test_serve_cli import serve
-
-served = test_serve_cli.served  # the fixture that stands in for uvicorn
+from .conftest import GAMES, build, csrf, issue, log_in, paired, serve
 
 
 def started(client: TestClient, store: Store) -> tuple[str, str]:

@@ -42,7 +42,9 @@ def refusal(
     from tournament.web.pages import page
 
     data = {"message": text, "heading": heading, "hint": hint}
-    return page(request, "missing.html", data, status=status)
+    response = page(request, "missing.html", data, status=status)
+    response.reason = text  # type: ignore[attr-defined]  # (what a JSON caller answers)
+    return response
 
 
 async def checked_form(request: Request) -> FormData | Response:

@@ -115,7 +115,8 @@ async def send_move(request: Request) -> Response:
     """``POST /table/TOKEN/move``: one move at the position it was made at (JSON in and out)."""
     found = await _table_of(request)
     if isinstance(found, Response):  # the link's refusal, its status kept (429: try later)
-        return answer(request, found.status_code, "refused", bytes(found.body).decode())
+        why = getattr(found, "reason", None) or bytes(found.body).decode()  # a page's refusal
+        return answer(request, found.status_code, "refused", why)
     try:
         body = await request.json()
     except ValueError:
