@@ -46,6 +46,11 @@ def load(
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
 
         match = read_match(store, number)
+    return replayed(match, lexicon_path or store.lexicon)
+
+
+def replayed(match: Match | StoredMatch, lexicon_path: str | None) -> Loaded:
+    """A match replayed through the rules (one sentence when its log does not replay)."""
     position = 0
 
     def events() -> Iterator[Event]:
@@ -55,7 +60,7 @@ def load(
 
     try:
         header = parse_header(orjson.loads(match.header))
-        words = lexicon_for(header, lexicon_path or store.lexicon)
+        words = lexicon_for(header, lexicon_path)
         replay = Replay.start(header, words, rules=match.rules).extend(events())
     except RuleViolation as v:
         if not position:  # the header (changed outside the program, or a newer version's)

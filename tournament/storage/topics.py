@@ -39,6 +39,10 @@ HOMES: dict[str, str] = {
     "tournament.tournaments:Tournament.HeadRecorded": _TOURNAMENT,  # since 0.2
     "tournament.tournaments:Tournament.RefereeNamed": _TOURNAMENT,  # since 0.2
     "tournament.tournaments:Tournament.RoundClosed": _TOURNAMENT,
+    "tournament.tournaments:Tournament.TableCheckedOut": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableCheckedIn": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableReleased": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableFileWritten": _TOURNAMENT,  # table files, #26
     "tournament.tournaments:Tournament.Snapshot": _TOURNAMENT,  # sealed snapshots, since 0.2
     # 0.1 took the tournament's snapshots with eventsourcing's own class (no seal)
     "eventsourcing.domain:Snapshot": "eventsourcing.domain",
