@@ -227,3 +227,15 @@ def test_checkout_refuses_cleanly(tmp_path: Path) -> None:
     assert "table file" in refused(str(f), "table", "checkout", "1", "2", "--to", elsewhere)
     assert "not a table file" in refused(db, "table", "checkin", db)
     assert "not out" in refused(db, "table", "release", "1", "2")
+    # The pages say where the table is: its referee's page and the match's.
+    from tournament.web.referee import table_view
+    from tournament.web.views import match
+
+    s = Store(db)
+    try:
+        assert str(f) in table_view(s, 1, 1, None, "en")["out"]
+        assert table_view(s, 1, 2, None, "en")["out"] is None
+        assert "tavolo 1 del turno 1" in match(s, "M1", Path(db))["_out"]["it"]
+        assert match(s, "M2", Path(db))["_out"] is None
+    finally:
+        close(s)

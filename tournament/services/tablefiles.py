@@ -295,6 +295,17 @@ def out_of(store: Store, number: str) -> Msg | None:
     table file and the match is the tournament's), for the pages to say."""
     found = holds(store)
     if found.file is not None:
-        return None if number in found.file.numbers else _is_a_file(found.file)
+        mine = number in found.file.numbers and not found.closed
+        return None if mine else _is_a_file(found.file)
     out = found.out_with(number)
+    return where(out) if out is not None else None
+
+
+def table_out(store: Store, round_number: int, table_number: int) -> Msg | None:
+    """Where a table's matches are recorded when not here (for its referee's page)."""
+    found = holds(store)
+    if found.file is not None:
+        mine = (found.file.round, found.file.table) == (round_number, table_number)
+        return None if mine and not found.closed else _is_a_file(found.file)
+    out = found.out.get((round_number, table_number))
     return where(out) if out is not None else None
