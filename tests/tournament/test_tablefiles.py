@@ -239,3 +239,44 @@ def test_checkout_refuses_cleanly(tmp_path: Path) -> None:
         assert match(s, "M2", Path(db))["_out"] is None
     finally:
         close(s)
+
+
+def test_the_merge_is_a_fast_forward_for_any_carrier(tmp_path: Path) -> None:
+    """Part 3: a longer exported log of a match stored here goes on as it was recorded (its
+    times and hashes kept); a shorter or another one is a new match, as before; a copy whose
+    chain does not hold together is refused."""
+    from tournament.errors import Refused
+    from tournament.services.merge import Diverged, Incoming, fast_forward
+
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    ok(a, "match", "new", "tiro", "giallo", "blu", "--outside", "verde")
+    plays = ["roll giallo d6 6 6 5 1", "roll blu d6 5 4 2 1", "roll verde d20 11"]
+    ok(a, "match", "move", "M1", plays[0])
+    (tmp_path / "short.jsonl").write_text(ok(a, "match", "export", "M1"))
+    for move in plays[1:]:
+        ok(a, "match", "move", "M1", move)
+    (tmp_path / "long.jsonl").write_text(longer := ok(a, "match", "export", "M1"))
+    assert ok(b, "match", "import", str(tmp_path / "short.jsonl")).strip() == "M1"
+    assert ok(b, "match", "import", str(tmp_path / "long.jsonl")).strip() == "M1"
+    assert ok(b, "match", "export", "M1") == longer  # the same events, times and hashes
+    assert ok(b, "match", "import", str(tmp_path / "short.jsonl")).strip() == "M2"  # as before
+    s, other = Store(a), Store(b)
+    try:
+        mine, theirs = other.get_match("M2"), s.get_match("M1")
+        with pytest.raises(Diverged, match="another start"):
+            fast_forward(mine, theirs, "a.db")
+        mine = s.get_match("M1")
+        assert fast_forward(mine, other.get_match("M1"), "b.db") is None  # nothing more
+        b = mine.binding
+        lines = [mine.lines[0], '{"by":"blu","die":"d6","type":"roll","values":[1,1,1,1]}']
+        moved = Incoming.of(mine.header, lines, type(b)(b.match, b.id, b.at, tuple(b.times[:2])))
+        with pytest.raises(Diverged, match=r"position 2 \(here: roll blu d6 5 4 2 1; there: ro"):
+            fast_forward(mine, moved, "x")
+        broken = Incoming(moved.number, moved.id, moved.header, moved.start, moved.lines,
+                          [moved.hashes[0], "0" * 64], moved.times)  # fmt: skip
+        with pytest.raises(Refused, match="does not hold together"):
+            fast_forward(None, broken, "x")
+    finally:
+        close(s)
+        close(other)
+

@@ -15,7 +15,9 @@ and by ``match import`` of a longer log of a match stored here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from uuid import UUID
 
 import orjson
 
@@ -23,12 +25,34 @@ from engine.events import parse_event
 from engine.message import Msg, msg
 from engine.notation import format as format_move
 from tournament.errors import Refused
-from tournament.storage.sealedlog import SealedLog
+from tournament.logformat.matchlog import Binding, chain, genesis
+from tournament.storage.sealedlog import SealedLog, match_uuid
 from tournament.storage.store import Match
 
 
 class Diverged(Refused):
     """The match moved on in both places: nothing is merged."""
+
+
+@dataclass(frozen=True)
+class Incoming(SealedLog):
+    """A match's log carried from elsewhere (an exported log's lines and binding)."""
+
+    number: str
+    id: UUID
+    header: str
+    start: str | None
+    lines: Sequence[str]
+    hashes: Sequence[str]
+    times: Sequence[str]
+
+    @classmethod
+    def of(cls, header: str, lines: Sequence[str], binding: Binding) -> Incoming:
+        at = Binding(binding.match, binding.id, binding.at)
+        number = binding.match
+        hashes = chain(header, lines, binding)
+        times = (binding.at, *binding.times)
+        return cls(number, match_uuid(number), header, genesis(header, at), lines, hashes, times)
 
 
 def fast_forward(mine: SealedLog | None, theirs: SealedLog, where: Msg | str) -> Match | None:
@@ -48,11 +72,11 @@ def fast_forward(mine: SealedLog | None, theirs: SealedLog, where: Msg | str) ->
     if mine is None:
         fresh = Match.begin(theirs.number, theirs.header, _time(theirs.times[0]))
         return _added(fresh, theirs, 0)
-    if (mine.number, mine.header, mine.start, mine.times[:1]) != (
+    if (mine.number, mine.header, mine.start, mine.times[0]) != (
         theirs.number,
         theirs.header,
         theirs.start,
-        theirs.times[:1],
+        theirs.times[0],
     ):
         raise _diverged(mine, theirs, 0, where)
     common = min(len(mine.lines), len(theirs.lines))
