@@ -26,6 +26,7 @@ from engine.match import Replay
 from engine.notation import format as format_move
 from tests.tournament.test_console import _screen, _wait_for, _wait_for_prompt, line_for
 from tests.tournament.test_match_cli import app
+from tournament.services import dice
 from tournament.storage.locations import close
 from tournament.storage.store import Store
 
@@ -220,7 +221,17 @@ def test_checkout_refuses_cleanly(tmp_path: Path) -> None:
     partita_tournament(db)
     f = tmp_path / "t1.db"
     assert "no table 9" in refused(db, "table", "checkout", "1", "9", "--to", str(f))
+    s = Store(db)
+    try:
+        kept = {n: dice.keep(s, n) for n in ("M1", "M2")}  # each table's digital dice seed
+    finally:
+        close(s)
     ok(db, "table", "checkout", "1", "1", "--to", str(f))
+    s = Store(f)
+    try:  # only the table's seed travels: another table's secret stays in the tournament
+        assert dice.every_seed(s) == [("M1", kept["M1"])]
+    finally:
+        close(s)
     assert "already exists" in refused(db, "table", "checkout", "1", "2", "--to", str(f))
     assert "is out" in refused(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "b.db"))
     elsewhere = str(tmp_path / "c.db")
