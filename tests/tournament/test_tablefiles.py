@@ -182,8 +182,10 @@ def _wait_until(done: Any, session: str, seconds: float = 20) -> None:
 
 
 def test_a_match_that_moved_on_in_both_places_is_refused_whole(
-    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """(On SQLite: on PostgreSQL the check-in's one transaction is tested by a SIGKILL.)"""
+    db = str(tmp_path / "sera.db")
     partita_tournament(db)
     f = str(tmp_path / "t1.db")
     ok(db, "table", "checkout", "1", "1", "--to", f)

@@ -31,15 +31,11 @@ def holds(store: Any) -> Holds:
     """The holds of the store's table events, read on from the last one this store saw."""
     seen: tuple[int, list[Any]] = vars(store).get("_table_events") or (0, [])
     last, events = seen
-    while True:
-        page = store.recorder.select_notifications(
-            last + 1, PAGE, topics=TOPICS, inclusive_of_start=True
-        )
+    upto = store.recorder.max_notification_id() or 0  # read up to here: the next call goes on
+    while last < upto:
+        page = store.recorder.select_notifications(last + 1, PAGE, stop=upto, topics=TOPICS)
         events = events + [store.mapper.to_domain_event(n) for n in page]
-        if page:
-            last = page[-1].id
-        if len(page) < PAGE:
-            break
+        last = page[-1].id if len(page) == PAGE else upto
     vars(store)["_table_events"] = (last, events)
     if not events:
         return _NONE
