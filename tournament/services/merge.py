@@ -103,7 +103,8 @@ def _time(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def _diverged(mine: SealedLog, theirs: SealedLog, position: int, where: Msg | str) -> Diverged:
+def _diverged(mine: SealedLog, theirs: SealedLog, position: int, where: Msg | str) -> Refused:
+    """The refusal of a merge whose two copies part at ``position`` (a :class:`Diverged`)."""
     if position == 0:
         return Diverged(
             msg(

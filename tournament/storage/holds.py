@@ -10,12 +10,10 @@ had a table file reads no event and loads no class of the tournament (#15).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from tournament.domain.tablefiles import Holds, refusal
 from tournament.errors import Refused
-
-if TYPE_CHECKING:
-    from tournament.domain.tablefiles import Holds
 
 TOPICS = tuple(f"tournament.tournaments:Tournament.{kind}" for kind in (
     "TableCheckedOut", "TableCheckedIn", "TableReleased", "TableFileWritten"
@@ -37,19 +35,14 @@ def holds(store: Any) -> Holds:
         events = events + [store.mapper.to_domain_event(n) for n in page]
         last = page[-1].id if len(page) == PAGE else upto
     vars(store)["_table_events"] = (last, events)
-    if not events:
-        return _NONE
-    from tournament.domain.tablefiles import Holds  # only where a table file was ever made
-
     return Holds.of(events)
 
 
 def check(store: Any, objs: Sequence[Any]) -> None:
     """Raise :class:`TableOut` when what is saved is the other store's (see the module)."""
     found = holds(store)
-    if found is _NONE:
-        return
-    from tournament.domain.tablefiles import refusal
+    if not found.out and found.file is None:
+        return  # (no class of the tournament loaded, #15)
     from tournament.domain.tournaments import Tournament
 
     numbers = [o.number for o in objs if not isinstance(o, Tournament) and hasattr(o, "number")]
@@ -61,14 +54,4 @@ def check(store: Any, objs: Sequence[Any]) -> None:
 
 def reserved(store: Any) -> set[str]:
     """Every match number a checkout gave a table (taken, whether started or not)."""
-    found = holds(store)
-    return set() if found is _NONE else set(found.reserved)
-
-
-class _Nothing:
-    out: dict[Any, Any] = {}
-    reserved: frozenset[str] = frozenset()
-    file = None
-
-
-_NONE: Any = _Nothing()
+    return set(holds(store).reserved)
