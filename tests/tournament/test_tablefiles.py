@@ -87,7 +87,7 @@ def play_rest(db: str, number: str, seed: int) -> None:
 
 
 def _inputs_before(db: str, number: str, position: int) -> int:
-    log = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1:position + 1]]
+    log = [json.loads(x) for x in ok(db, "match", "export", number).splitlines()[1 : position + 1]]
     return sum(1 for e in log if e["type"] not in ("out", "end"))
 
 
@@ -124,7 +124,9 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
     play_rest(f, "M3", seed=2)
     assert ok(f, "table", "start", "1", "1", "updown").strip() == "M4"
     play_rest(f, "M4", seed=2)
-    assert "table file of table 1 of round 1" in refused(f, "match", "move", "M2", moves(f, "M2", 3)[0])
+    assert "table file of table 1 of round 1" in refused(
+        f, "match", "move", "M2", moves(f, "M2", 3)[0]
+    )
     assert "table file" in refused(f, "players", "add", "Viola")
     assert "every hash chain is intact" in ok(f, "verify")
     printed = heads(f, ["M1", "M3", "M4"])
@@ -292,4 +294,3 @@ def test_the_merge_is_a_fast_forward_for_any_carrier(tmp_path: Path) -> None:
     finally:
         close(s)
         close(other)
-

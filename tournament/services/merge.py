@@ -94,7 +94,9 @@ def fast_forward(mine: SealedLog | None, theirs: SealedLog, where: Msg | str) ->
 def _added(match: Match, theirs: SealedLog, start: int) -> Match:
     for line, at in zip(theirs.lines[start:], theirs.times[1 + start :], strict=True):
         match.add(line, _time(at))
-    if list(match.hashes) != list(theirs.hashes):  # pragma: no cover - the times read back as written
+    if list(match.hashes) != list(
+        theirs.hashes
+    ):  # pragma: no cover - the times read back as written
         raise Refused(msg("%(match)s cannot keep its hashes here", match=theirs.number))
     return match
 

@@ -36,8 +36,8 @@ from tournament.services.stored import get_tournament, save
 from tournament.services.tables import table_at
 from tournament.storage.holds import holds
 from tournament.storage.locations import SqliteFile, close, locate
-from tournament.storage.sql import own_tables
 from tournament.storage.sealedlog import match_uuid
+from tournament.storage.sql import own_tables
 from tournament.storage.store import Store
 
 FORMAT = 1  # of the table events' fields
@@ -191,8 +191,7 @@ def _checkin(store: Store, file: Store, name: str, by: str) -> CheckedIn:
     if out.seal != mark.seal:
         raise Refused(
             msg(
-                "%(file)s is not the file table %(table)s of round %(round)s is out to "
-                "(%(to)s)",
+                "%(file)s is not the file table %(table)s of round %(round)s is out to (%(to)s)",
                 file=name,
                 table=n,
                 round=r,
@@ -282,9 +281,7 @@ def release(
                     round=round_number,
                 )
             )
-        t.release_table(
-            round=round_number, table=table_number, reason=reason, by=by, format=FORMAT
-        )
+        t.release_table(round=round_number, table=table_number, reason=reason, by=by, format=FORMAT)
         save(store, t)
 
     retried(once)

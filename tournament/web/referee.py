@@ -19,8 +19,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
-from exports.i18n import say
 from engine.notation import format as notation
+from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
 from tournament.services import day, dice, matches, play, tablefiles, tables
