@@ -146,6 +146,15 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
     assert "was checked in" in refused(f, "table", "start", "1", "1", "roulette_russa")
     assert "is not out" in refused(db, "table", "checkin", f)
     assert json.loads(ok(db, "match", "show", "M3", "--json"))["status"] == "finished"
+    s = Store(db)
+    try:  # the referee named on the file, and the heads, are the tournament's now
+        from tournament.services.stored import get_tournament
+
+        t = get_tournament(s)
+        assert t.referee_of("M3") == "Anna"
+        assert {n: t.heads[n][1] for n in printed} == printed
+    finally:
+        close(s)
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")

@@ -206,22 +206,21 @@ def _checkin(store: Store, file: Store, name: str, by: str) -> CheckedIn:
         incoming = _match(file, number)
         if incoming is None:
             continue  # not started in the file
-        mine = _match(store, number)
-        before = len(mine.lines) if mine is not None else 0
-        match = fast_forward(mine, incoming, there)
-        if match is not None:
-            replayed(match, store.lexicon)  # the rules judge the merged log (a sentence if not)
-            merged.append(match)
-            added[number] = len(match.lines) - before
-        if game not in table.matches:
+        if game not in table.matches:  # started in the file: attached here, with its referee
             t.attach_match(round=r, table=n, game=game, match=number, by=by)
             new.append(number)
         referee = ft.referee_of(number)
         if referee is not None and t.referee_of(number) != referee:
             t.name_referee(match=number, referee=referee, by=by)
-        head = ft.heads.get(number)
-        if head is not None and t.heads.get(number) != head:
-            t.record_head(match=number, events=head[0], head=head[1], by=by)
+        mine = _match(store, number)
+        before = len(mine.lines) if mine is not None else 0
+        match = fast_forward(mine, incoming, there)
+        if match is not None:
+            loaded = replayed(match, store.lexicon)  # the rules judge the merged log
+            merged.append(match)
+            added[number] = len(match.lines) - before
+            if loaded.replay.outcome is not None and match.head is not None:
+                t.record_head(match=number, events=len(match.lines), head=match.head, by=by)
     t.check_in_table(round=r, table=n, by=by, format=FORMAT)
     _carry_seeds(file, store, set(out.numbers))
     _pause()
