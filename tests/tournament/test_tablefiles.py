@@ -115,6 +115,7 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
     # The tournament refuses other writers, saying where the table is.
     why = refused(db, "match", "move", "M1", moves(db, "M1", seed=1)[1])
     assert "table 1 of round 1 is out" in why and str(file) in why and "table release 1 1" in why
+    assert "is out" in refused(db, "match", "move", "M1", "pass Rosso")  # before any rule
     assert str(file) in refused(db, "table", "start", "1", "1", "ventuno")
     assert ok(db, "table", "start", "1", "2", "ventuno").strip() == "M6"  # past the reserved
     # The file: every usual command, on that table's matches only.
@@ -124,9 +125,7 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
     play_rest(f, "M3", seed=2)
     assert ok(f, "table", "start", "1", "1", "updown").strip() == "M4"
     play_rest(f, "M4", seed=2)
-    assert "table file of table 1 of round 1" in refused(
-        f, "match", "move", "M2", moves(f, "M2", 3)[0]
-    )
+    assert "table file of table 1 of round 1" in refused(f, "match", "move", "M2", "pass Verde")
     assert "table file" in refused(f, "players", "add", "Viola")
     assert "every hash chain is intact" in ok(f, "verify")
     printed = heads(f, ["M1", "M3", "M4"])
