@@ -1,7 +1,8 @@
 """Table files (#26): a table checked out to a file of its own, recorded there with the CLI verbs
 and the console, checked in with its events, times and hashes; divergence and release.
 
-The tournament is on both backends (conftest's ``db``); the table file is always SQLite.
+The table file is always SQLite; test_tablefiles_processes.py checks out from, and checks in to,
+a tournament on both backends.
 """
 
 from __future__ import annotations
@@ -106,7 +107,9 @@ def heads(db: str, numbers: list[str]) -> dict[str, str]:
     return {n: json.loads(ok(db, "match", "show", n, "--json"))["head"] for n in numbers}
 
 
-def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Path) -> None:
+def test_a_partita_recorded_on_a_table_file_and_checked_in(tmp_path: Path) -> None:
+    """(On SQLite; on PostgreSQL the checkout and the checkin are tested with the SIGKILL.)"""
+    db = str(tmp_path / "sera.db")
     partita_tournament(db)
     file = tmp_path / "t1.db"
     said = ok(db, "table", "checkout", "1", "1", "--to", str(file))
@@ -124,11 +127,13 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
     assert ok(f, "table", "start", "1", "1", "ventuno", "--referee", "Anna").strip() == "M3"
     play_rest(f, "M3", seed=2)
     assert ok(f, "table", "start", "1", "1", "updown").strip() == "M4"
-    play_rest(f, "M4", seed=2)
+    on_the_console(f, "M4", seed=2)  # the referee's console, in a real terminal
+    assert ok(f, "table", "start", "1", "1", "roulette_russa").strip() == "M5"
+    play_rest(f, "M5", seed=4)
     assert "table file of table 1 of round 1" in refused(f, "match", "move", "M2", "pass Verde")
     assert "table file" in refused(f, "players", "add", "Viola")
     assert "every hash chain is intact" in ok(f, "verify")
-    printed = heads(f, ["M1", "M3", "M4"])
+    printed = heads(f, ["M1", "M3", "M4", "M5"])
     before = events_rows(db)
     done = ok(db, "table", "checkin", f)
     assert "M3 (started in the table file)" in done and "is back in the tournament" in done
@@ -139,12 +144,14 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
         assert "matches" in ok(db, "verify", number, "--head", head)
     assert ok(db, "match", "export", "M1") == ok(f, "match", "export", "M1")
     shown = ok(db, "status")
-    assert "tiro M1, ventuno M3, updown M4, roulette_russa -" in shown
-    # The table is back: its last challenge keeps its number; the file takes no more moves.
-    assert ok(db, "table", "start", "1", "1", "roulette_russa").strip() == "M5"
-    assert "was checked in" in refused(f, "table", "start", "1", "1", "roulette_russa")
+    assert (
+        "table 1: Rosso - Blu: decided; tiro M1, ventuno M3, updown M4, roulette_russa M5" in shown
+    )
+    # The table is back; the file takes no more moves.
+    assert "was checked in" in refused(f, "match", "move", "M5", "pass Rosso")
     assert "is not out" in refused(db, "table", "checkin", f)
-    assert json.loads(ok(db, "match", "show", "M3", "--json"))["status"] == "finished"
+    for number in printed:
+        assert json.loads(ok(db, "match", "show", number, "--json"))["status"] == "finished"
     s = Store(db)
     try:  # the referee named on the file, and the heads, are the tournament's now
         from tournament.services.stored import get_tournament
@@ -156,18 +163,18 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(db: str, tmp_path: Pa
         close(s)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
-def test_the_console_records_on_the_table_file(tmp_path: Path) -> None:
-    db = str(tmp_path / "sera.db")
-    partita_tournament(db)
-    f = str(tmp_path / "t1.db")
-    ok(db, "table", "checkout", "1", "1", "--to", f)
-    assert ok(f, "table", "start", "1", "1", "updown").strip() == "M4"
-    lines = moves(f, "M4", seed=2, console=True)
+def on_the_console(f: str, number: str, seed: int) -> None:
+    """Record a whole game with ``tournament play`` in tmux, typed line by line (where tmux is
+    missing, .ci/run installs it: with the recording verbs instead)."""
+    if shutil.which("tmux") is None:
+        play_rest(f, number, seed)
+        return
+    lines = moves(f, number, seed, console=True)
     assert not any(line.startswith("undo") for line in lines)  # (the seed's game has no void)
     session = f"tablefile{time.monotonic_ns()}"
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
-                    f"tournament --db {f} play M4 --no-timers; sleep 60"], check=True)  # fmt: skip
+    command = f"tournament --db {f} play {number} --no-timers; sleep 60"
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "40", command],
+                   check=True)  # fmt: skip
     try:
         for i, line in enumerate(lines, 1):
             _wait_for_prompt(session)
@@ -177,10 +184,7 @@ def test_the_console_records_on_the_table_file(tmp_path: Path) -> None:
         _wait_for(session, "partita finita")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], check=False)
-    head = heads(f, ["M4"])["M4"]
-    ok(db, "table", "checkin", f)
-    assert "matches" in ok(db, "verify", "M4", "--head", head)
-    assert json.loads(ok(db, "match", "show", "M4", "--json"))["status"] == "finished"
+    assert json.loads(ok(f, "match", "show", number, "--json"))["status"] == "finished"
 
 
 def _wait_until(done: Any, session: str, seconds: float = 20) -> None:

@@ -1,9 +1,11 @@
 """A check-in killed (SIGKILL) in the middle leaves the tournament as it was (#26): a real
 ``tournament table checkin`` process, stopped at the point its test hook holds it (right before
-its one transaction), then the same check-in done whole."""
+its one transaction), then the same check-in done whole; on both backends (the table file is
+SQLite)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -30,7 +32,8 @@ def test_a_checkin_killed_leaves_the_store_as_it_was(db: str, tmp_path: Path) ->
     ok(db, "table", "checkout", "1", "1", "--to", f)
     play_rest(f, "M1", seed=1)
     assert ok(f, "table", "start", "1", "1", "ventuno").strip() == "M3"
-    play_rest(f, "M3", seed=2)
+    ok(f, "match", "move", "M3", moves(f, "M3", seed=2)[0])
+    printed = json.loads(ok(f, "match", "show", "M1", "--json"))["head"]
     before = events_rows(db)
     hook = tmp_path / "hold"
     env = {**os.environ, PAUSE: str(hook), "PYTHONPATH": str(ROOT)}
@@ -57,3 +60,4 @@ def test_a_checkin_killed_leaves_the_store_as_it_was(db: str, tmp_path: Path) ->
     ok(db, "table", "checkin", f)  # the same check-in, now whole
     assert events_rows(db)[: len(before)] == before
     assert ok(db, "match", "export", "M3") == ok(f, "match", "export", "M3")
+    assert "matches" in ok(db, "verify", "M1", "--head", printed)  # the head printed at the table

@@ -22,7 +22,7 @@ from tournament.domain.names import registered
 from tournament.errors import Refused
 from tournament.logformat.lexicons import lexicon_for, open_lexicon  # noqa: F401 (the front ends ask here)
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
-from tournament.storage.holds import check
+from tournament.storage import holds
 from tournament.storage.store import Match, Store, StoreError
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
@@ -43,7 +43,7 @@ def load(
     or, to ``write`` to it, as its aggregate."""
     if write:
         match: Match | StoredMatch = store.get_match(number)
-        check(store, [match])  # its table out in a table file (#26): said before any rule
+        holds.check(store, [match])  # its table out in a table file (#26): said before any rule
     else:
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
 
