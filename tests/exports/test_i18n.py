@@ -41,6 +41,11 @@ def extracted() -> set[str]:
     ids = set()
     for _, _, message, _, _ in extract_from_dir(str(ROOT), METHODS, keywords=KEYWORDS):
         ids.add(message[0] if isinstance(message, tuple) else message)
+    # The command line's sentences, t("..."): only there (elsewhere t is a tournament, a table),
+    # and only sentences (Babel also takes a subscript such as t["rounds"] for a call).
+    cli = extract_from_dir(str(ROOT / "tournament" / "cli"), [("**.py", "python")],
+                           keywords={"t": None})  # fmt: skip
+    ids |= {text for _, _, text, _, _ in cli if isinstance(text, str) and " " in text}
     return ids
 
 

@@ -220,6 +220,52 @@ class Tournament(Aggregate):
         """Who checked in for round ``round_number`` (check-ins reset each round)."""
         return list(vars(self).get("checked_in", {}).get(str(round_number), []))
 
+    # --- table files (#26): a table recording with no network, on a store of its own ---------
+    @event("TableCheckedOut", topic="tournament.tournaments:Tournament.TableCheckedOut")
+    def check_out_table(
+        self,
+        round: int,  # noqa: A002
+        table: int,
+        matches: dict[str, str],
+        to: str,
+        by: str,
+        format: int,  # noqa: A002 - of this event's fields: 1
+    ) -> None:
+        """The table's matches (game -> number: those started and those its partita still
+        plays, numbered now) are recorded in the table file ``to`` until it is checked in or
+        the table released; the numbers stay the table's for good."""
+        key = f"{round}/{table}"
+        vars(self).setdefault("reserved", {})[key] = dict(matches)
+        vars(self).setdefault("out", {})[key] = {"matches": dict(matches), "to": to, "by": by}
+
+    @event("TableCheckedIn", topic="tournament.tournaments:Tournament.TableCheckedIn")
+    def check_in_table(self, round: int, table: int, by: str, format: int) -> None:  # noqa: A002
+        vars(self).get("out", {}).pop(f"{round}/{table}", None)
+
+    @event("TableReleased", topic="tournament.tournaments:Tournament.TableReleased")
+    def release_table(
+        self,
+        round: int,  # noqa: A002
+        table: int,
+        reason: str,
+        by: str,
+        format: int,  # noqa: A002 - of this event's fields: 1
+    ) -> None:
+        vars(self).get("out", {}).pop(f"{round}/{table}", None)
+
+    @event("TableFileWritten", topic="tournament.tournaments:Tournament.TableFileWritten")
+    def write_table_file(
+        self,
+        round: int,  # noqa: A002
+        table: int,
+        home: str,
+        by: str,
+        format: int,  # noqa: A002 - of this event's fields: 1
+    ) -> None:
+        """Only in a table file: this store records table ``round``/``table``'s matches for
+        the tournament at ``home`` (see :mod:`tournament.domain.tablefiles`)."""
+        vars(self)["table_file"] = {"round": round, "table": table, "home": home}
+
     @event("RoundClosed", topic="tournament.tournaments:Tournament.RoundClosed")
     def close_round(self, number: int, by: str) -> None:
         self.rounds[number - 1]["closed"] = True

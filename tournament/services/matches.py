@@ -22,6 +22,7 @@ from tournament.domain.names import registered
 from tournament.errors import Refused
 from tournament.logformat.lexicons import lexicon_for, open_lexicon  # noqa: F401 (the front ends ask here)
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
+from tournament.storage import holds
 from tournament.storage.store import Match, Store, StoreError
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
@@ -42,10 +43,16 @@ def load(
     or, to ``write`` to it, as its aggregate."""
     if write:
         match: Match | StoredMatch = store.get_match(number)
+        holds.check(store, [match])  # its table out in a table file (#26): said before any rule
     else:
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
 
         match = read_match(store, number)
+    return replayed(match, lexicon_path or store.lexicon)
+
+
+def replayed(match: Match | StoredMatch, lexicon_path: str | None) -> Loaded:
+    """A match replayed through the rules (one sentence when its log does not replay)."""
     position = 0
 
     def events() -> Iterator[Event]:
@@ -55,7 +62,7 @@ def load(
 
     try:
         header = parse_header(orjson.loads(match.header))
-        words = lexicon_for(header, lexicon_path or store.lexicon)
+        words = lexicon_for(header, lexicon_path)
         replay = Replay.start(header, words, rules=match.rules).extend(events())
     except RuleViolation as v:
         if not position:  # the header (changed outside the program, or a newer version's)
@@ -139,6 +146,9 @@ def import_log(store: Store, log: MatchLog) -> Match:
     (or the log's chain is 0.1's plain one) it is stored under the next number, with a new chain,
     and the chain it had is kept as its provenance: ``verify M12 --head ORIGINAL`` still finds it
     (:mod:`tournament.storage.provenance`)."""
+    went_on = _went_on(store, log)
+    if went_on is not None:
+        return went_on
     match = store.create(log.stored_header, log.lines, log.binding)
     if log.file_head is not None and match.head != log.file_head:
         from tournament.storage import provenance
@@ -146,6 +156,35 @@ def import_log(store: Store, log: MatchLog) -> Match:
         assert log.file_header is not None  # (set together)
         provenance.note_origin(store, match.number, log.file_header, log.binding, log.lines)
     return match
+
+
+def _went_on(store: Store, log: MatchLog) -> Match | None:
+    """A longer log of a match stored here, under its own number (exported from a store that
+    recorded more of it): its new events appended as a fast-forward, keeping their times and
+    hashes (:mod:`tournament.services.merge`). None when it is not one (no binding, another
+    match under that number, or no event more): the log is stored as a new match then."""
+    from tournament.services.merge import Incoming, fast_forward
+
+    binding = log.binding
+    if binding is None or log.file_header not in (None, log.header_line):
+        return None
+    try:
+        mine = store.get_match(binding.match)
+    except StoreError:
+        return None
+    try:
+        went_on = fast_forward(mine, Incoming.of(log.header_line, log.lines, binding), "")
+    except Refused:
+        return None
+    if went_on is None:
+        return None
+    replayed(went_on, store.lexicon)
+    store.append(went_on, [])
+    if log.replay.outcome is not None:
+        from tournament.services.stored import record_head
+
+        record_head(store, went_on)
+    return went_on
 
 
 def record(

@@ -183,7 +183,9 @@ def open_match(
         header["outside"] = [_registered(t, name) for name in outside]
     log = check_header(header, lexicon_path or store.lexicon)
     _same_word_list(store, t, json.loads(log.header_line)["lexicon"])
-    match = store.new_match(log.stored_header)
+    # A table once checked out to a table file (#26) keeps the numbers its checkout gave.
+    given = vars(t).get("reserved", {}).get(f"{round_number}/{table_number}", {}).get(key)
+    match = Match.begin(given, log.stored_header) if given else store.new_match(log.stored_header)
     t.attach_match(round=round_number, table=table_number, game=key, match=match.number, by=by)
     if referee is not None:
         t.name_referee(match=match.number, referee=referee, by=by)

@@ -42,7 +42,7 @@ from eventsourcing.utils import get_topic
 from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
 from tournament.logformat.matchlog import Binding, chain, genesis, link
-from tournament.storage import topics
+from tournament.storage import holds, topics
 from tournament.storage.locations import Location, SqliteFile, locate
 from tournament.storage.sealedlog import NUMBER, SealedLog, match_uuid, normalise_number
 
@@ -192,7 +192,9 @@ class Store(Application):
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
         """eventsourcing's save; the first in a process also records that this version wrote
-        to the store (:mod:`tournament.storage.provenance`)."""
+        to the store (:mod:`tournament.storage.provenance`). What is another store's (a table
+        out in a table file, or a table file's tournament) is refused (:mod:`.holds`)."""
+        holds.check(self, objs)
         recordings = super().save(*objs, **kwargs)
         if not self._writer_noted:
             self._writer_noted = True
@@ -254,8 +256,10 @@ class Store(Application):
             times = [_stored_time(t) for t in (binding.at, *binding.times)]
         except ValueError:
             return None
-        if self.recorder.select_events(match_uuid(number), limit=1):
-            return None  # taken
+        if number in holds.reserved(self) or self.recorder.select_events(
+            match_uuid(number), limit=1
+        ):
+            return None  # taken (or a table's, #26)
         match = Match.begin(number, header, times[0])
         for line, at in zip(lines, times[1:], strict=True):
             match.add(line, at)
@@ -271,6 +275,9 @@ class Store(Application):
         """A match under the next free number, with its events, not saved yet (see save_new)."""
         if self._next_number is None:
             self._next_number = self._count_matches() + 1
+        held = holds.reserved(self)  # numbers a table file took (#26), read on every new match
+        while f"M{self._next_number}" in held:
+            self._next_number += 1
         match = Match.begin(f"M{self._next_number}", header)
         self._next_number += 1  # taken: several new matches may be saved together
         for line in lines:
@@ -338,9 +345,12 @@ class Store(Application):
         M1 with none left out; found in a few look-ups of one match each (a doubling, then a
         halving search), not by reading every match's start (issue 15)."""
         low, high = 0, 1  # M{low} is stored (M0 by convention), M{high} is to be looked at
+        held = holds.reserved(self)  # taken by a table file's matches (#26), stored or not
 
         def stored(n: int) -> bool:
-            return bool(self.recorder.select_events(match_uuid(f"M{n}"), limit=1))
+            return f"M{n}" in held or bool(
+                self.recorder.select_events(match_uuid(f"M{n}"), limit=1)
+            )
 
         while stored(high):
             low, high = high, high * 2

@@ -42,6 +42,10 @@ HOMES: dict[str, str] = {
     "tournament.tournaments:Tournament.TableForfeited": _TOURNAMENT,  # since #24
     "tournament.tournaments:Tournament.PlayerCheckedIn": _TOURNAMENT,  # since #24
     "tournament.tournaments:Tournament.PlayerCheckedOut": _TOURNAMENT,  # since #24
+    "tournament.tournaments:Tournament.TableCheckedOut": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableCheckedIn": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableReleased": _TOURNAMENT,  # table files, #26
+    "tournament.tournaments:Tournament.TableFileWritten": _TOURNAMENT,  # table files, #26
     "tournament.tournaments:Tournament.Snapshot": _TOURNAMENT,  # sealed snapshots, since 0.2
     # 0.1 took the tournament's snapshots with eventsourcing's own class (no seal)
     "eventsourcing.domain:Snapshot": "eventsourcing.domain",

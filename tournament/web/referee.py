@@ -20,9 +20,10 @@ from starlette.routing import BaseRoute, Route
 
 from engine.message import msg
 from engine.notation import format as notation
+from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
-from tournament.services import day, dice, matches, play, tables
+from tournament.services import day, dice, matches, play, tablefiles, tables
 from tournament.services.matches import load, parsed, summary
 from tournament.services.stores import Store
 from tournament.web import views
@@ -158,6 +159,8 @@ def table_view(
             info["current"] = _match_view(loaded, s, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
+    out = tablefiles.table_out(store, round_number, table_number)  # in a table file (#26)
+    info["out"] = say(out, lang) if out is not None else None
     return info
 
 

@@ -197,8 +197,13 @@ def match(
             row["best"] = ""
     report, problems = check()
     verified = bool(report and report.ok and report.heads.get(number) == info["head"])
+    from exports.i18n import say
+    from tournament.services.tablefiles import out_of
+
+    out = out_of(store, number)  # recorded in a table file meanwhile (#26)
     return {**info, "timeline": rows, "verified": verified, "problems": problems,
-            "_words": _in_words(loaded.replay, rows)}  # fmt: skip
+            "_words": _in_words(loaded.replay, rows),
+            "_out": {lang: say(out, lang) for lang in ("it", "en")} if out else None}  # fmt: skip
 
 
 def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

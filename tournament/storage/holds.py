@@ -1,0 +1,57 @@
+"""What a store holds for its table files (#26), read from its events without the tournament.
+
+Every save asks (:func:`check`): a match of a table that is out, or the table itself, is refused
+in one sentence saying where the table is (:mod:`tournament.domain.tablefiles` decides); and a
+new match never takes a number a checkout gave a table (:func:`reserved`). Only the four table
+events are read, by their stored names, from where this store last looked on: a store that never
+had a table file reads no event and loads no class of the tournament (#15).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tournament.domain.tablefiles import Holds, refusal
+from tournament.errors import Refused
+
+TOPICS = tuple(f"tournament.tournaments:Tournament.{kind}" for kind in (
+    "TableCheckedOut", "TableCheckedIn", "TableReleased", "TableFileWritten"
+))  # fmt: skip
+PAGE = 1000
+
+
+class TableOut(Refused):
+    """A write that is another store's: the table is out (or this is a table file)."""
+
+
+def holds(store: Any) -> Holds:
+    """The holds of the store's table events, read on from the last one this store saw."""
+    seen: tuple[int, list[Any]] = vars(store).get("_table_events") or (0, [])
+    last, events = seen
+    upto = store.recorder.max_notification_id() or 0  # read up to here: the next call goes on
+    while last < upto:
+        page = store.recorder.select_notifications(last + 1, PAGE, stop=upto, topics=TOPICS)
+        events = events + [store.mapper.to_domain_event(n) for n in page]
+        last = page[-1].id if len(page) == PAGE else upto
+    vars(store)["_table_events"] = (last, events)
+    return Holds.of(events)
+
+
+def check(store: Any, objs: Sequence[Any]) -> None:
+    """Raise :class:`TableOut` when what is saved is the other store's (see the module)."""
+    found = holds(store)
+    if not found.out and found.file is None:
+        return  # (no class of the tournament loaded, #15)
+    from tournament.domain.tournaments import Tournament
+
+    numbers = [o.number for o in objs if not isinstance(o, Tournament) and hasattr(o, "number")]
+    events = [e for o in objs if isinstance(o, Tournament) for e in o.pending_events]
+    why = refusal(found, numbers, events)
+    if why is not None:
+        raise TableOut(why)
+
+
+def reserved(store: Any) -> set[str]:
+    """Every match number a checkout gave a table (taken, whether started or not)."""
+    return set(holds(store).reserved)
