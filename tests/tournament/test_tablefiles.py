@@ -118,7 +118,7 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(tmp_path: Path) -> No
     # The tournament refuses other writers, saying where the table is.
     why = refused(db, "match", "move", "M1", moves(db, "M1", seed=1)[1])
     assert "table 1 of round 1 is out" in why and str(file) in why and "table release 1 1" in why
-    assert "is out" in refused(db, "match", "move", "M1", "pass Rosso")  # before any rule
+    assert "is out" in refused(db, "match", "move", "M1", "pass Giallo")  # before any rule
     assert str(file) in refused(db, "table", "start", "1", "1", "ventuno")
     assert ok(db, "table", "start", "1", "2", "ventuno").strip() == "M6"  # past the reserved
     # The file: every usual command, on that table's matches only.
@@ -145,10 +145,10 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(tmp_path: Path) -> No
     assert ok(db, "match", "export", "M1") == ok(f, "match", "export", "M1")
     shown = ok(db, "status")
     assert (
-        "table 1: Rosso - Blu: decided; tiro M1, ventuno M3, updown M4, roulette_russa M5" in shown
+        "table 1: Giallo - Blu: decided; tiro M1, ventuno M3, updown M4, roulette_russa M5" in shown
     )
     # The table is back; the file takes no more moves.
-    assert "was checked in" in refused(f, "match", "move", "M5", "pass Rosso")
+    assert "was checked in" in refused(f, "match", "move", "M5", "pass Giallo")
     assert "is not out" in refused(db, "table", "checkin", f)
     for number in printed:
         assert json.loads(ok(db, "match", "show", number, "--json"))["status"] == "finished"
