@@ -79,7 +79,7 @@ def test_negative_numbers_reach_the_command(day: Path, args: list[str], says: st
 
 def test_an_unknown_option_is_still_a_usage_error(day: Path) -> None:
     result = run(day, "round", "show", "--bogus")
-    assert result.exit_code == 2 and "No such option: --bogus" in result.stderr
+    assert result.exit_code == 2 and "no such option: --bogus" in result.stderr
 
 
 @pytest.mark.parametrize(

@@ -133,13 +133,15 @@ def test_each_cause_of_the_measured_tracebacks_is_one_sentence(tmp_path: Path) -
 def test_a_usage_error_is_one_sentence_too(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     for args, message in [
-        (["match", "roll", "M1"], "error: Missing argument 'by' (see 'root match roll --help')"),
-        (["match", "roll", "--bogus"], "error: No such option: --bogus"),
-        (["match", "rule", "M1", "x", "accept"], "error: Invalid value for 'on': 'x' is not"),
-        (["--db"], "error: Option '--db' requires an argument"),
+        (["match", "roll", "M1"], "error: missing argument BY (see 'root match roll --help')"),
+        (["match", "roll", "--bogus"], "error: no such option: --bogus (see"),
+        (["export", "pairings", "--round", "7"], "error: no such option: --round (the options here: --format, --lang, --out, --pdf, --templates)"),
+        (["match", "rule", "--yse"], "error: no such option: --yse (did you mean --yes?)"),
+        (["match", "rule", "M1", "x", "accept"], "error: invalid value for ON: 'x' is not a whole"),
+        (["--db"], "error: --db needs a value"),
         (  # a long value is not echoed back whole
             ["match", "rule", "M1", "9" * 4_400, "accept"],
-            f"error: Invalid value for 'on': '{'9' * 20}…' is not a valid int (see",
+            f"error: invalid value for ON: '{'9' * 20}…' is not a whole number (see",
         ),
     ]:
         result = runner.invoke(app, args if args == ["--db"] else ["--db", str(db), *args])
