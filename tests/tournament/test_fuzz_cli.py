@@ -135,7 +135,11 @@ def test_a_usage_error_is_one_sentence_too(tmp_path: Path) -> None:
     for args, message in [
         (["match", "roll", "M1"], "error: missing argument BY (see 'root match roll --help')"),
         (["match", "roll", "--bogus"], "error: no such option: --bogus (see"),
-        (["export", "pairings", "--round", "7"], "error: no such option: --round (the options here: --format, --lang, --out, --pdf, --templates)"),
+        (  # a typo far from every option: the command's options, not a poor guess
+            ["export", "pairings", "--round", "7"],
+            "error: no such option: --round "
+            "(the options here: --format, --lang, --out, --pdf, --templates)",
+        ),
         (["match", "rule", "--yse"], "error: no such option: --yse (did you mean --yes?)"),
         (["match", "rule", "M1", "x", "accept"], "error: invalid value for ON: 'x' is not a whole"),
         (["--db"], "error: --db needs a value"),

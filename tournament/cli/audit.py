@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
+from tournament.cli.words import gettext, said, t, tn
 
 if TYPE_CHECKING:
     from engine.solve import Shot
@@ -51,24 +53,43 @@ def verify(
         log = verify_file(read_text(file), words)
         found = log.file_head if log.lines else None  # the file's own chain
         if head and head != found:
-            fail(f"{file}: its head hash is {found}, not the {head} given")
+            fail(
+                t(
+                    "%(file)s: its head hash is %(found)s, not the %(head)s given",
+                    file=file,
+                    found=found,
+                    head=head,
+                )
+            )
         if as_json:
             print_json({"ok": True, "events": len(log.lines), "head": found})
         else:
-            chain = "a bound chain, match chain v2" if log.binding else "a plain chain, v1"
+            chain = t("a bound chain, match chain v2") if log.binding else t("a plain chain, v1")
             typer.echo(
-                f"{file}: {len(log.lines)} events, chain intact, replay agrees; head {found} "
-                f"({chain})"
+                t(
+                    "%(file)s: %(events)s events, chain intact, replay agrees; head %(head)s "
+                    "(%(chain)s)",
+                    file=file,
+                    events=len(log.lines),
+                    head=found,
+                    chain=chain,
+                )
             )
         return
     if head and not match_id:
-        fail("--head compares one match: name it (tournament verify M7 --head ...)")
+        fail(t("--head compares one match: name it (tournament verify M7 --head ...)"))
     from tournament.cli.progress import bar, wanted
 
-    with bar("verifying", None, not match_id and wanted(as_json)) as checked:
+    with bar(t("verifying"), None, not match_id and wanted(as_json)) as checked:
         report = verify_store(locate(settings().db), words, match_id, checked, jobs)  # (none: said)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
-        fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
+        fail(
+            t(
+                "there is no match %(match)s in %(db)s",
+                match=normalise_number(match_id),
+                db=settings().db,
+            )
+        )
     moved_from = None
     if head and report.ok:
         stored = next(iter(report.heads.values()))
@@ -85,39 +106,53 @@ def verify(
     if as_json:
         print_json(report.to_json())
     elif report.ok:
-        matches = f"{report.matches} match" + ("es" if report.matches != 1 else "")
+        matches = tn("%(n)s match", "%(n)s matches", report.matches, n=report.matches)
+        n = report.tournament_events
         tournament = (
-            f" and the tournament's {report.tournament_events} event"
-            + ("s" if report.tournament_events != 1 else "")
-            if report.tournament_events
+            tn(" and the tournament's %(n)s event", " and the tournament's %(n)s events", n, n=n)
+            if n
             else ""
         )
-        typer.echo(
-            f"verified {matches}, {report.events} events{tournament}: every hash chain is intact "
-            "and every replay agrees" + (f"; head {head} matches" if head else "")
+        verified = t(
+            "verified %(matches)s, %(events)s events%(tournament)s: every hash chain is intact "
+            "and every replay agrees",
+            matches=matches,
+            events=report.events,
+            tournament=tournament,
         )
+        typer.echo(verified + (t("; head %(head)s matches", head=head) if head else ""))
         if moved_from is not None:
             typer.echo(
-                f"{normalise_number(str(match_id))} was imported from a log exported as "
-                f"{moved_from or 'a plain log (tournament 0.1)'}: its chain there ends in {head}"
+                t(
+                    "%(match)s was imported from a log exported as %(format)s: its chain there "
+                    "ends in %(head)s",
+                    match=normalise_number(str(match_id)),
+                    format=moved_from or t("a plain log (tournament 0.1)"),
+                    head=head,
+                )
             )
         if report.formats:
-            typer.echo(f"formats: {said_formats(report)}")
+            typer.echo(t("formats: %(formats)s", formats=said_formats(report)))
         if report.sealed_dice:
             typer.echo(
-                f"digital dice still sealed (their rolls are proved at the reveal): "
-                f"{', '.join(report.sealed_dice)}"
+                t(
+                    "digital dice still sealed (their rolls are proved at the reveal): %(matches)s",
+                    matches=", ".join(report.sealed_dice),
+                )
             )
     else:
         for failure in report.failures:
-            typer.echo(f"FAILED {failure}", err=True)
+            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
         from tournament.services.stores import newer_writers
 
         newer = newer_writers(store())
         if newer:
             typer.echo(
-                f"this database was also written by tournament {', '.join(newer)}, a newer "
-                "version: what this one cannot read may be that version's (upgrade to read it)",
+                t(
+                    "this database was also written by tournament %(versions)s, a newer version: "
+                    "what this one cannot read may be that version's (upgrade to read it)",
+                    versions=", ".join(newer),
+                ),
                 err=True,
             )
     if not report.ok:
@@ -139,7 +174,7 @@ def solve_tiro(
     subtractions (TIR-3), and whether the target was reachable at all."""
     from engine.solve import best_shot
 
-    _dice(dice, 4, "d6", 6, "TIR-1")
+    _dice(dice, 4, N_("d6"), 6, "TIR-1")
     _dice([target], 1, "d20 (the target)", 20, "TIR-1")
     shot = best_shot(dice, target)
     _print_shot(shot, as_json, with_key=True)
@@ -155,18 +190,36 @@ def solve_battaglia(
     """Whether a roll can sink a ship of this value (BAT-2), and how."""
     from engine.solve import best_shot
 
-    _dice(dice, 3, "d6", 6, "BAT-2")
-    _dice([target], 1, "d20 (the ship)", 20, "BAT-1")
+    _dice(dice, 3, N_("d6"), 6, "BAT-2")
+    _dice([target], 1, N_("d20 (the ship)"), 20, "BAT-1")
     _print_shot(best_shot(dice, target), as_json, with_key=False)
 
 
 def _dice(values: list[int], count: int, die: str, faces: int, rule: str) -> None:
     """Refuse numbers no die shows (``solve tiro 6 6 5 1 99``), in one sentence (#11)."""
     if len(values) != count:
-        fail(f"give {count} {die} value{'s' if count > 1 else ''}, not {len(values)} ({rule})")
+        fail(
+            tn(
+                "give %(count)s %(die)s value, not %(given)s (%(rule)s)",
+                "give %(count)s %(die)s values, not %(given)s (%(rule)s)",
+                count,
+                count=count,
+                die=gettext(die),
+                given=len(values),
+                rule=rule,
+            )
+        )
     for v in values:
         if not 1 <= v <= faces:
-            fail(f"{v} is not a face of a {die}: faces 1 to {faces} ({rule})")
+            fail(
+                t(
+                    "%(v)s is not a face of a %(die)s: faces 1 to %(faces)s (%(rule)s)",
+                    v=v,
+                    die=gettext(die),
+                    faces=faces,
+                    rule=rule,
+                )
+            )
 
 
 def _print_shot(shot: Shot | None, as_json: bool, with_key: bool) -> None:
@@ -179,9 +232,9 @@ def _print_shot(shot: Shot | None, as_json: bool, with_key: bool) -> None:
     if as_json:
         print_json(answer)
     elif shot is None:
-        typer.echo("no expression reaches it")
+        typer.echo(t("no expression reaches it"))
     else:
-        key = f" (key {answer['key']})" if with_key else ""
+        key = t(" (key %(key)s)", key=answer["key"]) if with_key else ""
         typer.echo(f"{answer['expression']}{key}")
 
 
@@ -197,16 +250,16 @@ def solve_catena(
     from tournament.services.matches import open_lexicon
 
     if len(anchors) != 3:
-        fail("La catena has three anchor words (CAT-1)")
+        fail(t("La catena has three anchor words (CAT-1)"))
     path = settings().lexicon
     lexicon = open_lexicon(path)
     chain = shortest_chain(WordGraph.from_lexicon(lexicon), anchors)
     if as_json:
         print_json({"length": len(chain) if chain else None, "chain": chain or []})
     elif chain is None:
-        typer.echo("no chain joins these words")
+        typer.echo(t("no chain joins these words"))
     else:
-        typer.echo(f"{len(chain)} words: {'-'.join(chain)}")
+        typer.echo(t("%(n)s words: %(chain)s", n=len(chain), chain="-".join(chain)))
 
 
 @app.command("audit")
@@ -237,7 +290,7 @@ def audit(
     from tournament.services.matches import load
 
     if rules not in ("recorded", "current"):
-        fail(f"--rules is recorded or current, not {rules!r}")
+        fail(t("--rules is recorded or current, not %(rules)r", rules=rules))
     s = store()
     loaded = load(s, match_id, settings().lexicon)
     recorded = loaded.replay
@@ -247,8 +300,14 @@ def audit(
         today, why = under_current_rules(loaded)
         if today is None:
             fail(
-                f"under today's rules (revision {CURRENT}) {loaded.match.number} could not "
-                f"have happened: {why} (it was played under revision {recorded.revision})"
+                t(
+                    "under today's rules (revision %(current)s) %(match)s could not have "
+                    "happened: %(why)s (it was played under revision %(revision)s)",
+                    current=CURRENT,
+                    match=loaded.match.number,
+                    why=said(why),
+                    revision=recorded.revision,
+                )
             )
         loaded = today
     replay = loaded.replay
@@ -257,12 +316,25 @@ def audit(
         return
     if at is not None:
         if not 0 <= at <= replay.position:
-            fail(f"{loaded.match.number} has positions 0 to {replay.position}")
+            fail(
+                t(
+                    "%(match)s has positions 0 to %(last)s",
+                    match=loaded.match.number,
+                    last=replay.position,
+                )
+            )
         words = state_words(replay, at)
         if as_json:
             print_json({"match": loaded.match.number, "position": at, "state": words})
         else:
-            typer.echo(f"{loaded.match.number} after position {at}: {words}")
+            typer.echo(
+                t(
+                    "%(match)s after position %(at)s: %(state)s",
+                    match=loaded.match.number,
+                    at=at,
+                    state=said(words),
+                )
+            )
         return
     rows = timeline(loaded)
     if as_json:
@@ -283,21 +355,25 @@ def audit(
 
     table = Table(
         "#",
-        "who",
-        "what",
-        "state after",
-        "rules",
-        "judged / referee / best",
+        t("who"),
+        t("what"),
+        t("state after"),
+        t("rules"),
+        t("judged / referee / best"),
         title=f"{loaded.match.number}: {replay.rules.title}",
         show_lines=False,
     )
     for r in rows:
         remarks = list(r["judged"])
         if r["ruling"]:
-            verdict = "accepted" if r["ruling"]["accept"] else "rejected"
-            remarks.append(f"[bold]referee {verdict} it at #{r['ruling']['at']}[/bold]")
+            at = r["ruling"]["at"]
+            if r["ruling"]["accept"]:
+                verdict = t("referee accepted it at #%(at)s", at=at)
+            else:
+                verdict = t("referee rejected it at #%(at)s", at=at)
+            remarks.append(f"[bold]{verdict}[/bold]")
         if r["voided_by"]:
-            remarks.append(f"[bold red]void (#{r['voided_by']})[/bold red]")
+            remarks.append(f"[bold red]{t('void (#%(by)s)', by=r['voided_by'])}[/bold red]")
         if r["best"]:
             remarks.append(f"[dim]{r['best']}[/dim]")
         what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
@@ -309,14 +385,28 @@ def audit(
     outcome = outcome_json(replay.outcome)
     if outcome:
         console.print(
-            f"winners: {', '.join(outcome['winners']) or 'nobody'}; head hash {loaded.match.head}",
+            t(
+                "winners: %(winners)s; head hash %(head)s",
+                winners=", ".join(outcome["winners"]) or t("nobody"),
+                head=loaded.match.head,
+            ),
             soft_wrap=True,
         )
-    console.print(f"rules: revision {replay.revision}", soft_wrap=True)
+    console.print(t("rules: revision %(revision)s", revision=replay.revision), soft_wrap=True)
     if replay.revision != recorded.revision:
         before = outcome_json(recorded.outcome)
-        same = "the same outcome" if before == outcome else f"recorded outcome: {before}"
-        console.print(f"played under revision {recorded.revision}: {same}", soft_wrap=True)
+        if before == outcome:
+            same = t("the same outcome")
+        else:
+            same = t("recorded outcome: %(outcome)s", outcome=before)
+        console.print(
+            t(
+                "played under revision %(revision)s: %(same)s",
+                revision=recorded.revision,
+                same=same,
+            ),
+            soft_wrap=True,
+        )
 
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
@@ -341,13 +431,18 @@ def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    typer.echo(f"what if {change} in {number}? nothing is stored.")
+    typer.echo(
+        t("what if %(change)s in %(match)s? nothing is stored.", change=change, match=number)
+    )
     if not result["possible"]:
-        typer.echo(f"  the log could not have happened: {why}")
+        typer.echo("  " + t("the log could not have happened: %(why)s", why=said(why)))
         return
-    for label, key in (("now", "outcome_before"), ("then", "outcome_after")):
+    for label, key in ((t("now"), "outcome_before"), (t("then"), "outcome_after")):
         o = result[key]
-        shown = f"winners {', '.join(o['winners']) or 'nobody'}" if o else "still in play"
+        if o:
+            shown = t("winners %(winners)s", winners=", ".join(o["winners"]) or t("nobody"))
+        else:
+            shown = t("still in play")
         typer.echo(f"  {label}: {shown}")
     if "standings" in result:
         show_effect(result)

@@ -323,11 +323,11 @@ def store(create: bool = False) -> Any:
     context = get_current_context(silent=True)
     if context is not None:
         context.call_on_close(lambda: close(s))  # a server's connections, given back
-    words.from_tournament(lambda: _tournament_lang(s))
+    words.from_tournament(lambda: tournament_lang(s))
     return s
 
 
-def _tournament_lang(s: Any) -> str | None:
+def tournament_lang(s: Any) -> str | None:
     """The tournament's own language (``create --lang``), None where the store holds none."""
     from tournament.errors import UserError
     from tournament.services import day

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.events import (
     REFEREE,
@@ -39,11 +39,12 @@ from engine.events import (
     Void,
     actor,
 )
-from engine.message import Msg, msg, nmsg
+from engine.message import Msg, msg
 from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
+from tournament.cli.lines import finished, next_line
 from tournament.errors import Refused
 from tournament.services import dice, play
 from tournament.services.matches import Loaded, load, sealed_word, summary
@@ -370,33 +371,6 @@ class Console:
             )
         )
         return commitment
-
-
-def finished(winners: list[str]) -> Msg:
-    """The line that closes a match: who won, or that nobody did."""
-    if not winners:
-        return msg("finished: nobody wins")
-    return nmsg(
-        "finished: winner %(winners)s",
-        "finished: winners %(winners)s",
-        len(winners),
-        winners=tuple(winners),
-    )
-
-
-def next_line(turn: dict[str, Any]) -> Msg:
-    """Who acts next, what is expected, and the moves open (in the notation)."""
-    events = "/".join(turn["events"])
-    if turn["player"] == REFEREE:  # dealing cards, naming who starts: the referee's own move
-        return msg(
-            "next: the referee: %(expects)s [%(events)s]", expects=turn["expects"], events=events
-        )
-    return msg(
-        "next: %(player)s: %(expects)s [%(events)s]",
-        player=turn["player"],
-        expects=turn["expects"],
-        events=events,
-    )
 
 
 YES = ("y", "yes", "s", "si", "sì")  # a correction confirmed, in either language

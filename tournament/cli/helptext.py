@@ -34,6 +34,8 @@ TYPER_WORDS = {
     "DEPRECATED_STRING": N_("(deprecated) "),
 }
 USAGE = N_("Usage:")
+OPTIONS_METAVAR = N_("[OPTIONS]")
+SUBCOMMAND_METAVAR = N_("COMMAND [ARGS]...")
 HELP_OPTION = N_("Show this message and exit.")
 
 
@@ -90,6 +92,9 @@ def _translate(command: Any) -> None:
     for param, text in zip(command.params, params, strict=True):
         if text is not None:
             param.help = say(text)
+    command.options_metavar = gettext(OPTIONS_METAVAR)
+    if hasattr(command, "subcommand_metavar"):
+        command.subcommand_metavar = gettext(SUBCOMMAND_METAVAR)
     command._help_said = lang()
     for sub in getattr(command, "commands", {}).values():
         _translate(sub)
@@ -108,6 +113,9 @@ def _translate(command: Any) -> None:
     for param, text in zip(command.params, params, strict=True):
         if text is not None:
             param.help = say(text)
+    command.options_metavar = gettext(OPTIONS_METAVAR)
+    if hasattr(command, "subcommand_metavar"):
+        command.subcommand_metavar = gettext(SUBCOMMAND_METAVAR)
     command._help_said = lang()
     for sub in getattr(command, "commands", {}).values():
         _translate(sub)
@@ -123,7 +131,10 @@ def _typer_words() -> None:
         setattr(rich_utils, name, gettext(text))
     if getattr(core.Command.get_help_option, "_said", False):
         return
-    get_help_option, write_usage = core.Command.get_help_option, formatting.HelpFormatter.write_usage
+    get_help_option, write_usage = (
+        core.Command.get_help_option,
+        formatting.HelpFormatter.write_usage,
+    )
 
     def help_option(self: Any, ctx: Any) -> Any:
         option = get_help_option(self, ctx)

@@ -22,7 +22,15 @@ if TYPE_CHECKING:
     import typer
 
 GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon", "--lang")
-NOT_COMMANDS = ("common", "console", "lazy", "words", "helptext", "usage")  # register nothing
+NOT_COMMANDS = (
+    "common",
+    "console",
+    "lazy",
+    "words",
+    "helptext",
+    "usage",
+    "lines",
+)  # register nothing
 
 # The module of tournament.cli that registers each first word (a word not here: all of them);
 # ``match`` is two: its logs (match) and its recording verbs (record).

@@ -6,9 +6,14 @@ from typing import Annotated
 
 import typer
 
+from exports.i18n import N_
 from tournament.cli.common import app, guarded, print_json, store
 from tournament.cli.options import BY, JSON, active_players, console, query_rows, refresh
+from tournament.cli.words import t
 from tournament.domain.names import admitted, registered
+
+# A player's status as stored, said in the catalogue's words.
+STATUS = {"active": N_("active"), "dropped": N_("dropped"), "withdrawn": N_("withdrawn")}
 
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 app.add_typer(players_app, name="players")
@@ -24,12 +29,12 @@ def players_add(
 
     names = [admitted(n) for n in names]  # a new name: normalised, or refused (#29)
     s = store()
-    t = day.add_players(s, names, by=by)
+    tournament = day.add_players(s, names, by=by)
     refresh(s)
     if as_json:
-        print_json({"added": names, "active": t.active})
+        print_json({"added": names, "active": tournament.active})
     else:
-        typer.echo(active_players(len(t.active)))
+        typer.echo(active_players(len(tournament.active)))
 
 
 @players_app.command("withdraw")
@@ -46,14 +51,16 @@ def players_withdraw(
     from tournament.services import day
 
     s = store()
-    t = day.withdraw(s, name, reason, by=by)
-    name = registered(name, t.players) or name  # as registered (#11)
+    tournament = day.withdraw(s, name, reason, by=by)
+    name = registered(name, tournament.players) or name  # as registered (#11)
     refresh(s)
-    player = views.players(t)[name]
+    player = views.players(tournament)[name]
     if as_json:
         print_json({"player": name, **player.to_json()})
     else:
-        echo(f"{name} {player.status}")
+        echo(
+            t("%(name)s %(status)s", name=name, status=t(STATUS.get(player.status, player.status)))
+        )
 
 
 @players_app.command("list")
@@ -68,7 +75,8 @@ def players_list(as_json: JSON = False) -> None:
         return
     from tournament.cli.render import Table, cell
 
-    table = Table("seed", "player", "status", "from round")
+    table = Table(t("seed"), t("player"), t("status"), t("from round"))
     for r in rows:
-        table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
+        status = t(STATUS.get(r["status"], r["status"]))
+        table.add_row(str(r["seed"]), cell(r["name"]), status, str(r["since"]))
     console().print(table)

@@ -8,6 +8,7 @@ import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, store
 from tournament.cli.options import BY, GAMES_HELP, JSON, console, refresh
+from tournament.cli.words import lang, t
 
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 app.add_typer(round_app, name="round")
@@ -18,14 +19,15 @@ def _show_round(stored: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print_json(stored)
         return
+    from exports.wording import pairing_reason
     from tournament.cli.render import Table, cell, joined
     from tournament.domain import views
 
     r = views.round_of(stored)
-    table = Table("table", "players", "why", title=f"Round {r.number}")
-    for tb in r.tables:
-        players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
-        table.add_row(str(tb.number), players, cell(tb.why))
+    table = Table(t("table"), t("players"), t("why"), title=t("Round %(n)s", n=r.number))
+    for tb, as_stored in zip(r.tables, stored["tables"], strict=True):
+        players = joined(tb.players, " - ") + (f" ({t('bye')})" if tb.bye else "")
+        table.add_row(str(tb.number), players, cell(pairing_reason(as_stored, lang())))
     console().print(table)
 
 
@@ -59,7 +61,7 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
     if as_json:
         print_json({"round": number, "closed": True})
     else:
-        typer.echo(f"round {number} closed")
+        typer.echo(t("round %(round)s closed", round=number))
 
 
 @round_app.command("show")
@@ -72,14 +74,14 @@ def round_show(
     from tournament.domain import views
     from tournament.services import day
 
-    t = day.get_tournament(store())
-    last = views.last_round(t)
+    tournament = day.get_tournament(store())
+    last = views.last_round(tournament)
     if last is None:
-        fail("no round has been paired yet")
+        fail(t("no round has been paired yet"))
     n = last.number if number is None else number  # round 0 is no round, not the last
     if not 1 <= n <= last.number:
-        fail(f"there is no round {n} (rounds 1 to {last.number})")
-    _show_round(t.rounds[n - 1], as_json)  # as stored, for --json
+        fail(t("there is no round %(n)s (rounds 1 to %(last)s)", n=n, last=last.number))
+    _show_round(tournament.rounds[n - 1], as_json)  # as stored, for --json
 
 
 @app.command("partita")
@@ -102,4 +104,11 @@ def partita(
     if as_json:
         print_json({"round": round_number, "table": table, "games": games})
     else:
-        typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
+        typer.echo(
+            t(
+                "round %(round)s, table %(table)s: %(games)s",
+                round=round_number,
+                table=table,
+                games=", ".join(games),
+            )
+        )

@@ -12,28 +12,44 @@ import difflib
 import re
 from typing import Any
 
+from exports.i18n import N_
 from tournament.cli.words import t
 
 # click's sentences that carry no structured fields, read back into the catalogue's.
 _PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"No such command '(?P<name>.*)'\.?"), "no such command: %(name)s"),
+    (re.compile(r"No such command '(?P<name>.*)'\.?"), N_("no such command: %(name)s")),
     (
         re.compile(r"Got unexpected extra arguments? \((?P<args>.*)\)"),
-        "unexpected extra arguments: %(args)s",
+        N_("unexpected extra arguments: %(args)s"),
     ),
-    (re.compile(r"Option '(?P<option>.*)' requires an argument\.?"), "%(option)s needs a value"),
+    (
+        re.compile(r"Option '(?P<option>.*)' requires an argument\.?"),
+        N_("%(option)s needs a value"),
+    ),
     (
         re.compile(r"Option '(?P<option>.*)' does not take a value\.?"),
-        "%(option)s takes no value",
+        N_("%(option)s takes no value"),
     ),
 ]
 _VALUE_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?P<value>'.*') is not a valid int(eger)?\.?"), "%(value)s is not a whole number"),
-    (re.compile(r"(?P<value>'.*') is not a valid float\.?"), "%(value)s is not a number"),
-    (re.compile(r"(?P<value>'.*') is not a valid boolean\.?"), "%(value)s is not yes or no"),
-    (re.compile(r"(?P<value>'.*') is not one of (?P<choices>.*)\.?"), "%(value)s is not one of %(choices)s"),
-    (re.compile(r"(?P<value>'.*') is not in the range (?P<range>.*)\.?"), "%(value)s is not in %(range)s"),
-    (re.compile(r"(File|Directory|Path) (?P<value>'.*') does not exist\.?"), "%(value)s does not exist"),
+    (
+        re.compile(r"(?P<value>'.*') is not a valid int(eger)?\.?"),
+        N_("%(value)s is not a whole number"),
+    ),
+    (re.compile(r"(?P<value>'.*') is not a valid float\.?"), N_("%(value)s is not a number")),
+    (re.compile(r"(?P<value>'.*') is not a valid boolean\.?"), N_("%(value)s is not yes or no")),
+    (
+        re.compile(r"(?P<value>'.*') is not one of (?P<choices>.*)\.?"),
+        N_("%(value)s is not one of %(choices)s"),
+    ),
+    (
+        re.compile(r"(?P<value>'.*') is not in the range (?P<range>.*)\.?"),
+        N_("%(value)s is not in %(range)s"),
+    ),
+    (
+        re.compile(r"(File|Directory|Path) (?P<value>'.*') does not exist\.?"),
+        N_("%(value)s does not exist"),
+    ),
 ]
 
 
@@ -58,7 +74,8 @@ def _options(ctx: Any) -> list[str]:
     if ctx is None:
         return []
     return sorted(
-        {o for p in ctx.command.get_params(ctx) if p.param_type_name == "option" for o in p.opts} - {"--help"}
+        {o for p in ctx.command.get_params(ctx) if p.param_type_name == "option" for o in p.opts}
+        - {"--help"}
     )
 
 

@@ -131,6 +131,11 @@ def t(message: str, /, **params: Any) -> str:
     return say(Msg(message, params), lang())
 
 
+def tn(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form of ``singular``/``plural`` for ``n`` (the language's plural rule), filled."""
+    return say(Msg(singular, params, plural, n), lang())
+
+
 def said(text: Any) -> str:
     """A text in this run's language: a catalogue :class:`Msg` translated, anything else as
     it is (a name, a plain sentence)."""
