@@ -181,6 +181,7 @@ def test_an_unexpected_error_is_one_sentence_naming_it_a_bug(monkeypatch, capsys
 def tournament(db: Path, *args: bytes | str) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNAMENT_")}
     env["LC_ALL"] = "C.UTF-8"  # argv is decoded as UTF-8, other bytes as surrogate escapes
+    env["TOURNAMENT_LANG"] = "en"  # the sentences these tests read (C.UTF-8 names no language)
     return subprocess.run(
         [sys.executable, "-m", "tournament", "--db", str(db), *args],
         capture_output=True,

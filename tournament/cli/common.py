@@ -18,8 +18,7 @@ from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
 from engine.record import Record
-from tournament.cli import words
-from tournament.cli.words import said, t
+from tournament.cli.words import ENV, choose, from_tournament, said, t
 
 # A value echoed back in a usage error is cut short: a 4,000-digit number is not repeated whole.
 _LONG_WORD = re.compile(r"[^\s']{41,}")
@@ -53,7 +52,7 @@ class OneLineErrors(TyperGroup):
         from tournament.cli.panels import arrange
 
         # The language first (--lang, TOURNAMENT_LANG, the locale): help is said in it too.
-        words.choose(sys.argv[1:] if args is None else list(args))
+        choose(sys.argv[1:] if args is None else list(args))
         arrange(self)
         translate(self)
         if not standalone_mode:
@@ -169,11 +168,11 @@ def options(
 ) -> None:
     global _settings
     _settings = Settings(db, lexicon)
-    env = os.environ.get(words.ENV, "")
+    env = os.environ.get(ENV, "")
     if lang is not None and lang not in ("it", "en"):
         fail(t("the command line speaks Italian (it) or English (en), not %(lang)r", lang=lang))
     if lang is None and env and env not in ("it", "en"):
-        fail(t("%(env)s names %(lang)r: the command line speaks it or en", env=words.ENV, lang=env))
+        fail(t("%(env)s names %(lang)r: the command line speaks it or en", env=ENV, lang=env))
 
 
 def _version(given: bool) -> None:
@@ -323,7 +322,7 @@ def store(create: bool = False) -> Any:
     context = get_current_context(silent=True)
     if context is not None:
         context.call_on_close(lambda: close(s))  # a server's connections, given back
-    words.from_tournament(lambda: tournament_lang(s))
+    from_tournament(lambda: tournament_lang(s))
     return s
 
 

@@ -15,7 +15,6 @@ import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.options import (
-    ALL_GAMES_HELP,
     BY,
     JSON,
     active_players,
@@ -37,7 +36,7 @@ def create(
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
     plays: Annotated[
-        str, typer.Option(help=f"partita (four games, CH-3) or one game: {ALL_GAMES_HELP}.")
+        str, typer.Option(help="partita (four games, CH-3) or one game: %(games)s.")
     ] = "partita",
     games: Annotated[str | None, typer.Option(help="Games allowed, comma-separated.")] = None,
     scoring: Annotated[str, typer.Option(help="Points for win,draw,loss,bye.")] = "3,1,0,3",

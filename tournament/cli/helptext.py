@@ -66,11 +66,20 @@ def shown(text: str) -> str:
     return CODE.sub(lambda m: f"[bold]{m.group(2) or m.group(1)}[/bold]", text)
 
 
+def filled() -> dict[str, str]:
+    """What a help text may name by placeholder: the games, from the registry (which loads
+    no game for it), so that a new game needs no new message."""
+    from engine.games import names, tetragon
+
+    return {"games": ", ".join(names()), "tetragon": ", ".join(tetragon())}
+
+
 def say(text: str | None) -> str | None:
     """A help text of the source in the run's language, ready for typer's rich help."""
     if not text:
         return text
-    return shown(gettext(prose(text)))
+    said = gettext(prose(text))
+    return shown(said % filled() if "%(" in said else said)
 
 
 def translate(command: Any) -> None:
@@ -92,62 +101,15 @@ def _translate(command: Any) -> None:
     for param, text in zip(command.params, params, strict=True):
         if text is not None:
             param.help = say(text)
+        if param.param_type_name == "argument" and param.metavar is None:
+            # as a usage error names it: BY (typer would write {by} here, BY there)
+            param.metavar = param.name.upper() + ("..." if param.nargs != 1 else "")
     command.options_metavar = gettext(OPTIONS_METAVAR)
     if hasattr(command, "subcommand_metavar"):
         command.subcommand_metavar = gettext(SUBCOMMAND_METAVAR)
     command._help_said = lang()
     for sub in getattr(command, "commands", {}).values():
         _translate(sub)
-
-
-def _translate(command: Any) -> None:
-    if getattr(command, "_help_said", None) == lang():
-        return
-    original = getattr(command, "_help_source", None)
-    if original is None:
-        texts = [getattr(p, "help", None) for p in command.params]
-        original = (command.help, command.short_help, texts)
-        command._help_source = original
-    help, short, params = original
-    command.help, command.short_help = say(help), say(short)
-    for param, text in zip(command.params, params, strict=True):
-        if text is not None:
-            param.help = say(text)
-    command.options_metavar = gettext(OPTIONS_METAVAR)
-    if hasattr(command, "subcommand_metavar"):
-        command.subcommand_metavar = gettext(SUBCOMMAND_METAVAR)
-    command._help_said = lang()
-    for sub in getattr(command, "commands", {}).values():
-        _translate(sub)
-
-
-def _typer_words() -> None:
-    """typer's and its click's own words in the run's language: rich_utils' constants, and the
-    two texts click writes as literals ("Usage: ", the help option's help), wrapped once."""
-    from typer import rich_utils
-    from typer._click import core, formatting
-
-    for name, text in TYPER_WORDS.items():
-        setattr(rich_utils, name, gettext(text))
-    if getattr(core.Command.get_help_option, "_said", False):
-        return
-    get_help_option, write_usage = (
-        core.Command.get_help_option,
-        formatting.HelpFormatter.write_usage,
-    )
-
-    def help_option(self: Any, ctx: Any) -> Any:
-        option = get_help_option(self, ctx)
-        if option is not None:
-            option.help = gettext(HELP_OPTION)
-        return option
-
-    def usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
-        write_usage(self, prog, args, f"{gettext(USAGE)} " if prefix is None else prefix)
-
-    help_option._said = True  # type: ignore[attr-defined]
-    core.Command.get_help_option = help_option  # type: ignore[method-assign]
-    formatting.HelpFormatter.write_usage = usage  # type: ignore[method-assign]
 
 
 def _rich_words() -> None:

@@ -39,7 +39,7 @@ MODULES: dict[str, str | tuple[str, ...]] = {
     "words": "match",
     "verify": "audit",
     "audit": "audit",
-    "solve": "audit",
+    "solve": "solve",
     "create": "day",
     "players": "players",
     "round": "rounds",

@@ -11,7 +11,6 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.games import names
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 from tournament.cli.words import t
 
@@ -168,7 +167,7 @@ def match_show(
 def match_new(
     game: Annotated[
         str,
-        typer.Argument(help=", ".join(names())),
+        typer.Argument(help="The game: %(games)s."),
     ],
     players: Annotated[
         list[str], typer.Argument(help="The players in turn order; the first is the challenger.")

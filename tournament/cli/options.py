@@ -7,13 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.games import names, tetragon
 from tournament.cli.common import fail, store
 from tournament.cli.words import t, tn
-
-# The games a tournament plays, for --help, from the registry (which loads no game for it).
-GAMES_HELP = ", ".join(tetragon())
-ALL_GAMES_HELP = ", ".join(names())
 
 JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, store
-from tournament.cli.options import BY, GAMES_HELP, JSON, console, refresh
+from tournament.cli.options import BY, JSON, console, refresh
 from tournament.cli.words import lang, t
 
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
@@ -26,7 +26,8 @@ def _show_round(stored: dict[str, Any], as_json: bool) -> None:
     r = views.round_of(stored)
     table = Table(t("table"), t("players"), t("why"), title=t("Round %(n)s", n=r.number))
     for tb, as_stored in zip(r.tables, stored["tables"], strict=True):
-        players = joined(tb.players, " - ") + (f" ({t('bye')})" if tb.bye else "")
+        bye = t(" (bye)")
+        players = joined(tb.players, " - ") + (bye if tb.bye else "")
         table.add_row(str(tb.number), players, cell(pairing_reason(as_stored, lang())))
     console().print(table)
 
@@ -90,7 +91,7 @@ def partita(
     round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
     table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
     games: Annotated[
-        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
+        list[str], typer.Argument(help="The four different games chosen (CH-3): %(tetragon)s.")
     ],
     by: BY = "organizer",
     as_json: JSON = False,

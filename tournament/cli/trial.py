@@ -9,7 +9,7 @@ import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.day import show_standings
-from tournament.cli.options import ALL_GAMES_HELP, JSON, console
+from tournament.cli.options import JSON, console
 from tournament.cli.words import said, t
 
 
@@ -19,7 +19,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="How many players.")] = 8,
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
     rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
+    plays: Annotated[str, typer.Option(help="partita or one game: %(games)s.")] = "partita",
     seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
     as_json: JSON = False,
 ) -> None:
