@@ -182,6 +182,7 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
+    from exports.wording import best_play
     from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.services.matches import load
 
@@ -272,7 +273,7 @@ def audit(
             void = t("void (#%(by)s)", by=r["voided_by"])
             remarks.append(f"[bold red]{void}[/bold red]")
         if r["best"]:
-            remarks.append(f"[dim]{said(r['best'])}[/dim]")
+            remarks.append(f"[dim]{said(best_play(r['best']))}[/dim]")
         what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
         table.add_row(
             str(r["position"]),

@@ -309,12 +309,12 @@ def said_formats(report: Report) -> list[Msg]:
         by = WRITTEN_BY.get(name, msg("a newer version"))
         if name.startswith("match"):
             what = nmsg(
-                "%(format)s (written by %(by)s): %(n)s match",
-                "%(format)s (written by %(by)s): %(n)s matches",
+                "%(format)s (written by %(by)s): %(count)s match",
+                "%(format)s (written by %(by)s): %(count)s matches",
                 count,
                 format=name,
                 by=by,
-                n=count,
+                count=count,
             )
         elif name == "tournament chain v1" and report.unsealed:
             what = msg(
