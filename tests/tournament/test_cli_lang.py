@@ -246,3 +246,13 @@ def test_help_is_the_docstrings_prose() -> None:
     assert prose("Amend it; in a closed round, first show\n    what it changes.") == (
         "Amend it; in a closed round, first show what it changes."
     )
+
+
+def test_the_console_speaks_the_command_lines_lang_else_the_tables(tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    runner.invoke(app, ["--db", db, "match", "new", "ventuno", "giallo", "blu"])
+    play = ["--db", db, "play", "M1", "--no-timers"]
+    assert "tocca a giallo" in runner.invoke(app, play, input="quit\n").stdout  # Italian
+    assert "next: giallo" in runner.invoke(app, ["--lang", "en", *play], input="quit\n").stdout
+    both = runner.invoke(app, ["--lang", "en", *play, "--lang", "it"], input="quit\n")
+    assert "tocca a giallo" in both.stdout  # play's own --lang first

@@ -44,7 +44,7 @@ from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
-from tournament.cli.lines import finished, next_line
+from tournament.cli.lines import closed_round, finished, moved, next_line
 from tournament.errors import Refused
 from tournament.services import dice, play
 from tournament.services.matches import Loaded, load, sealed_word, summary
@@ -231,24 +231,9 @@ class Console:
     def show_preview(self, preview: Preview) -> None:
         """What a correction of a closed round changes, as the CLI shows it, before it is
         stored."""
-        self.tell(
-            msg(
-                "%(match)s is in round %(round)s, already closed: the standings are recomputed; "
-                "pairings already published stay as they are.",
-                match=preview.match,
-                round=preview.round,
-            )
-        )
+        self.tell(closed_round(preview.match, preview.round))
         for row in preview.moved:
-            line = msg(
-                "%(player)s: #%(rank)s with %(points)s (was #%(rank_before)s with %(before)s)",
-                player=row["player"],
-                rank=row["rank"],
-                points=f"{row['points']:g}",
-                rank_before=row["rank_before"],
-                before=f"{row['points_before']:g}",
-            )
-            self.say("  " + self.words(line))
+            self.say("  " + self.words(moved(row)))
         from tournament.services.effects import paired_otherwise
 
         for later in preview.later_pairings:

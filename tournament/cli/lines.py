@@ -1,5 +1,6 @@
 """The lines a match's progress is told in, by the recording verbs and the console alike: who
-won, who acts next (catalogue messages: each front end says them in its language)."""
+won, who acts next, what a correction in a closed round moves (catalogue messages: each front
+end says them in its language)."""
 
 from __future__ import annotations
 
@@ -33,4 +34,26 @@ def next_line(turn: dict[str, Any]) -> Msg:
         player=turn["player"],
         expects=turn["expects"],
         events=events,
+    )
+
+
+def closed_round(match: str, round: int) -> Msg:
+    """The first line of a correction's preview in a closed round."""
+    return msg(
+        "%(match)s is in round %(round)s, already closed: the standings are recomputed; "
+        "pairings already published stay as they are.",
+        match=match,
+        round=round,
+    )
+
+
+def moved(row: dict[str, Any]) -> Msg:
+    """A player a correction moves in the standings: where they are, where they were."""
+    return msg(
+        "%(player)s: #%(rank)s with %(points)s (was #%(rank_before)s with %(before)s)",
+        player=row["player"],
+        rank=row["rank"],
+        points=f"{row['points']:g}",
+        rank_before=row["rank_before"],
+        before=f"{row['points_before']:g}",
     )

@@ -92,33 +92,20 @@ def _record(
 
 def show_preview(preview: Preview) -> None:
     """A correction's preview in a closed round: what it changes, before anything is stored."""
-    typer.echo(
-        t(
-            "%(match)s is in round %(round)s, already closed: the standings are recomputed; "
-            "pairings already published stay as they are.",
-            match=preview.match,
-            round=preview.round,
-        )
-    )
+    from tournament.cli.lines import closed_round
+
+    typer.echo(said(closed_round(preview.match, preview.round)))
     show_effect(preview.to_json())
     if preview.awaits:
         typer.echo(f"  {said(preview.awaits)}")
 
 
 def show_effect(effect: dict[str, Any]) -> None:
+    from tournament.cli.lines import moved
+
     for row in effect["standings"]:
         if (row["rank"], row["points"]) != (row["rank_before"], row["points_before"]):
-            typer.echo(
-                "  "
-                + t(
-                    "%(player)s: #%(rank)s with %(points)s (was #%(rank_before)s with %(before)s)",
-                    player=row["player"],
-                    rank=row["rank"],
-                    points=f"{row['points']:g}",
-                    rank_before=row["rank_before"],
-                    before=f"{row['points_before']:g}",
-                )
-            )
+            typer.echo("  " + said(moved(row)))
     from tournament.services.effects import paired_otherwise
 
     for later in effect["later_pairings"]:
