@@ -78,6 +78,13 @@ def test_lang_then_env_then_locale_then_the_tournament(tmp_path: Path) -> None:
     assert "ancora nessun turno abbinato" in status("--lang", "it", TOURNAMENT_LANG="en")
     # Nothing names one and no tournament is opened: Italian.
     assert "Crea il torneo" in runner.invoke(app, ["--help"], env=english | {"LANG": "C"}).stdout
+    # Read from the tournament's first event, not its aggregate: a recording call loads no
+    # tournament (#15); the same id as the aggregate's.
+    from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.services.language import TOURNAMENT, tournament_lang
+
+    assert TOURNAMENT == TOURNAMENT_ID and tournament_lang(Store(Path(db))) == "en"
+    assert tournament_lang(Store(tmp_path / "none.db")) is None
     refused = runner.invoke(app, ["--lang", "fr", "--db", db, "status"])
     assert refused.exit_code == 1
     assert refused.stderr.startswith("error: the command line speaks Italian (it) or English")

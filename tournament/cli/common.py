@@ -327,14 +327,11 @@ def store(create: bool = False) -> Any:
 
 
 def tournament_lang(s: Any) -> str | None:
-    """The tournament's own language (``create --lang``), None where the store holds none."""
-    from tournament.errors import UserError
-    from tournament.services import day
+    """The tournament's own language (``create --lang``), None where the store holds none (read
+    from its first event: a recording call never loads the tournament, #15)."""
+    from tournament.services.language import tournament_lang as created_with
 
-    try:
-        return str(day.get_tournament(s).settings.get("lang") or "") or None
-    except UserError:
-        return None
+    return created_with(s)
 
 
 def read_text(path: Path) -> str:
