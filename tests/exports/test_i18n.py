@@ -31,6 +31,7 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "expecting": None, "nmsg": (1, 2)}
 METHODS = [
     ("engine/**.py", "python"),
     ("exports/**.py", "python"),
+    ("tournament/cli/**.py", "tournament.cli.catalogue:extract"),  # and --help (#28)
     ("tournament/**.py", "python"),
     ("exports/templates/**.html", "jinja2"),
 ]

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [
     "tournament/cli/console.py",
     "tournament/cli/play.py",
+    "tournament/cli/lines.py",
     "tournament/services/matches.py",
     "exports/wording.py",
     *(str(p.relative_to(ROOT)) for p in sorted((ROOT / "engine").rglob("*.py"))),

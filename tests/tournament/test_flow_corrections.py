@@ -86,7 +86,7 @@ def test_the_replacement_of_a_voided_move_in_a_closed_round_is_previewed_and_con
     assert "repeat with --yes to record it" in out
     assert json.loads(ok(db, "match", "show", "M1", "--json"))["events"] == 7
     out = ok(db, "match", "move", "M1", "pass", "b", "--yes")
-    assert "M1 #8 pass b" in out and "finished: winners a" in out
+    assert "M1 #8 pass b" in out and "finished: winner a" in out
     assert points(db)["a"] == 3
 
 

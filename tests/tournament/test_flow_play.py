@@ -129,7 +129,7 @@ def test_digital_dice_sealed_at_the_console_are_revealed_when_the_cli_verbs_end_
         if name == "verbs":
             for verb, *args in VERBS:
                 out = ok(db, "match", verb, "M1", *args).splitlines()
-            assert out[-1] == "finished: winners giallo"
+            assert out[-1] == "finished: winner giallo"
             assert any(line.endswith(f" dice-reveal {dice.seed(store, 'M1')}") for line in out)
         log = log_of(db)
         assert log[0]["commitment"] == seed_commitment(log[-1]["seed"])

@@ -133,13 +133,19 @@ def test_each_cause_of_the_measured_tracebacks_is_one_sentence(tmp_path: Path) -
 def test_a_usage_error_is_one_sentence_too(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     for args, message in [
-        (["match", "roll", "M1"], "error: Missing argument 'by' (see 'root match roll --help')"),
-        (["match", "roll", "--bogus"], "error: No such option: --bogus"),
-        (["match", "rule", "M1", "x", "accept"], "error: Invalid value for 'on': 'x' is not"),
-        (["--db"], "error: Option '--db' requires an argument"),
+        (["match", "roll", "M1"], "error: missing argument BY (see 'root match roll --help')"),
+        (["match", "roll", "--bogus"], "error: no such option: --bogus (see"),
+        (  # a typo far from every option: the command's options, not a poor guess
+            ["export", "pairings", "--round", "7"],
+            "error: no such option: --round "
+            "(the options here: --format, --lang, --out, --pdf, --templates)",
+        ),
+        (["match", "rule", "--yse"], "error: no such option: --yse (did you mean --yes?)"),
+        (["match", "rule", "M1", "x", "accept"], "error: invalid value for ON: 'x' is not a whole"),
+        (["--db"], "error: --db needs a value"),
         (  # a long value is not echoed back whole
             ["match", "rule", "M1", "9" * 4_400, "accept"],
-            f"error: Invalid value for 'on': '{'9' * 20}…' is not a valid int (see",
+            f"error: invalid value for ON: '{'9' * 20}…' is not a whole number (see",
         ),
     ]:
         result = runner.invoke(app, args if args == ["--db"] else ["--db", str(db), *args])
@@ -175,6 +181,7 @@ def test_an_unexpected_error_is_one_sentence_naming_it_a_bug(monkeypatch, capsys
 def tournament(db: Path, *args: bytes | str) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("TOURNAMENT_")}
     env["LC_ALL"] = "C.UTF-8"  # argv is decoded as UTF-8, other bytes as surrogate escapes
+    env["TOURNAMENT_LANG"] = "en"  # the sentences these tests read (C.UTF-8 names no language)
     return subprocess.run(
         [sys.executable, "-m", "tournament", "--db", str(db), *args],
         capture_output=True,

@@ -214,7 +214,7 @@ def test_recording_a_whole_game_by_hand(db: Path) -> None:
     ):
         ok(db, "match", *args)
     last = ok(db, "match", "choose", "M1", "verde", "2")
-    assert "finished: winners verde" in last
+    assert "finished: winner verde" in last
     exported = [json.loads(x) for x in ok(db, "match", "export", "M1").splitlines()[1:]]
     _, *example = [
         json.loads(x) for x in (EXAMPLES / "ventuno-seed.jsonl").read_text().splitlines()

@@ -78,4 +78,4 @@ def test_a_game_of_la_parola_nascosta_by_hand(tmp_path: Path) -> None:
     secret_free(db, "cassaforte")  # blu's word was guessed aloud; giallo's stays hidden
     ok(db, "match", "reveal", "M1", "blu", "martello", "--salt", salts["blu"])
     out = ok(db, "match", "reveal", "M1", "giallo", "cassaforte", "--salt", salts["giallo"])
-    assert "finished: winners giallo" in out
+    assert "finished: winner giallo" in out

@@ -26,7 +26,6 @@ __all__ = ["app", "main"]
 
 GLOBAL_OPTIONS_WITH_VALUE = lazy.GLOBAL_OPTIONS_WITH_VALUE
 DEBUG = "TOURNAMENT_DEBUG"  # set to 1: an unexpected error shows its traceback
-REPORT_TO = "the project's issue tracker (README, 'Reporting a bug')"
 
 
 def command_word(argv: Sequence[str]) -> str | None:
@@ -86,10 +85,16 @@ def main() -> None:
         place = ""
         if where is not None:
             place = f" in {Path(where.tb_frame.f_code.co_filename).name}:{where.tb_lineno}"
-        sys.stderr.write(
-            f"error: this is a bug in tournament ({type(e).__name__}{place}): please report it "
-            f"with the command you ran on {REPORT_TO}; {DEBUG}=1 shows the traceback\n"
+        from tournament.cli.words import t
+
+        why = t(
+            "this is a bug in tournament (%(what)s): please report it with the command you ran "
+            "on the project's issue tracker (README, 'Reporting a bug'); %(debug)s=1 shows the "
+            "traceback",
+            what=f"{type(e).__name__}{place}",
+            debug=DEBUG,
         )
+        sys.stderr.write(t("error: %(why)s", why=why) + "\n")
         sys.exit(70)  # EX_SOFTWARE (sysexits.h): an internal error
 
 

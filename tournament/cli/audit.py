@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
+from tournament.cli.words import said, t, tn
 
 if TYPE_CHECKING:
-    from engine.solve import Shot
     from tournament.services.matches import Loaded
     from tournament.services.stores import Store
 
@@ -51,24 +51,43 @@ def verify(
         log = verify_file(read_text(file), words)
         found = log.file_head if log.lines else None  # the file's own chain
         if head and head != found:
-            fail(f"{file}: its head hash is {found}, not the {head} given")
+            fail(
+                t(
+                    "%(file)s: its head hash is %(found)s, not the %(head)s given",
+                    file=file,
+                    found=found,
+                    head=head,
+                )
+            )
         if as_json:
             print_json({"ok": True, "events": len(log.lines), "head": found})
         else:
-            chain = "a bound chain, match chain v2" if log.binding else "a plain chain, v1"
+            chain = t("a bound chain, match chain v2") if log.binding else t("a plain chain, v1")
             typer.echo(
-                f"{file}: {len(log.lines)} events, chain intact, replay agrees; head {found} "
-                f"({chain})"
+                t(
+                    "%(file)s: %(events)s events, chain intact, replay agrees; head %(head)s "
+                    "(%(chain)s)",
+                    file=file,
+                    events=len(log.lines),
+                    head=found,
+                    chain=chain,
+                )
             )
         return
     if head and not match_id:
-        fail("--head compares one match: name it (tournament verify M7 --head ...)")
+        fail(t("--head compares one match: name it (tournament verify M7 --head ...)"))
     from tournament.cli.progress import bar, wanted
 
-    with bar("verifying", None, not match_id and wanted(as_json)) as checked:
+    with bar(t("verifying"), None, not match_id and wanted(as_json)) as checked:
         report = verify_store(locate(settings().db), words, match_id, checked, jobs)  # (none: said)
     if match_id and not report.matches:  # nothing to verify: not a sign of tampering (#11)
-        fail(f"there is no match {normalise_number(match_id)} in {settings().db}")
+        fail(
+            t(
+                "there is no match %(match)s in %(db)s",
+                match=normalise_number(match_id),
+                db=settings().db,
+            )
+        )
     moved_from = None
     if head and report.ok:
         stored = next(iter(report.heads.values()))
@@ -85,128 +104,58 @@ def verify(
     if as_json:
         print_json(report.to_json())
     elif report.ok:
-        matches = f"{report.matches} match" + ("es" if report.matches != 1 else "")
+        matches = tn("%(n)s match", "%(n)s matches", report.matches, n=report.matches)
+        n = report.tournament_events
         tournament = (
-            f" and the tournament's {report.tournament_events} event"
-            + ("s" if report.tournament_events != 1 else "")
-            if report.tournament_events
+            tn(" and the tournament's %(n)s event", " and the tournament's %(n)s events", n, n=n)
+            if n
             else ""
         )
-        typer.echo(
-            f"verified {matches}, {report.events} events{tournament}: every hash chain is intact "
-            "and every replay agrees" + (f"; head {head} matches" if head else "")
+        verified = t(
+            "verified %(matches)s, %(events)s events%(tournament)s: every hash chain is intact "
+            "and every replay agrees",
+            matches=matches,
+            events=report.events,
+            tournament=tournament,
         )
+        typer.echo(verified + (t("; head %(head)s matches", head=head) if head else ""))
         if moved_from is not None:
             typer.echo(
-                f"{normalise_number(str(match_id))} was imported from a log exported as "
-                f"{moved_from or 'a plain log (tournament 0.1)'}: its chain there ends in {head}"
+                t(
+                    "%(match)s was imported from a log exported as %(format)s: its chain there "
+                    "ends in %(head)s",
+                    match=normalise_number(str(match_id)),
+                    format=moved_from or t("a plain log (tournament 0.1)"),
+                    head=head,
+                )
             )
         if report.formats:
-            typer.echo(f"formats: {said_formats(report)}")
+            formats = "; ".join(said(part) for part in said_formats(report))
+            typer.echo(t("formats: %(formats)s", formats=formats))
         if report.sealed_dice:
             typer.echo(
-                f"digital dice still sealed (their rolls are proved at the reveal): "
-                f"{', '.join(report.sealed_dice)}"
+                t(
+                    "digital dice still sealed (their rolls are proved at the reveal): %(matches)s",
+                    matches=", ".join(report.sealed_dice),
+                )
             )
     else:
         for failure in report.failures:
-            typer.echo(f"FAILED {failure}", err=True)
+            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
         from tournament.services.stores import newer_writers
 
         newer = newer_writers(store())
         if newer:
             typer.echo(
-                f"this database was also written by tournament {', '.join(newer)}, a newer "
-                "version: what this one cannot read may be that version's (upgrade to read it)",
+                t(
+                    "this database was also written by tournament %(versions)s, a newer version: "
+                    "what this one cannot read may be that version's (upgrade to read it)",
+                    versions=", ".join(newer),
+                ),
                 err=True,
             )
     if not report.ok:
         raise typer.Exit(1)
-
-
-solve_app = typer.Typer(help="Referee assist: the best possible play.", no_args_is_help=True)
-app.add_typer(solve_app, name="solve")
-
-
-@solve_app.command("tiro")
-@guarded
-def solve_tiro(
-    dice: Annotated[list[int], typer.Argument(help="The four numbers.")],
-    target: Annotated[int, typer.Option(help="The target rolled on the d20.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """The expression that hits the target with most divisions, then multiplications, then
-    subtractions (TIR-3), and whether the target was reachable at all."""
-    from engine.solve import best_shot
-
-    _dice(dice, 4, "d6", 6, "TIR-1")
-    _dice([target], 1, "d20 (the target)", 20, "TIR-1")
-    shot = best_shot(dice, target)
-    _print_shot(shot, as_json, with_key=True)
-
-
-@solve_app.command("battaglia")
-@guarded
-def solve_battaglia(
-    dice: Annotated[list[int], typer.Argument(help="The three numbers.")],
-    target: Annotated[int, typer.Option(help="The value of the ship aimed at.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """Whether a roll can sink a ship of this value (BAT-2), and how."""
-    from engine.solve import best_shot
-
-    _dice(dice, 3, "d6", 6, "BAT-2")
-    _dice([target], 1, "d20 (the ship)", 20, "BAT-1")
-    _print_shot(best_shot(dice, target), as_json, with_key=False)
-
-
-def _dice(values: list[int], count: int, die: str, faces: int, rule: str) -> None:
-    """Refuse numbers no die shows (``solve tiro 6 6 5 1 99``), in one sentence (#11)."""
-    if len(values) != count:
-        fail(f"give {count} {die} value{'s' if count > 1 else ''}, not {len(values)} ({rule})")
-    for v in values:
-        if not 1 <= v <= faces:
-            fail(f"{v} is not a face of a {die}: faces 1 to {faces} ({rule})")
-
-
-def _print_shot(shot: Shot | None, as_json: bool, with_key: bool) -> None:
-    if shot is None:
-        answer: dict[str, object] = {"solvable": False}
-    else:
-        answer = {"solvable": True, "expression": shot.expression}
-        if with_key:
-            answer["key"] = list(shot.key)
-    if as_json:
-        print_json(answer)
-    elif shot is None:
-        typer.echo("no expression reaches it")
-    else:
-        key = f" (key {answer['key']})" if with_key else ""
-        typer.echo(f"{answer['expression']}{key}")
-
-
-@solve_app.command("catena")
-@guarded
-def solve_catena(
-    anchors: Annotated[list[str], typer.Argument(help="The three anchor words.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """The shortest chain through the three anchor words (CAT-2, CAT-3), in the lexicon; of
-    equal ones, the alphabetically first."""
-    from engine.solve import WordGraph, shortest_chain
-    from tournament.services.matches import open_lexicon
-
-    if len(anchors) != 3:
-        fail("La catena has three anchor words (CAT-1)")
-    path = settings().lexicon
-    lexicon = open_lexicon(path)
-    chain = shortest_chain(WordGraph.from_lexicon(lexicon), anchors)
-    if as_json:
-        print_json({"length": len(chain) if chain else None, "chain": chain or []})
-    elif chain is None:
-        typer.echo("no chain joins these words")
-    else:
-        typer.echo(f"{len(chain)} words: {'-'.join(chain)}")
 
 
 @app.command("audit")
@@ -233,11 +182,12 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
+    from exports.wording import best_play
     from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.services.matches import load
 
     if rules not in ("recorded", "current"):
-        fail(f"--rules is recorded or current, not {rules!r}")
+        fail(t("--rules is recorded or current, not %(rules)r", rules=rules))
     s = store()
     loaded = load(s, match_id, settings().lexicon)
     recorded = loaded.replay
@@ -247,8 +197,14 @@ def audit(
         today, why = under_current_rules(loaded)
         if today is None:
             fail(
-                f"under today's rules (revision {CURRENT}) {loaded.match.number} could not "
-                f"have happened: {why} (it was played under revision {recorded.revision})"
+                t(
+                    "under today's rules (revision %(current)s) %(match)s could not have "
+                    "happened: %(why)s (it was played under revision %(revision)s)",
+                    current=CURRENT,
+                    match=loaded.match.number,
+                    why=said(why),
+                    revision=recorded.revision,
+                )
             )
         loaded = today
     replay = loaded.replay
@@ -257,12 +213,25 @@ def audit(
         return
     if at is not None:
         if not 0 <= at <= replay.position:
-            fail(f"{loaded.match.number} has positions 0 to {replay.position}")
+            fail(
+                t(
+                    "%(match)s has positions 0 to %(last)s",
+                    match=loaded.match.number,
+                    last=replay.position,
+                )
+            )
         words = state_words(replay, at)
         if as_json:
             print_json({"match": loaded.match.number, "position": at, "state": words})
         else:
-            typer.echo(f"{loaded.match.number} after position {at}: {words}")
+            typer.echo(
+                t(
+                    "%(match)s after position %(at)s: %(state)s",
+                    match=loaded.match.number,
+                    at=at,
+                    state=said(words),
+                )
+            )
         return
     rows = timeline(loaded)
     if as_json:
@@ -283,40 +252,64 @@ def audit(
 
     table = Table(
         "#",
-        "who",
-        "what",
-        "state after",
-        "rules",
-        "judged / referee / best",
+        t("who"),
+        t("what"),
+        t("state after"),
+        t("rules"),
+        t("judged / referee / best"),
         title=f"{loaded.match.number}: {replay.rules.title}",
         show_lines=False,
     )
     for r in rows:
-        remarks = list(r["judged"])
+        remarks = [said(j) for j in r["judged"]]
         if r["ruling"]:
-            verdict = "accepted" if r["ruling"]["accept"] else "rejected"
-            remarks.append(f"[bold]referee {verdict} it at #{r['ruling']['at']}[/bold]")
+            at = r["ruling"]["at"]
+            if r["ruling"]["accept"]:
+                verdict = t("referee accepted it at #%(at)s", at=at)
+            else:
+                verdict = t("referee rejected it at #%(at)s", at=at)
+            remarks.append(f"[bold]{verdict}[/bold]")
         if r["voided_by"]:
-            remarks.append(f"[bold red]void (#{r['voided_by']})[/bold red]")
+            void = t("void (#%(by)s)", by=r["voided_by"])
+            remarks.append(f"[bold red]{void}[/bold red]")
         if r["best"]:
-            remarks.append(f"[dim]{r['best']}[/dim]")
+            remarks.append(f"[dim]{said(best_play(r['best']))}[/dim]")
         what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
         table.add_row(
-            str(r["position"]), r["who"], what, r["state"], " ".join(r["rules"]), "\n".join(remarks)
+            str(r["position"]),
+            r["who"],
+            what,
+            said(r["state"]),
+            " ".join(r["rules"]),
+            "\n".join(remarks),
         )
     console = Console()
     console.print(table)
     outcome = outcome_json(replay.outcome)
     if outcome:
         console.print(
-            f"winners: {', '.join(outcome['winners']) or 'nobody'}; head hash {loaded.match.head}",
+            t(
+                "winners: %(winners)s; head hash %(head)s",
+                winners=", ".join(outcome["winners"]) or t("nobody"),
+                head=loaded.match.head,
+            ),
             soft_wrap=True,
         )
-    console.print(f"rules: revision {replay.revision}", soft_wrap=True)
+    console.print(t("rules: revision %(revision)s", revision=replay.revision), soft_wrap=True)
     if replay.revision != recorded.revision:
         before = outcome_json(recorded.outcome)
-        same = "the same outcome" if before == outcome else f"recorded outcome: {before}"
-        console.print(f"played under revision {recorded.revision}: {same}", soft_wrap=True)
+        if before == outcome:
+            same = t("the same outcome")
+        else:
+            same = t("recorded outcome: %(outcome)s", outcome=before)
+        console.print(
+            t(
+                "played under revision %(revision)s: %(same)s",
+                revision=recorded.revision,
+                same=same,
+            ),
+            soft_wrap=True,
+        )
 
 
 def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
@@ -341,71 +334,18 @@ def _what_if(s: Store, loaded: Loaded, change: str, as_json: bool) -> None:
     if as_json:
         print_json(result)
         return
-    typer.echo(f"what if {change} in {number}? nothing is stored.")
+    typer.echo(
+        t("what if %(change)s in %(match)s? nothing is stored.", change=change, match=number)
+    )
     if not result["possible"]:
-        typer.echo(f"  the log could not have happened: {why}")
+        typer.echo("  " + t("the log could not have happened: %(why)s", why=said(why)))
         return
-    for label, key in (("now", "outcome_before"), ("then", "outcome_after")):
+    for label, key in ((t("now"), "outcome_before"), (t("then"), "outcome_after")):
         o = result[key]
-        shown = f"winners {', '.join(o['winners']) or 'nobody'}" if o else "still in play"
+        if o:
+            shown = t("winners %(winners)s", winners=", ".join(o["winners"]) or t("nobody"))
+        else:
+            shown = t("still in play")
         typer.echo(f"  {label}: {shown}")
     if "standings" in result:
         show_effect(result)
-
-
-@solve_app.command("texas")
-@guarded
-def solve_texas(
-    letters: Annotated[str, typer.Argument(help="Personal and common letters, e.g. SNOASACI.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """The best-scoring word for a Texas Word'em pool (TEX-3)."""
-    from engine.solve import texas_best
-    from tournament.services.matches import open_lexicon
-
-    path = settings().lexicon
-    best = texas_best(open_lexicon(path), list(letters))
-    answer = {"word": best[0], "score": best[1]} if best else {"word": None, "score": 0}
-    if as_json:
-        print_json(answer)
-    else:
-        typer.echo(f"{answer['word']}: {answer['score']}" if best else "no word")
-
-
-@solve_app.command("roulette_russa")
-@guarded
-def solve_roulette(
-    consonants: Annotated[str, typer.Argument(help="The consonants in play, e.g. SSTPGNM.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """A short word whose consonants include all those listed (RR-3)."""
-    from engine.solve import roulette_word
-    from tournament.services.matches import open_lexicon
-
-    path = settings().lexicon
-    word = roulette_word(open_lexicon(path), list(consonants))
-    if as_json:
-        print_json({"word": word})
-    else:
-        typer.echo(word or "no word covers them (with up to two more consonants)")
-
-
-@solve_app.command("asta")
-@guarded
-def solve_asta(
-    previous: Annotated[str, typer.Argument(help="The previous word (or the base letters).")],
-    new: Annotated[list[str], typer.Argument(help="The two faces rolled, e.g. Z A.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """The legal next words of L'asta (AST-2, AST-3; a Z stands for any letter)."""
-    from engine.games.asta import slot
-    from engine.solve import asta_words
-    from tournament.services.matches import open_lexicon
-
-    path = settings().lexicon
-    lexicon = open_lexicon(path)
-    legal = asta_words(lexicon, [c for c in previous.lower()], [slot(f.upper()) for f in new])
-    if as_json:
-        print_json([{"word": w, "jolly": j} for w, j in legal])
-    else:
-        typer.echo(", ".join(w + (f" (Z as {j})" if j else "") for w, j in legal) or "no word")

@@ -18,6 +18,7 @@ from typer.core import TyperGroup
 
 from engine.jsontext import lone_surrogate
 from engine.record import Record
+from tournament.cli.words import ENV, choose, from_tournament, said, t
 
 # A value echoed back in a usage error is cut short: a 4,000-digit number is not repeated whole.
 _LONG_WORD = re.compile(r"[^\s']{41,}")
@@ -47,9 +48,13 @@ class OneLineErrors(TyperGroup):
         **extra: Any,
     ) -> Any:
         _negative_numbers_are_arguments(self)
+        from tournament.cli.helptext import translate
         from tournament.cli.panels import arrange
 
+        # The language first (--lang, TOURNAMENT_LANG, the locale): help is said in it too.
+        choose(sys.argv[1:] if args is None else list(args))
         arrange(self)
+        translate(self)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         # A file name that is not UTF-8 arrives as surrogate escapes (PEP 383); printed back
@@ -62,13 +67,15 @@ class OneLineErrors(TyperGroup):
         except ClickException as e:
             # Without arguments a group prints its help (already shown by then), as before.
             if type(e).__name__ != "NoArgsIsHelpError":
+                from tournament.cli.usage import sentence
+
                 ctx = getattr(e, "ctx", None)
-                where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-                message = _LONG_WORD.sub(lambda m: f"{m.group()[:20]}…", e.format_message())
-                typer.echo(f"error: {message.rstrip('.')}{where}", err=True)
+                where = t(" (see '%(help)s')", help=f"{ctx.command_path} --help") if ctx else ""
+                message = _LONG_WORD.sub(lambda m: f"{m.group()[:20]}…", sentence(e))
+                typer.echo(t("error: %(why)s", why=f"{message.rstrip('.')}{where}"), err=True)
             sys.exit(e.exit_code)
         except typer.Abort:
-            typer.echo("error: stopped before anything was stored", err=True)
+            typer.echo(t("error: %(why)s", why=t("stopped before anything was stored")), err=True)
             sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
@@ -141,6 +148,14 @@ def options(
             help="An organizer's word list (.marisa, or text with one word a line).",
         ),
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The language of the command line: it or en (else TOURNAMENT_LANG, the "
+            "locale, the tournament's; see docs/cli.md).",
+        ),
+    ] = None,
     version: Annotated[
         bool,
         typer.Option(
@@ -153,6 +168,11 @@ def options(
 ) -> None:
     global _settings
     _settings = Settings(db, lexicon)
+    env = os.environ.get(ENV, "")
+    if lang is not None and lang not in ("it", "en"):
+        fail(t("the command line speaks Italian (it) or English (en), not %(lang)r", lang=lang))
+    if lang is None and env and env not in ("it", "en"):
+        fail(t("%(env)s names %(lang)r: the command line speaks it or en", env=ENV, lang=env))
 
 
 def _version(given: bool) -> None:
@@ -165,7 +185,8 @@ def _version(given: bool) -> None:
 
 
 def fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
+    """Refuse: ``message`` (a catalogue Msg is said in the run's language) on stderr, exit 1."""
+    typer.echo(t("error: %(why)s", why=said(message)), err=True)
     raise typer.Exit(1)
 
 
@@ -190,11 +211,20 @@ def check_argument(text: str) -> None:
     turns into lone surrogates), or a number too long to convert. Paths are not checked: a file
     name need not be UTF-8."""
     if lone_surrogate(text):
-        fail(f"the argument {_shown(text)} is not UTF-8 text (check the terminal's encoding)")
+        fail(
+            t(
+                "the argument %(text)s is not UTF-8 text (check the terminal's encoding)",
+                text=_shown(text),
+            )
+        )
     if len(text) > _MAX_DIGITS and (long := _TOO_MANY_DIGITS.search(text)):
         fail(
-            f"the argument {_shown(text)} holds a number of {len(long.group()):,} digits: "
-            "no command reads numbers that long"
+            t(
+                "the argument %(text)s holds a number of %(digits)s digits: "
+                "no command reads numbers that long",
+                text=_shown(text),
+                digits=f"{len(long.group()):,}",
+            )
         )
 
 
@@ -220,14 +250,14 @@ def guarded(fn: F) -> F:
                 made = None if "://" in str(db) or Path(db).exists() else Path(db)
                 return _refused_leaves_nothing(fn, args, kwargs, made)
         except UserError as e:
-            fail(str(e))
+            fail(e.args[0] if len(e.args) == 1 and isinstance(e.args[0], str) else str(e))
         except BrokenPipeError:
             # The reader went away (``tournament match list | head``): as any Unix tool, stop
             # quietly; stdout goes to /dev/null so Python's own flush at exit says nothing.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(141) from None  # 128 + SIGPIPE, as a shell reports it
         except OSError as e:
-            fail(f"{e.strerror}: {e.filename}" if e.filename else str(e))
+            fail(os_error(e))
 
     return run  # type: ignore[return-value]
 
@@ -252,6 +282,28 @@ def _refused_leaves_nothing(
         raise
 
 
+# The operating system's refusals users meet most, in the catalogue's words.
+_OS_ERRORS = {
+    "ENOENT": "No such file or directory",
+    "EACCES": "Permission denied",
+    "EISDIR": "Is a directory",
+    "ENOTDIR": "Not a directory",
+    "ENOSPC": "No space left on device",
+    "EEXIST": "File exists",
+    "EROFS": "Read-only file system",
+}
+
+
+def os_error(e: OSError) -> str:
+    """An OSError as one sentence: its reason (in the run's language where the catalogue has
+    it) and the file it names."""
+    import errno
+
+    name = errno.errorcode.get(e.errno or 0, "")
+    why = t(_OS_ERRORS[name]) if name in _OS_ERRORS else (e.strerror or str(e))
+    return t("%(why)s: %(file)s", why=why, file=e.filename) if e.filename else why
+
+
 _settings = Settings("tournament.db", None)
 
 
@@ -270,7 +322,16 @@ def store(create: bool = False) -> Any:
     context = get_current_context(silent=True)
     if context is not None:
         context.call_on_close(lambda: close(s))  # a server's connections, given back
+    from_tournament(lambda: tournament_lang(s))
     return s
+
+
+def tournament_lang(s: Any) -> str | None:
+    """The tournament's own language (``create --lang``), None where the store holds none (read
+    from its first event: a recording call never loads the tournament, #15)."""
+    from tournament.services.language import tournament_lang as created_with
+
+    return created_with(s)
 
 
 def read_text(path: Path) -> str:
@@ -278,7 +339,7 @@ def read_text(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        fail(f"{path} is not UTF-8 text")
+        fail(t("%(path)s is not UTF-8 text", path=path))
 
 
 def print_json(obj: Any) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.events import (
     REFEREE,
@@ -39,11 +39,12 @@ from engine.events import (
     Void,
     actor,
 )
-from engine.message import Msg, msg, nmsg
+from engine.message import Msg, msg
 from engine.notation import format as format_move
 from exports.i18n import check_lang
 from exports.i18n import say as said
 from exports.wording import event_message
+from tournament.cli.lines import closed_round, finished, moved, next_line
 from tournament.errors import Refused
 from tournament.services import dice, play
 from tournament.services.matches import Loaded, load, sealed_word, summary
@@ -230,24 +231,9 @@ class Console:
     def show_preview(self, preview: Preview) -> None:
         """What a correction of a closed round changes, as the CLI shows it, before it is
         stored."""
-        self.tell(
-            msg(
-                "%(match)s is in round %(round)s, already closed: the standings are recomputed; "
-                "pairings already published stay as they are.",
-                match=preview.match,
-                round=preview.round,
-            )
-        )
+        self.tell(closed_round(preview.match, preview.round))
         for row in preview.moved:
-            line = msg(
-                "%(player)s: #%(rank)s with %(points)s (was #%(rank_before)s with %(before)s)",
-                player=row["player"],
-                rank=row["rank"],
-                points=f"{row['points']:g}",
-                rank_before=row["rank_before"],
-                before=f"{row['points_before']:g}",
-            )
-            self.say("  " + self.words(line))
+            self.say("  " + self.words(moved(row)))
         from tournament.services.effects import paired_otherwise
 
         for later in preview.later_pairings:
@@ -370,33 +356,6 @@ class Console:
             )
         )
         return commitment
-
-
-def finished(winners: list[str]) -> Msg:
-    """The line that closes a match: who won, or that nobody did."""
-    if not winners:
-        return msg("finished: nobody wins")
-    return nmsg(
-        "finished: winner %(winners)s",
-        "finished: winners %(winners)s",
-        len(winners),
-        winners=tuple(winners),
-    )
-
-
-def next_line(turn: dict[str, Any]) -> Msg:
-    """Who acts next, what is expected, and the moves open (in the notation)."""
-    events = "/".join(turn["events"])
-    if turn["player"] == REFEREE:  # dealing cards, naming who starts: the referee's own move
-        return msg(
-            "next: the referee: %(expects)s [%(events)s]", expects=turn["expects"], events=events
-        )
-    return msg(
-        "next: %(player)s: %(expects)s [%(events)s]",
-        player=turn["player"],
-        expects=turn["expects"],
-        events=events,
-    )
 
 
 YES = ("y", "yes", "s", "si", "sì")  # a correction confirmed, in either language

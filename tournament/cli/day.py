@@ -16,7 +16,6 @@ import typer
 from exports.i18n import N_  # marks the CLI's sentences for the catalogue (its extraction)
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.options import (
-    ALL_GAMES_HELP,
     BY,
     JSON,
     active_players,
@@ -38,7 +37,7 @@ def create(
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination or pods.")] = "swiss",
     rounds: Annotated[int | None, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
     plays: Annotated[
-        str, typer.Option(help=f"partita (four games, CH-3) or one game: {ALL_GAMES_HELP}.")
+        str, typer.Option(help="partita (four games, CH-3) or one game: %(games)s.")
     ] = "partita",
     games: Annotated[str | None, typer.Option(help="Games allowed, comma-separated.")] = None,
     scoring: Annotated[str, typer.Option(help="Points for win,draw,loss,bye.")] = "3,1,0,3",
@@ -75,11 +74,11 @@ def create(
     from tournament.services import day
 
     if not name.strip():
-        fail("give the tournament a name")
+        fail(t("give the tournament a name"))
     _check_date(date)
     points = numbers(scoring, "--scoring")
     if len(points) != 4:
-        fail("--scoring takes four numbers: win,draw,loss,bye")
+        fail(t("--scoring takes four numbers: win,draw,loss,bye"))
     seed_order: list[str] = []
     if seed_from is not None:  # read before anything is created, so a bad season stores nothing
         from tournament.season import service
@@ -88,7 +87,7 @@ def create(
             service.open_season(seed_from, jobs=0, lexicon=settings().lexicon)
         )
     s = store(create=True)
-    t = day.create(
+    made = day.create(
         s,
         name,
         by=by,
@@ -112,10 +111,20 @@ def create(
     )
     refresh(s)
     if as_json:
-        print_json(t.settings)
+        print_json(made.settings)
     else:
-        seeded = f"; seeded by the ratings of {seed_from}" if seed_from is not None else ""
-        typer.echo(f"created {name}: {t.settings['format']}, plays {t.settings['plays']}{seeded}")
+        said = dict(name=name, format=made.settings["format"], plays=made.settings["plays"])
+        if seed_from is not None:
+            typer.echo(
+                t(
+                    "created %(name)s: %(format)s, plays %(plays)s; seeded by the ratings of "
+                    "%(season)s",
+                    season=seed_from,
+                    **said,
+                )
+            )
+        else:
+            typer.echo(t("created %(name)s: %(format)s, plays %(plays)s", **said))
 
 
 def _check_date(date: str) -> None:
@@ -126,7 +135,7 @@ def _check_date(date: str) -> None:
         try:
             datetime.date.fromisoformat(date)
         except ValueError:
-            fail(f"--date {date!r} is not a date: write it as 2026-12-13")
+            fail(t("--date %(date)r is not a date: write it as 2026-12-13", date=date))
 
 
 @app.command("standings")
@@ -151,13 +160,22 @@ def standings(as_json: JSON = False) -> None:
     show_standings(rows, t(N_("The final standings: the bracket, then the Swiss")))
 
 
-def show_standings(rows: list[dict[str, Any]], title: str = "Standings") -> None:
+def show_standings(rows: list[dict[str, Any]], title: str | None = None) -> None:
     from tournament.cli.render import Table, cell
 
     def num(v: Any) -> str:
         return "" if v is None else (str(int(v)) if float(v).is_integer() else f"{v:g}")
 
-    table = Table("#", "player", "points", "challenges", "Buchholz", "cut-1", "S-B", title=title)
+    table = Table(
+        "#",
+        t("player"),
+        t("points"),
+        t("challenges"),
+        "Buchholz",
+        t("cut-1"),
+        "S-B",
+        title=t("Standings") if title is None else title,
+    )
     for r in rows:
         table.add_row(
             str(r["rank"]),
@@ -186,20 +204,31 @@ def status(as_json: JSON = False) -> None:
         print_json(info)
         return
     if not info["round"]:
-        where = "no round paired yet (tournament round pair)"
+        where = t("no round paired yet (tournament round pair)")
+    elif info["round_closed"]:
+        where = t("round %(round)s closed", round=info["round"])
     else:
-        where = f"round {info['round']} " + ("closed" if info["round_closed"] else "in play")
+        where = t("round %(round)s in play", round=info["round"])
     echo(f"{info['name']}: {active_players(info['players'])}, {where}")
     for tb in info["tables"]:  # the status as --json prints it (docs/cli.md), not stored state
         who = " - ".join(tb["players"])
         if tb["bye"]:
-            echo(f"  table {tb['table']}: {who} (bye)")
+            echo("  " + t("table %(table)s: %(who)s (bye)", table=tb["table"], who=who))
             continue
-        done = "decided" if tb["decided"] else "playing"
+        done = t("decided") if tb["decided"] else t("playing")
         played = [f"{g} {tb['matches'].get(g, '-')}" for g in tb["games"]]
         played += [f"{g} {n}" for g, n in tb["matches"].items() if g not in tb["games"]]
-        games = ", ".join(played) or "no games yet"
-        echo(f"  table {tb['table']}: {who}: {done}; {games}")
+        games = ", ".join(played)
+        echo(
+            "  "
+            + t(
+                "table %(table)s: %(who)s: %(done)s; %(games)s",
+                table=tb["table"],
+                who=who,
+                done=done,
+                games=games or t("no games yet"),
+            )
+        )
         if tb.get("decider"):  # a drawn knockout table (#24)
             echo(
                 "    "
@@ -227,12 +256,12 @@ def rebuild(as_json: JSON = False) -> None:
     from tournament.cli.progress import bar, wanted
     from tournament.readside import readmodels
 
-    with bar("rebuilding the read models (events)", None, wanted(as_json)) as counted:
+    with bar(t("rebuilding the read models (events)"), None, wanted(as_json)) as counted:
         progress = readmodels.rebuild(store(), counted.at)
     if as_json:
         print_json({"events": progress.events})
     else:
-        typer.echo(f"rebuilt the read models from {progress.events} events")
+        typer.echo(t("rebuilt the read models from %(events)s events", events=progress.events))
 
 
 @app.command("amend")
@@ -247,7 +276,7 @@ def amend(
     as_json: JSON = False,
 ) -> None:
     """Amend a table's result (the match logs stay as they are); in a closed round, first show
-    what it changes, and record it with --yes."""
+    what it changes, and record it with ``--yes``."""
     from tournament.cli.record import show_effect
     from tournament.services import corrections
 
@@ -261,6 +290,13 @@ def amend(
         return
     show_effect(preview.to_json())
     if preview.stored:
-        typer.echo(f"round {round_number}, table {table}: result amended ({reason})")
+        typer.echo(
+            t(
+                "round %(round)s, table %(table)s: result amended (%(reason)s)",
+                round=round_number,
+                table=table,
+                reason=reason,
+            )
+        )
     else:
-        typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
+        typer.echo(t("nothing stored: the round is closed; repeat with --yes to record it"))

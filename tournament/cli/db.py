@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.cli.words import said, t
 
 db_app = typer.Typer(help="Copy a tournament between stores (SQLite, PostgreSQL).",
                      no_args_is_help=True)  # fmt: skip
@@ -37,13 +38,19 @@ def copy(
         print_json(result.to_json())
     if result.failures:
         for failure in result.failures:
-            typer.echo(f"FAILED {failure}", err=True)
-        fail(f"the copy in {result.target} did not verify, and was taken away")
+            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
+        fail(t("the copy in %(target)s did not verify, and was taken away", target=result.target))
     if not as_json:
         typer.echo(
-            f"copied {result.events} events ({result.matches} matches and the tournament) "
-            f"from {result.source} to {result.target}: every row identical, every hash chain "
-            "intact and every replay agrees"
+            t(
+                "copied %(events)s events (%(matches)s matches and the tournament) from "
+                "%(source)s to %(target)s: every row identical, every hash chain intact and "
+                "every replay agrees",
+                events=result.events,
+                matches=result.matches,
+                source=result.source,
+                target=result.target,
+            )
         )
 
 
@@ -60,8 +67,12 @@ def follow(
     from tournament.services.stores import locate
 
     if not locate(settings().db).is_server:
-        fail("db follow keeps a PostgreSQL server's read models live; a file's are kept by "
-             "the commands that write it")  # fmt: skip
+        fail(
+            t(
+                "db follow keeps a PostgreSQL server's read models live; a file's are kept by "
+                "the commands that write it"
+            )
+        )
     s = store()
     for progress in follow_server(s, seconds):
-        typer.echo(f"read models: {progress.events} new events applied")
+        typer.echo(t("read models: %(events)s new events applied", events=progress.events))

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from tournament.cli.common import app, fail, guarded, settings, store
+from tournament.cli.words import said, t
 
 export_app = typer.Typer(help="Printable sheets and files for posting.", no_args_is_help=True)
 app.add_typer(export_app, name="export")
@@ -29,23 +30,23 @@ def _printer(
     from tournament.services.printing import Printer
 
     if lang not in (None, "it", "en"):
-        fail("printed material is in Italian (it) or English (en)")
+        fail(t("printed material is in Italian (it) or English (en)"))
     if templates is not None and not templates.is_dir():
-        fail(f"--templates {templates} is not a folder of templates")
+        fail(t("--templates %(folder)s is not a folder of templates", folder=templates))
     return Printer(store(create=create), out, lang, templates, settings().lexicon, pdf=pdf)
 
 
 def _said(printer: Any) -> None:
     """Every file the printer wrote (the PDFs beside their HTML), then any PDF warning."""
     for p in printer.written:
-        typer.echo(f"wrote {p}")
+        typer.echo(t("wrote %(file)s", file=p))
     _no_pdf(printer)
 
 
 def _no_pdf(printer: Any) -> None:
     """One line on stderr when PDFs were asked for and could not be written."""
     if printer is not None and printer.pdf_missing:
-        typer.echo(f"warning: {printer.pdf_missing}", err=True)
+        typer.echo(t("warning: %(why)s", why=said(printer.pdf_missing)), err=True)
 
 
 def _formats(text: str) -> tuple[str, ...]:
@@ -54,7 +55,7 @@ def _formats(text: str) -> tuple[str, ...]:
     chosen = tuple(f.strip() for f in text.split(",") if f.strip())
     bad = [f for f in chosen if f not in ("html", "csv", "json", "md")]
     if bad or not chosen:
-        fail(f"formats are html, csv, json and md, not {text!r}")
+        fail(t("formats are html, csv, json and md, not %(text)r", text=text))
     return chosen
 
 
@@ -73,9 +74,9 @@ def export_sheet(
     from tournament.cli.common import fail
 
     if game not in sheets():
-        fail(f"no sheet for {game!r} (sheets: {', '.join(sheets())})")
+        fail(t("no sheet for %(game)r (sheets: %(sheets)s)", game=game, sheets=", ".join(sheets())))
     if not 2 <= players <= 10:
-        fail("a sheet has rows for 2 to 10 players")
+        fail(t("a sheet has rows for 2 to 10 players"))
     printer = _printer(out, lang or "it", templates, pdf, create=True)
     printer.blank_sheet(game, players)
     _said(printer)
@@ -153,7 +154,7 @@ def export_all(
     from tournament.cli.progress import bar, wanted
 
     printer = _printer(out, lang, templates, pdf)
-    with bar("writing", None, wanted(False)) as written:
+    with bar(t("writing"), None, wanted(False)) as written:
         paths = printer.everything(written.done)
-    typer.echo(f"wrote {len(paths)} files into {out.resolve()}")
+    typer.echo(t("wrote %(n)s files into %(folder)s", n=len(paths), folder=out.resolve()))
     _no_pdf(printer)

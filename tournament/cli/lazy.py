@@ -21,8 +21,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import typer
 
-GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon")
-NOT_COMMANDS = ("common", "console", "lazy")  # modules of tournament.cli that register nothing
+GLOBAL_OPTIONS_WITH_VALUE = ("--db", "--lexicon", "--lang")
+NOT_COMMANDS = (
+    "common",
+    "console",
+    "lazy",
+    "words",
+    "helptext",
+    "usage",
+    "lines",
+)  # register nothing
 
 # The module of tournament.cli that registers each first word (a word not here: all of them);
 # ``match`` is two: its logs (match) and its recording verbs (record).
@@ -31,7 +39,7 @@ MODULES: dict[str, str | tuple[str, ...]] = {
     "words": "match",
     "verify": "audit",
     "audit": "audit",
-    "solve": "audit",
+    "solve": "solve",
     "create": "day",
     "players": "players",
     "round": "rounds",

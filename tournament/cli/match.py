@@ -11,8 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.games import names
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
+from tournament.cli.words import t
 
 match_app = typer.Typer(
     help="Match logs: create, record, import, export, show.", no_args_is_help=True
@@ -41,7 +41,7 @@ def words_check(
         print_json(answers)
         return
     for w, ok in answers.items():
-        typer.echo(f"{w}: {'yes' if ok else 'no'}")
+        typer.echo(f"{w}: {t('yes') if ok else t('no')}")
     if not all(answers.values()):
         raise typer.Exit(1)
 
@@ -66,18 +66,30 @@ def match_import(
 
     text = read_text(file)
     long = text.count("\n") > LONG_LOG  # a short log is checked before a bar could be seen
-    with bar(f"checking {file.name}", None, long and wanted(False)) as checked:
+    with bar(t("checking %(file)s", file=file.name), None, long and wanted(False)) as checked:
         log = check_log(text, settings().lexicon, checked.at)  # nothing stored before this
     existed = "://" in settings().db or Path(settings().db).exists()  # a server: look
     s = store(create=True)
     if existed and not again and (same := stored_as(s, log)) is not None:
         fail(
-            f"{file} is already stored as {same}: nothing was imported "
-            "(repeat with --again to store it once more, as a new match)"
+            t(
+                "%(file)s is already stored as %(same)s: nothing was imported "
+                "(repeat with --again to store it once more, as a new match)",
+                file=file,
+                same=same,
+            )
         )
     match = import_log(s, log)
     typer.echo(match.number)
-    typer.echo(f"imported {file} as {match.number} ({len(match.lines)} events)", err=True)
+    typer.echo(
+        t(
+            "imported %(file)s as %(match)s (%(events)s events)",
+            file=file,
+            match=match.number,
+            events=len(match.lines),
+        ),
+        err=True,
+    )
 
 
 @match_app.command("export")
@@ -97,7 +109,7 @@ def match_export(
         from tournament.services.files import write_whole
 
         write_whole(output, text)  # whole or not at all: a full disk leaves no empty file (#29)
-        typer.echo(f"wrote {match.number} to {output}", err=True)
+        typer.echo(t("wrote %(match)s to %(file)s", match=match.number, file=output), err=True)
 
 
 @match_app.command("list")
@@ -126,7 +138,7 @@ def match_list(
 
     from tournament.cli.render import joined
 
-    table = Table("id", "game", "players", "events")
+    table = Table("id", t("game"), t("players"), t("events"))
     for r in rows:
         table.add_row(r["id"], r["game"], joined(r["players"]), str(r["events"]))
     Console().print(table)
@@ -155,7 +167,7 @@ def match_show(
 def match_new(
     game: Annotated[
         str,
-        typer.Argument(help=", ".join(names())),
+        typer.Argument(help="The game: %(games)s."),
     ],
     players: Annotated[
         list[str], typer.Argument(help="The players in turn order; the first is the challenger.")

@@ -7,20 +7,14 @@ from typing import Annotated, Any
 
 import typer
 
-from engine.games import names, tetragon
 from tournament.cli.common import fail, store
-
-# The games a tournament plays, for --help, from the registry (which loads no game for it).
-GAMES_HELP = ", ".join(tetragon())
-ALL_GAMES_HELP = ", ".join(names())
+from tournament.cli.words import t, tn
 
 JSON = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 BY = Annotated[str, typer.Option("--by", help="Who records this (kept in the log).")]
 REFEREE = Annotated[
     str | None,
-    typer.Option(
-        "--referee", help="The referee's name (free text), printed on the score sheets (#11)."
-    ),
+    typer.Option("--referee", help="The referee's name (free text), printed on the score sheets."),
 ]
 
 
@@ -32,7 +26,7 @@ def numbers(text: str | None, what: str) -> list[float]:
     try:
         return [float(x) for x in csv(text)]
     except ValueError:
-        fail(f"{what} must be numbers separated by commas, not {text!r}")
+        fail(t("%(what)s must be numbers separated by commas, not %(text)r", what=what, text=text))
 
 
 def refresh(s: Any) -> None:
@@ -60,4 +54,4 @@ def query_rows(query: Callable[[Any], list[dict[str, Any]]]) -> list[dict[str, A
 
 def active_players(n: int) -> str:
     """``1 active player``, ``5 active players``."""
-    return f"{n} active player{'' if n == 1 else 's'}"
+    return tn("%(n)s active player", "%(n)s active players", n, n=n)

@@ -1,5 +1,5 @@
 """``tournament --help`` in the order an organizer works: the day, recording, reading, printing,
-disputes (typer's rich help panels, #11).
+disputes (typer's rich help panels, #11), titled in the run's language.
 
 The commands are registered module by module (and a recording call registers only its own
 group, see :func:`tournament.cli.main`), so the order is set here, once, when help or a command
@@ -10,20 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from exports.i18n import N_
+
 PANELS: dict[str, list[str]] = {
-    "The day": ["create", "players", "round", "partita", "table", "status", "standings"],
-    "Recording at the table": ["play", "match"],
-    "Reading and trying": ["words", "solve", "season", "simulate", "demo", "rebuild"],
-    "Printing": ["export"],
-    "Disputes": ["audit", "verify", "amend"],
+    N_("The day"): ["create", "players", "round", "partita", "table", "status", "standings"],
+    N_("Recording at the table"): ["play", "match"],
+    N_("Reading and trying"): ["words", "solve", "season", "simulate", "demo", "rebuild"],
+    N_("Printing"): ["export"],
+    N_("Disputes"): ["audit", "verify", "amend"],
 }
 # Within `match`: recording first, the referee's corrections, then reading and moving logs.
 MATCH_PANELS: dict[str, list[str]] = {
-    "Referee": ["rule", "void"],
-    "Reading and moving logs": ["show", "list", "export", "import"],
+    N_("Referee"): ["rule", "void"],
+    N_("Reading and moving logs"): ["show", "list", "export", "import"],
 }
 RECORDING = None  # typer's first panel, "Commands": the recording verbs come first
-OTHER = "Other"
+OTHER = N_("Other")
 _RANK = {name: rank for rank, name in enumerate(n for names in PANELS.values() for n in names)}
 
 
@@ -33,11 +35,14 @@ def _panel_of(name: str, panels: dict[str, list[str]], default: str | None) -> s
 
 def arrange(root: Any) -> None:
     """Give every command of the root, and of ``match``, its help panel."""
+    from tournament.cli.words import gettext
+
     for name, command in root.commands.items():
-        command.rich_help_panel = _panel_of(name, PANELS, OTHER)
+        command.rich_help_panel = gettext(_panel_of(name, PANELS, OTHER) or OTHER)
     match = root.commands.get("match")
     for name, command in getattr(match, "commands", {}).items():
-        command.rich_help_panel = _panel_of(name, MATCH_PANELS, RECORDING)
+        panel = _panel_of(name, MATCH_PANELS, RECORDING)
+        command.rich_help_panel = gettext(panel) if panel else None
 
 
 def ordered(names: list[str]) -> list[str]:

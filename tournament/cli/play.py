@@ -6,11 +6,12 @@ import os
 import select
 import sys
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, settings, store
+from tournament.cli.common import app, fail, guarded, settings, store, tournament_lang
+from tournament.cli.words import given, t
 
 
 def tty_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | None:
@@ -66,17 +67,6 @@ def plain_read_line(prompt: str, seconds: float | None, hidden: bool) -> str | N
     return line.rstrip("\n") if line else "quit"
 
 
-def _tournament_lang(s: Any) -> str:
-    """The language the tournament prints in (its ``--lang`` at creation), else Italian."""
-    from tournament.errors import Refused
-    from tournament.services import day
-
-    try:
-        return str(day.get_tournament(s).settings.get("lang") or "it")
-    except Refused:
-        return "it"
-
-
 @app.command("play")
 @guarded
 def play(
@@ -91,9 +81,9 @@ def play(
 ) -> None:
     """The referee's console: the game, who acts, what is legal; one short line a move.
 
-    It speaks the tournament's language (Italian unless it was created with ``--lang en``; a
-    match outside a tournament: Italian), or the one ``--lang`` asks; moves are typed in the
-    notation.
+    It speaks the language `play --lang` or `tournament --lang` names, else the tournament's
+    (Italian unless it was created with `--lang en`; a match outside a tournament: Italian).
+    Moves are typed in the notation, the same in both languages.
     """
     from rich.console import Console as Screen
     from rich.panel import Panel
@@ -103,7 +93,7 @@ def play(
     from tournament.cli.console import SAVED, Console
 
     if lang is not None and lang not in LANGS:
-        fail(f"the console speaks Italian (it) or English (en), not {lang!r}")
+        fail(t("the console speaks Italian (it) or English (en), not %(lang)r", lang=lang))
 
     screen = Screen(highlight=False)
 
@@ -113,7 +103,7 @@ def play(
     s = store()
     read = tty_read_line if sys.stdin.isatty() else plain_read_line
     number = s.get_match(match_id).number
-    lang = lang or _tournament_lang(s)
+    lang = lang or given() or tournament_lang(s) or "it"
     console = Console(
         s,
         number,

@@ -12,6 +12,9 @@ from tournament.cli.options import BY, JSON, active_players, console, query_rows
 from tournament.cli.words import lang, t
 from tournament.domain.names import admitted, registered
 
+# A player's status as stored, said in the catalogue's words.
+STATUS = {"active": N_("active"), "dropped": N_("dropped"), "withdrawn": N_("withdrawn")}
+
 players_app = typer.Typer(help="Register, list and withdraw players.", no_args_is_help=True)
 app.add_typer(players_app, name="players")
 
@@ -26,12 +29,12 @@ def players_add(
 
     names = [admitted(n) for n in names]  # a new name: normalised, or refused (#29)
     s = store()
-    t = day.add_players(s, names, by=by)
+    tournament = day.add_players(s, names, by=by)
     refresh(s)
     if as_json:
-        print_json({"added": names, "active": t.active})
+        print_json({"added": names, "active": tournament.active})
     else:
-        typer.echo(active_players(len(t.active)))
+        typer.echo(active_players(len(tournament.active)))
 
 
 @players_app.command("withdraw")
@@ -49,17 +52,19 @@ def players_withdraw(
     from tournament.services import day
 
     s = store()
-    t = day.withdraw(s, name, reason, by=by)
-    name = registered(name, t.players) or name  # as registered (#11)
+    tournament = day.withdraw(s, name, reason, by=by)
+    name = registered(name, tournament.players) or name  # as registered (#11)
     refresh(s)
-    player = views.players(t)[name]
-    table = day.forfeited_table(t, name)
+    player = views.players(tournament)[name]
+    table = day.forfeited_table(tournament, name)
     if as_json:
         forfeit = {"forfeits": {"round": table.round, "table": table.number}} if table else {}
         print_json({"player": name, **player.to_json(), **forfeit})
     else:
-        echo(f"{name} {player.status}")
-        said = day.forfeit_said(t, name)
+        echo(
+            t("%(name)s %(status)s", name=name, status=t(STATUS.get(player.status, player.status)))
+        )
+        said = day.forfeit_said(tournament, name)
         if said is not None:  # what the withdrawal did at the open table (#24)
             echo(say(said, lang()))
 
@@ -76,9 +81,10 @@ def players_list(as_json: JSON = False) -> None:
         return
     from tournament.cli.render import Table, cell
 
-    table = Table("seed", "player", "status", "from round")
+    table = Table(t("seed"), t("player"), t("status"), t("from round"))
     for r in rows:
-        table.add_row(str(r["seed"]), cell(r["name"]), r["status"], str(r["since"]))
+        status = t(STATUS.get(r["status"], r["status"]))
+        table.add_row(str(r["seed"]), cell(r["name"]), status, str(r["since"]))
     console().print(table)
 
 

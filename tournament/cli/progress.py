@@ -7,10 +7,38 @@ rich is imported only when a bar is drawn: a recording call never loads it (issu
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+
+from exports.i18n import N_
+
+# The steps the services tell a bar of, said in the run's language: (the step as told, the id).
+STEPS = [
+    (re.compile(r"round (?P<n>\d+): (?P<tables>\d+) tables played"),
+     N_("round %(n)s: %(tables)s tables played")),
+    (re.compile(r"pairings (?P<n>\d+)"), N_("pairings %(n)s")),
+    (re.compile(r"standings"), N_("standings")),
+    (re.compile(r"partite"), N_("partite")),
+    (re.compile(r"bracket"), N_("bracket")),
+]  # fmt: skip
+
+
+def step(text: str) -> str:
+    """A step a service told (its English), in the run's language; a name (a game's, a
+    match's, a file's) as it is.
+
+    >>> step("M7")
+    'M7'
+    """
+    from tournament.cli.words import t
+
+    for pattern, id in STEPS:
+        if found := pattern.fullmatch(text):
+            return t(id, **found.groupdict())
+    return text
 
 
 def _terminal() -> bool:
@@ -35,7 +63,7 @@ class Bar:
 
     def __call__(self, text: str = "", steps: int = 1) -> None:
         if self.progress is not None:
-            described = f"{self.label}: {text}" if text else self.label
+            described = f"{self.label}: {step(text)}" if text else self.label
             self.progress.update(self.task, advance=steps, description=described)
 
     def done(self, text: str, total: int) -> None:

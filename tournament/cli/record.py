@@ -13,6 +13,7 @@ import typer
 from engine.message import msg
 from tournament.cli.common import guarded, read_text, settings, store
 from tournament.cli.match import match_app
+from tournament.cli.words import said, t
 
 if TYPE_CHECKING:
     from tournament.services.corrections import Preview
@@ -43,6 +44,7 @@ def _record(
 ) -> None:
     """Record one move; in a closed round it is a correction: previewed, and stored with
     ``--yes`` (``yes`` is None for the verbs that have no ``--yes``: ``match move`` has)."""
+    from tournament.cli.lines import finished, next_line
     from tournament.services.corrections import record_correction
     from tournament.services.matches import describe, summary
 
@@ -61,7 +63,7 @@ def _record(
         assert done.preview is not None
         if yes is None:
             typer.echo(
-                msg(
+                t(
                     "nothing stored: the round is closed; to record it, repeat it as "
                     "tournament match move %(match)s %(move)s --yes",
                     match=done.preview.match,
@@ -69,45 +71,45 @@ def _record(
                 )
             )
         else:
-            typer.echo("nothing stored: the round is closed; repeat with --yes to record it")
+            typer.echo(t("nothing stored: the round is closed; repeat with --yes to record it"))
         return
     loaded, stored = done.loaded, done.stored
     info = summary(loaded)
     first = loaded.replay.position - len(stored) + 1
     for position, e in enumerate(stored, first):
-        typer.echo(f"{loaded.match.number} #{position} {describe(e)}")
+        typer.echo(f"{loaded.match.number} #{position} {describe(e)}")  # the notation, as typed
         for note in info["notes"]:
             if note["position"] == position:
-                typer.echo(f"  {'ok' if note['ok'] else 'no'}: {note['text']} ({note['rule']})")
-    typer.echo(f"state: {info['state']}")  # the running totals after each move (#11)
+                mark = t("ok") if note["ok"] else t("no")
+                typer.echo(f"  {mark}: {said(note['text'])} ({note['rule']})")
+    # the running totals after each move (#11)
+    typer.echo(said(msg("state: %(state)s", state=info["state"])))
     if info["status"] == "finished":
-        typer.echo(f"finished: winners {', '.join(info['winners']) or 'nobody'}")
-    for t in info["next"]:
-        typer.echo(f"next: {t['player']}: {t['expects']} [{'/'.join(t['events'])}]")
+        typer.echo(said(finished(info["winners"])))
+    for turn in info["next"]:
+        typer.echo(said(next_line(turn)))
 
 
 def show_preview(preview: Preview) -> None:
     """A correction's preview in a closed round: what it changes, before anything is stored."""
-    typer.echo(
-        f"{preview.match} is in round {preview.round}, already closed: the standings are "
-        "recomputed; pairings already published stay as they are."
-    )
+    from tournament.cli.lines import closed_round
+
+    typer.echo(said(closed_round(preview.match, preview.round)))
     show_effect(preview.to_json())
     if preview.awaits:
-        typer.echo(f"  {preview.awaits}")
+        typer.echo(f"  {said(preview.awaits)}")
 
 
 def show_effect(effect: dict[str, Any]) -> None:
+    from tournament.cli.lines import moved
+
     for row in effect["standings"]:
         if (row["rank"], row["points"]) != (row["rank_before"], row["points_before"]):
-            typer.echo(
-                f"  {row['player']}: #{row['rank']} with {row['points']:g} "
-                f"(was #{row['rank_before']} with {row['points_before']:g})"
-            )
+            typer.echo("  " + said(moved(row)))
     from tournament.services.effects import paired_otherwise
 
     for later in effect["later_pairings"]:
-        typer.echo("  " + paired_otherwise(later))
+        typer.echo("  " + said(paired_otherwise(later)))
 
 
 ID = Annotated[str, typer.Argument(metavar="ID", help="The match, e.g. M7.")]
@@ -261,16 +263,23 @@ def match_seal(
             # No terminal to type unseen on: getpass would warn and echo (#11).
             word = sys.stdin.readline().strip()
         else:
-            word = typer.prompt(f"{player}'s word (not shown)", hide_input=True).strip()
+            word = typer.prompt(t("%(player)s's word (not shown)", player=player), hide_input=True)
+            word = word.strip()
         if not word:
-            raise Refused("an empty word cannot be sealed")
+            raise Refused(msg("an empty word cannot be sealed"))
         commitment, salt = sealed_word(word)
         salts.append(salt)
         return commitment
 
     _record(match_id, move("seal", by, commitment), sealer=sealer)
     for salt in salts:
-        typer.echo(f"{by}: keep this salt private, to reveal the word later: {salt}")
+        typer.echo(
+            t(
+                "%(by)s: keep this salt private, to reveal the word later: %(salt)s",
+                by=by,
+                salt=salt,
+            )
+        )
 
 
 @match_app.command("start")

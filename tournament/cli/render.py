@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from engine.message import msg
+from tournament.cli.words import said, t
 from tournament.domain.names import hidden
 
 __all__ = ["Table", "cell", "echo", "joined", "show_match", "visible"]  # Table: rich's, for day
@@ -55,30 +57,46 @@ def show_match(info: dict[str, Any], console: Console | None = None) -> None:
     """Print ``summary()`` of a match for a person."""
     console = console or Console()
     players = joined(info["players"])
-    outside = f" (outside: {joined(info['outside'])})" if info["outside"] else ""
+    outside = t(" (outside: %(players)s)", players=joined(info["outside"]))
+    outside = outside if info["outside"] else ""
     console.print(f"[bold]{info['id']}[/bold] {info['title']}: {players}{outside}")
-    console.print(f"{info['events']} events, head hash {info['head'] or '-'}", soft_wrap=True)
+    console.print(
+        t("%(n)s events, head hash %(head)s", n=info["events"], head=info["head"] or "-"),
+        soft_wrap=True,
+    )
     if info.get("state"):
-        console.print(f"state: {escape(info['state'])}", highlight=False, soft_wrap=True)
+        state = said(msg("state: %(state)s", state=info["state"]))
+        console.print(escape(state), highlight=False, soft_wrap=True)
     if info["notes"]:
-        table = Table("#", "player", "judged", "rule", show_edge=False)
+        table = Table("#", t("player"), t("judged"), t("rule"), show_edge=False)
         for n in info["notes"]:
-            mark = "[green]ok[/green]" if n["ok"] else "[red]no[/red]"
-            table.add_row(str(n["position"]), cell(n["player"]), f"{mark} {n['text']}", n["rule"])
+            mark = f"[green]{t('ok')}[/green]" if n["ok"] else f"[red]{t('no')}[/red]"
+            text = escape(said(n["text"]))
+            table.add_row(str(n["position"]), cell(n["player"]), f"{mark} {text}", n["rule"])
         console.print(table)
     for o in info["out_reasons"]:
-        console.print(f"out: {cell(o['player'])}: {o['reason']} ({o['rule']})")
+        reason = escape(said(o["reason"]))
+        console.print(
+            t("out: %(player)s: %(reason)s", player=cell(o["player"]), reason=reason)
+            + f" ({o['rule']})"
+        )
     if info["voided"]:
-        console.print(f"voided positions: {', '.join(map(str, info['voided']))}")
+        console.print(
+            t("voided positions: %(positions)s", positions=", ".join(map(str, info["voided"])))
+        )
     if info["status"] == "finished":
-        winners = joined(info["winners"]) or "nobody (no point)"
+        winners = joined(info["winners"]) or t("nobody (no point)")
         points = ", ".join(f"{cell(p)} {n}" for p, n in info["points"].items())
-        console.print(f"[bold green]finished[/bold green]: winners {winners}; points {points}")
+        said_points = t("winners %(winners)s; points %(points)s", winners=winners, points=points)
+        console.print(f"[bold green]{t('finished')}[/bold green]: {said_points}")
     else:
-        for t in info["next"]:
+        for turn in info["next"]:
             # escaped: rich would read "[roll]" as a style and print nothing of it (#11)
-            console.print(
-                f"next: [bold]{cell(t['player'])}[/bold]: {escape(t['expects'])} "
-                f"{escape('[' + '/'.join(t['events']) + ']')} ({t['rule']})",
-                highlight=False,
+            events = escape("[" + "/".join(turn["events"]) + "]")
+            line = t(
+                "next: %(player)s: %(expects)s %(events)s",
+                player=f"[bold]{cell(turn['player'])}[/bold]",
+                expects=escape(said(turn["expects"])),
+                events=events,
             )
+            console.print(f"{line} ({turn['rule']})", highlight=False)

@@ -7,33 +7,35 @@ from typing import Annotated, Any
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, store
-from tournament.cli.options import BY, GAMES_HELP, JSON, console, refresh
+from tournament.cli.options import BY, JSON, console, refresh
+from tournament.cli.words import lang, t
 
 round_app = typer.Typer(help="Pair and close rounds.", no_args_is_help=True)
 app.add_typer(round_app, name="round")
 
 
-def _show_round(stored: dict[str, Any], as_json: bool, t: Any = None) -> None:
+def _show_round(stored: dict[str, Any], as_json: bool, tournament: Any = None) -> None:
     """A round's pairings: ``--json`` prints the round as stored (its documented shape); a
-    round of a bracket (of tournament ``t``) says its name (#24)."""
+    round of a bracket (of ``tournament``) says its name (#24)."""
     if as_json:
         print_json(stored)
         return
+    from exports.wording import pairing_reason
     from tournament.cli.render import Table, cell, joined
     from tournament.domain import knockouts, views
 
     r = views.round_of(stored)
-    title = f"Round {r.number}"
-    named = knockouts.round_name(t, r.number) if t is not None else None
+    title = t("Round %(n)s", n=r.number)
+    named = knockouts.round_name(tournament, r.number) if tournament is not None else None
     if named is not None:
         from exports.bracket import round_name
-        from tournament.cli.words import lang
 
         title += f": {round_name(*named, lang())}"
-    table = Table("table", "players", "why", title=title)
-    for tb in r.tables:
-        players = joined(tb.players, " - ") + (" (bye)" if tb.bye else "")
-        table.add_row(str(tb.number), players, cell(tb.why))
+    table = Table(t("table"), t("players"), t("why"), title=title)
+    for tb, as_stored in zip(r.tables, stored["tables"], strict=True):
+        bye = t(" (bye)")
+        players = joined(tb.players, " - ") + (bye if tb.bye else "")
+        table.add_row(str(tb.number), players, cell(pairing_reason(as_stored, lang())))
     console().print(table)
 
 
@@ -76,7 +78,7 @@ def round_close(by: BY = "organizer", as_json: JSON = False) -> None:
     if as_json:
         print_json({"round": number, "closed": True})
     else:
-        typer.echo(f"round {number} closed")
+        typer.echo(t("round %(round)s closed", round=number))
 
 
 @round_app.command("show")
@@ -89,14 +91,14 @@ def round_show(
     from tournament.domain import views
     from tournament.services import day
 
-    t = day.get_tournament(store())
-    last = views.last_round(t)
+    tournament = day.get_tournament(store())
+    last = views.last_round(tournament)
     if last is None:
-        fail("no round has been paired yet")
+        fail(t("no round has been paired yet"))
     n = last.number if number is None else number  # round 0 is no round, not the last
     if not 1 <= n <= last.number:
-        fail(f"there is no round {n} (rounds 1 to {last.number})")
-    _show_round(t.rounds[n - 1], as_json, t)  # as stored, for --json
+        fail(t("there is no round %(n)s (rounds 1 to %(last)s)", n=n, last=last.number))
+    _show_round(tournament.rounds[n - 1], as_json, tournament)  # as stored, for --json
 
 
 @app.command("partita")
@@ -105,7 +107,7 @@ def partita(
     round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
     table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
     games: Annotated[
-        list[str], typer.Argument(help=f"The four different games chosen (CH-3): {GAMES_HELP}.")
+        list[str], typer.Argument(help="The four different games chosen (CH-3): %(tetragon)s.")
     ],
     by: BY = "organizer",
     as_json: JSON = False,
@@ -119,4 +121,11 @@ def partita(
     if as_json:
         print_json({"round": round_number, "table": table, "games": games})
     else:
-        typer.echo(f"round {round_number}, table {table}: {', '.join(games)}")
+        typer.echo(
+            t(
+                "round %(round)s, table %(table)s: %(games)s",
+                round=round_number,
+                table=table,
+                games=", ".join(games),
+            )
+        )

@@ -8,7 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from engine.message import msg
 from tournament.cli.common import app, guarded, print_json
+from tournament.cli.words import said, t
 
 season_app = typer.Typer(
     help="A club season: standings and ratings across tournaments.", no_args_is_help=True
@@ -67,9 +69,13 @@ def standings(path: SEASON, as_json: JSON = False) -> None:
         return
     tournaments = report["tournaments"]
     best = report["scoring"]["best"]
-    counted = f", best {best} of {len(tournaments)} counted" if best else ""
+    counted = t(", best %(best)s of %(n)s counted", best=best, n=len(tournaments)) if best else ""
     table = Table(
-        "#", "player", "points", *(f"T{t['number']}" for t in tournaments), title=report["season"]
+        "#",
+        t("player"),
+        t("points"),
+        *(f"T{one['number']}" for one in tournaments),
+        title=report["season"],
     )
     for row in report["standings"]:
         cells = [""] * len(tournaments)
@@ -79,10 +85,10 @@ def standings(path: SEASON, as_json: JSON = False) -> None:
         table.add_row(str(row["rank"]), row["player"], _num(row["points"]), *cells)
     console = _console()
     console.print(table)
-    for t in tournaments:
-        state = "" if t["rounds"] and t["closed"] == t["rounds"] else " (in play)"
-        console.print(f"T{t['number']}: {t['name']} ({t['label']}){state}")
-    console.print(f"Season points: place (points){counted}.")
+    for one in tournaments:
+        state = "" if one["rounds"] and one["closed"] == one["rounds"] else t(" (in play)")
+        console.print(f"T{one['number']}: {one['name']} ({one['label']}){state}")
+    console.print(t("Season points: place (points)%(counted)s.", counted=counted))
 
 
 @season_app.command("ratings")
@@ -107,7 +113,9 @@ def ratings(
         if as_json:
             print_json(history)
             return
-        table = Table("T", "tournament", "mu", "sigma", "ordinal", "contests", title=player)
+        table = Table(
+            "T", t("tournament"), "mu", "sigma", t("ordinal"), t("contests"), title=player
+        )
         for h in history["history"]:
             table.add_row(
                 str(h["tournament"]),
@@ -120,22 +128,31 @@ def ratings(
         _console().print(table)
         o = history["overall"]
         _console().print(
-            f"{player}: #{o['rank']} overall, mu {o['mu']:.2f} ± {o['sigma']:.2f}; "
-            + ", ".join(f"{g} #{r['rank']}" for g, r in history["games"].items())
+            t(
+                "%(player)s: #%(rank)s overall, mu %(mu)s ± %(sigma)s; %(games)s",
+                player=player,
+                rank=o["rank"],
+                mu=f"{o['mu']:.2f}",
+                sigma=f"{o['sigma']:.2f}",
+                games=", ".join(f"{g} #{r['rank']}" for g, r in history["games"].items()),
+            )
         )
         return
     report = service.ratings_report(data)
     if game is not None and game not in report["games"]:
         raise SeasonError(
-            f"no match of {game!r} was played in the season "
-            f"(played: {', '.join(report['games']) or 'none'})"
+            msg(
+                "no match of %(game)r was played in the season (played: %(played)s)",
+                game=game,
+                played=", ".join(report["games"]) or msg("none"),
+            )
         )
     rows = report["overall"] if game is None else report["games"][game]
     if as_json:
         print_json(report if game is None else {"season": report["season"], game: rows})
         return
-    title = f"{report['season']}: " + ("overall" if game is None else game)
-    table = Table("#", "player", "ordinal", "mu", "sigma", "contests", title=title)
+    title = f"{report['season']}: " + (t("overall") if game is None else game)
+    table = Table("#", t("player"), t("ordinal"), "mu", "sigma", t("contests"), title=title)
     for r in rows:
         table.add_row(
             str(r["rank"]),
@@ -146,7 +163,7 @@ def ratings(
             str(r["contests"]),
         )
     _console().print(table)
-    _console().print("OpenSkill; ordinal = mu - 3 sigma (the rating a player surely has).")
+    _console().print(t("OpenSkill; ordinal = mu - 3 sigma (the rating a player surely has)."))
 
 
 @season_app.command("audit")
@@ -160,24 +177,35 @@ def audit(path: SEASON, as_json: JSON = False) -> None:
         print_json(found)
         return
     if not found:
-        typer.echo("no correction after the end of a match in this season")
+        typer.echo(t("no correction after the end of a match in this season"))
         return
     for f in found:
-        where = f"{f['label']}, round {f['round']}, table {f['table']}"
+        where = t(
+            "%(label)s, round %(round)s, table %(table)s",
+            label=f["label"],
+            round=f["round"],
+            table=f["table"],
+        )
         what = f"{f['match']}: " if f["match"] else ""
-        typer.echo(f"{where}: {what}{'; '.join(f['corrections'])}")
+        typer.echo(f"{where}: {what}{'; '.join(said(c) for c in f['corrections'])}")
         if not f["moved"]:
-            typer.echo("  moved nobody")
+            typer.echo("  " + t("moved nobody"))
         for m in f["moved"]:
             place = ""
             if (m["rank_before"], m["points_before"]) != (m["rank"], m["points"]):
-                place = (
-                    f"#{m['rank']} with {_num(m['points'] or 0)} "
-                    f"(was #{m['rank_before']} with {_num(m['points_before'] or 0)}); "
+                place = t(
+                    "#%(rank)s with %(points)s (was #%(rank_before)s with %(before)s); ",
+                    rank=m["rank"],
+                    points=_num(m["points"] or 0),
+                    rank_before=m["rank_before"],
+                    before=_num(m["points_before"] or 0),
                 )
-            typer.echo(
-                f"  {m['player']}: {place}rating {m['ordinal']:.2f} (was {m['ordinal_before']:.2f})"
+            rating = t(
+                "rating %(now)s (was %(before)s)",
+                now=f"{m['ordinal']:.2f}",
+                before=f"{m['ordinal_before']:.2f}",
             )
+            typer.echo(f"  {m['player']}: {place}{rating}")
 
 
 @season_app.command("print")
@@ -202,8 +230,8 @@ def print_(
 
     written, pdf_missing = service.print_season(_open(path), out, lang, templates, pdf=pdf)
     if pdf_missing:
-        typer.echo(f"warning: {pdf_missing}", err=True)
+        typer.echo(t("warning: %(why)s", why=said(pdf_missing)), err=True)
     if as_json:
         print_json([str(p) for p in written])
         return
-    typer.echo(f"wrote {len(written)} files into {out}")
+    typer.echo(t("wrote %(n)s files into %(folder)s", n=len(written), folder=out))

@@ -81,16 +81,21 @@ def serve(
         os.environ.setdefault("POSTGRES_MAX_OVERFLOW", "16")
     path = locate(settings().db)
     if isinstance(path, SqliteFile) and path.path.is_dir():
-        fail(f"{path} is a folder, not a database file")
+        fail(t("%(path)s is a folder, not a database file", path=path))
     if not holds_store(path):
-        fail(f"there is no database at {path} (create a tournament first, or pass --db)")
+        fail(
+            t(
+                "there is no database at %(path)s (create a tournament first, or pass --db)",
+                path=path,
+            )
+        )
     if season is not None:
         season = season_of(season, path)
     if not 1 <= port <= 65535:
-        fail(f"{port} is not a TCP port")
+        fail(t("%(port)s is not a TCP port", port=port))
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
     if len(passphrase) < 8:
-        fail("the organizer's passphrase needs at least 8 characters")
+        fail(t("the organizer's passphrase needs at least 8 characters"))
     tls = certificate(ssl_certfile, ssl_keyfile)
     public = public_base(public_url, host, port, "https" if tls else "http")
     import uvicorn
@@ -108,16 +113,26 @@ def serve(
     )  # fmt: skip
     if host not in LOCAL:
         typer.echo(
-            f"warning: listening on {host}: anyone on that network can open the public pages; "
-            "put it behind HTTPS before the organizer logs in from elsewhere",
+            t(
+                "warning: listening on %(host)s: anyone on that network can open the public "
+                "pages; put it behind HTTPS before the organizer logs in from elsewhere",
+                host=host,
+            ),
             err=True,
         )
     scheme = "https" if tls else "http"
-    typer.echo(f"serving {path} on {scheme}://{host}:{port}/ (Ctrl-C stops)", err=True)
+    typer.echo(
+        t(
+            "serving %(path)s on %(url)s (Ctrl-C stops)",
+            path=path,
+            url=f"{scheme}://{host}:{port}/",
+        ),
+        err=True,
+    )
     if public is not None:
         typer.echo(t(N_("the table cards' links start with %(url)s"), url=public), err=True)
     if organizer_passphrase is None:
-        typer.echo(f"organizer's passphrase (shown once): {passphrase}", err=True)
+        typer.echo(t("organizer's passphrase (shown once): %(p)s", p=passphrase), err=True)
     repeats = Repeats()
     for name in REPEATING:
         logging.getLogger(name).addFilter(repeats)
@@ -208,7 +223,13 @@ def season_of(file: Path, where: Any) -> Path:
 
     found = load_season(file)  # a mistake in it: its own sentence
     if not isinstance(where, SqliteFile) or where.path.resolve() not in found.sources:
-        fail(f"the season {file} does not name the tournament at {where}")
+        fail(
+            t(
+                "the season %(file)s does not name the tournament at %(where)s",
+                file=file,
+                where=where,
+            )
+        )
     return file.resolve()
 
 

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import app, guarded, settings, store
-from tournament.cli.options import ALL_GAMES_HELP, BY, REFEREE, refresh
+from tournament.cli.options import BY, REFEREE, refresh
 from tournament.cli.words import t
 
 table_app = typer.Typer(help="The matches of a table.", no_args_is_help=True)
@@ -21,7 +21,7 @@ def table_start(
     round_number: Annotated[int, typer.Argument(metavar="ROUND", help="The round, e.g. 1.")],
     table: Annotated[int, typer.Argument(metavar="TABLE", help="The table, as paired.")],
     game: Annotated[
-        str, typer.Argument(help=f"The challenge to start, one the table plays: {ALL_GAMES_HELP}.")
+        str, typer.Argument(help="The challenge to start, one the table plays: %(games)s.")
     ],
     outside: Annotated[
         list[str] | None,

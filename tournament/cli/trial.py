@@ -9,7 +9,8 @@ import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
 from tournament.cli.day import show_standings
-from tournament.cli.options import ALL_GAMES_HELP, JSON, console
+from tournament.cli.options import JSON, console
+from tournament.cli.words import said, t
 
 
 @app.command("simulate")
@@ -18,7 +19,7 @@ def simulate(
     players: Annotated[int, typer.Option(help="How many players.")] = 8,
     format: Annotated[str, typer.Option(help="swiss, round_robin, elimination, pods.")] = "swiss",
     rounds: Annotated[int, typer.Option(help="Rounds of a Swiss or pods tournament.")] = 3,
-    plays: Annotated[str, typer.Option(help=f"partita or one game: {ALL_GAMES_HELP}.")] = "partita",
+    plays: Annotated[str, typer.Option(help="partita or one game: %(games)s.")] = "partita",
     seed: Annotated[int, typer.Option(help="Same seed, same tournament.")] = 1,
     third_place: Annotated[bool, typer.Option(help="A bracket plays for third place.")] = False,
     cut: Annotated[
@@ -34,7 +35,7 @@ def simulate(
     from tournament.services import simulate as sim
 
     if players < 2:
-        fail(f"a tournament needs at least two players, not {players}")
+        fail(t("a tournament needs at least two players, not %(n)s", n=players))
     from tournament.cli.progress import bar, wanted
 
     s = store(create=True)
@@ -43,7 +44,7 @@ def simulate(
         "round_robin": players - 1 + players % 2,
         "elimination": (players - 1).bit_length(),
     }.get(format, rounds) + ((cut or 1) - 1).bit_length()
-    with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
+    with bar(t("simulating"), total, wanted(as_json)) as advance:  # quiet when piped (#11)
         knobs = sim.Simulation(players, format, rounds, plays, seed, progress=advance)
         knobs.knockout = {"third_place": third_place, "cut": cut, "knockout_draw": knockout_draw}
         sim.run(s, knobs)
@@ -52,7 +53,7 @@ def simulate(
     if as_json:
         print_json(rows)
     else:
-        show_standings(rows, "Standings after the simulation")
+        show_standings(rows, t("Standings after the simulation"))
 
 
 @app.command("demo")
@@ -67,19 +68,19 @@ def demo(
     printable sheets are written beside it (HTML, and PDF with WeasyPrint)."""
     from tournament.cli.progress import bar, wanted
     from tournament.readside import queries
-    from tournament.services.demo import build_demo
+    from tournament.services.demo import NAME, build_demo
     from tournament.services.printing import Printer
     from tournament.services.stores import locate
 
     where = locate(settings().db)
-    with bar("building the demo", None, wanted(as_json)) as built:
+    with bar(t("building the demo"), None, wanted(as_json)) as built:
         s = build_demo(where, built.done)
     out = where.exports_folder()
     printer = Printer(s, out, pdf=pdf)
-    with bar("writing its sheets", None, wanted(as_json)) as printed:
+    with bar(t("writing its sheets"), None, wanted(as_json)) as printed:
         written = printer.everything(printed.done)
     if printer.pdf_missing:
-        typer.echo(f"warning: {printer.pdf_missing}", err=True)
+        typer.echo(t("warning: %(why)s", why=said(printer.pdf_missing)), err=True)
     rows = queries.standings(s)
     examples = [
         {k: m[k] for k in ("id", "game", "players", "status", "winners")}
@@ -95,20 +96,20 @@ def demo(
             }
         )
         return
-    show_standings(rows, "Torneo dimostrativo: Swiss, 3 rounds of Tetragon partite")
+    show_standings(rows, t("%(name)s: Swiss, 3 rounds of Tetragon partite", name=NAME))
     from rich.table import Table
 
-    table = Table("id", "game", "players", "winners", title="The examples of the rules")
+    table = Table("id", t("game"), t("players"), t("winners"), title=t("The examples of the rules"))
     for m in examples:
         table.add_row(
             m["id"],
             m["game"],
             ", ".join(m["players"]),
-            ", ".join(m["winners"] or []) or "nobody"
+            ", ".join(m["winners"] or []) or t("nobody")
             if m["status"] == "finished"
-            else "(a turn, in play)",
+            else t("(a turn, in play)"),
         )
     console().print(table)
-    console().print(f"Demo database: {where.full_name()}")
-    console().print(f"Printable sheets and files ({len(written)}): {out}")
-    console().print("Try: tournament status, tournament round show 1, tournament match show M1")
+    console().print(t("Demo database: %(where)s", where=where.full_name()))
+    console().print(t("Printable sheets and files (%(n)s): %(out)s", n=len(written), out=out))
+    console().print(t("Try: tournament status, tournament round show 1, tournament match show M1"))

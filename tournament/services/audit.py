@@ -35,7 +35,9 @@ def state_words(replay: Replay, position: int) -> str:
     state = replay.history[position]
     words = replay.rules.summary(state)
     gone = [o.player for o in state.out]
-    return words + (f"; out: {', '.join(gone)}" if gone else "")
+    if not gone:
+        return words  # a catalogue message (Msg), said in the reader's language
+    return msg("%(state)s; out: %(players)s", state=words, players=tuple(gone))
 
 
 def _rule(replay: Replay, position: int, event: Event) -> str:

@@ -41,6 +41,7 @@ from engine.events import parse_event
 from engine.header import parse_header
 from engine.lexicon import Lexicon
 from engine.match import Replay
+from engine.message import Msg, msg, nmsg
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, StoreError
 from tournament.logformat.matchlog import (
@@ -292,27 +293,42 @@ def verify_file(text: str, lexicon_for: Callable[[Any], Lexicon]) -> MatchLog:
 # Who wrote each format (docs/format.md, docs/upgrading.md).
 WRITTEN_BY = {
     "match chain v1": "tournament 0.1",
-    "match chain v2": "tournament 0.2 and later",
+    "match chain v2": msg("tournament 0.2 and later"),
     "tournament chain v1": "tournament 0.1",
-    "tournament chain v2": "tournament 0.2 and later",
+    "tournament chain v2": msg("tournament 0.2 and later"),
     "snapshot v1": "tournament 0.1",
-    "snapshot v2": "tournament 0.2 and later",
+    "snapshot v2": msg("tournament 0.2 and later"),
 }
 
 
-def said_formats(report: Report) -> str:
-    """The formats verify found, in words: "match chain v1 (written by tournament 0.1): 60 ..."."""
+def said_formats(report: Report) -> list[Msg]:
+    """The formats verify found, in words, one catalogue message each (a front end says and
+    joins them): "match chain v1 (written by tournament 0.1): 60 matches"."""
     parts = []
     for name, count in sorted(report.formats.items()):
-        what = f"{name} (written by {WRITTEN_BY.get(name, 'a newer version')})"
+        by = WRITTEN_BY.get(name, msg("a newer version"))
         if name.startswith("match"):
-            what += f": {count} match" + ("es" if count != 1 else "")
+            what = nmsg(
+                "%(format)s (written by %(by)s): %(count)s match",
+                "%(format)s (written by %(by)s): %(count)s matches",
+                count,
+                format=name,
+                by=by,
+                count=count,
+            )
         elif name == "tournament chain v1" and report.unsealed:
-            what += f": events 1-{report.unsealed}"
+            what = msg(
+                "%(format)s (written by %(by)s): events 1-%(last)s",
+                format=name,
+                by=by,
+                last=report.unsealed,
+            )
         elif name.startswith("snapshot"):
-            what += f": {count}"
+            what = msg("%(format)s (written by %(by)s): %(n)s", format=name, by=by, n=count)
+        else:
+            what = msg("%(format)s (written by %(by)s)", format=name, by=by)
         parts.append(what)
-    return "; ".join(parts)
+    return parts
 
 
 def original_of(store: Any, number: str, head: str) -> str | None:
