@@ -5,7 +5,6 @@ it after a resume without ``--digital``; verify fails on a store where a hand ro
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -30,6 +30,31 @@ from tournament.services.matches import Loaded
 REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
 
 
+def texas_pool(letters: str) -> list[str]:
+    """A Texas Word'em pool as the referee types it for ``solve texas``: two personal
+    consonants (TEX-1) and two common letters a round (TEX-2), so 4, 6 or 8 letters; refused in
+    one sentence otherwise.
+
+    >>> texas_pool("SNOA SACI")
+    ['s', 'n', 'o', 'a', 's', 'a', 'c', 'i']
+    """
+    from engine.text import fold
+
+    pool = [c for c in fold(letters) if not c.isspace()]
+    odd = next((c for c in pool if not c.isalpha()), None)
+    if odd is not None:
+        raise Refused(msg("a Texas Word'em pool is made of letters, not %(char)r", char=odd))
+    if len(pool) not in (4, 6, 8):
+        raise Refused(
+            msg(
+                "a Texas Word'em pool has 4, 6 or 8 letters (two personal consonants, TEX-1, "
+                "and two common letters a round, TEX-2), not %(count)s",
+                count=len(pool),
+            )
+        )
+    return pool
+
+
 def state_words(replay: Replay, position: int) -> str:
     """The state after ``position`` in words, with who is out."""
     state = replay.history[position]
