@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.cli.common import app, fail, guarded, print_json, settings
 from tournament.cli.day import show_standings
 from tournament.cli.options import ALL_GAMES_HELP, JSON, console
 
@@ -29,17 +29,22 @@ def simulate(
     if players < 2:
         fail(f"a tournament needs at least two players, not {players}")
     from tournament.cli.progress import bar, wanted
+    from tournament.services.stores import close, locate
 
-    s = store(create=True)
+    where = locate(settings().db)
     # The rounds to play: a round robin's every opponent once, a bracket's halvings (#11).
     total = {
         "round_robin": players - 1 + players % 2,
         "elimination": (players - 1).bit_length(),
     }.get(format, rounds)
     with bar("simulating", total, wanted(as_json)) as advance:  # quiet when piped (#11)
-        sim.run(s, sim.Simulation(players, format, rounds, plays, seed, progress=advance))
-    readmodels.update(s)
-    rows = queries.standings(s)
+        game = sim.Simulation(players, format, rounds, plays, seed, progress=advance)
+        s = sim.run_whole(where, game, settings().lexicon)  # whole or not at all (#28)
+    try:
+        readmodels.update(s)
+        rows = queries.standings(s)
+    finally:
+        close(s)  # a server's connections, given back
     if as_json:
         print_json(rows)
     else:
