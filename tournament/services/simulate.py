@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import os
 import random
-from pathlib import Path
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.bots import random_game
