@@ -234,6 +234,7 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
+    from exports.eventlog import rewritten
     from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.services.matches import load
 
@@ -302,8 +303,12 @@ def audit(
         if r["best"]:
             remarks.append(f"[dim]{r['best']}[/dim]")
         what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
+        state = r["state"]  # as it stood; a later ruling's rewriting beside it (#28)
+        if r["state_later"]:
+            later = rewritten(r["state_later"]["by"], r["state_later"]["state"])
+            state += f"\n[italic]{later}[/italic]"
         table.add_row(
-            str(r["position"]), r["who"], what, r["state"], " ".join(r["rules"]), "\n".join(remarks)
+            str(r["position"]), r["who"], what, state, " ".join(r["rules"]), "\n".join(remarks)
         )
     console = Console()
     console.print(table)
