@@ -15,7 +15,11 @@ import pytest
 try:
     import weasyprint  # noqa: F401
 except (ImportError, OSError):  # OSError: WeasyPrint without the pango library
-    pytest.skip("WeasyPrint and pango are installed by .ci/run", allow_module_level=True)
+    pytest.skip(
+        "WeasyPrint or the pango library is missing: pip install -e '.[pdf]', "
+        "apt-get install libpango-1.0-0",
+        allow_module_level=True,
+    )
 pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency")
 
 from tests.support import EXAMPLES  # noqa: E402
@@ -100,7 +104,7 @@ def test_without_weasyprint_one_line_and_the_html(
     out = tmp_path / "out"
     result = run(db, "export", "scoresheet", "M1", "--out", str(out), "--pdf")
     assert result.exit_code == 0
-    assert result.stderr.count("\n") == 1 and "pip install weasyprint" in result.stderr
+    assert result.stderr.count("\n") == 1 and "pip install -e '.[pdf]'" in result.stderr
     assert (out / "scoresheet-M1.html").exists() and not (out / "scoresheet-M1.pdf").exists()
 
 

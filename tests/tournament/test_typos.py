@@ -99,3 +99,30 @@ def test_a_refusal_that_says_nothing_was_stored_says_it_once(tmp_path: Path) -> 
     console = Console(store, "M1", Script([]).read, (said := []).append, timers=False)
     console.try_record("expr giallo 6x(5:6+1)", at=2)  # the match moved on to 3 meanwhile
     assert len(said) == 1 and said[0].count("non è stato registrato nulla") == 1, said
+
+
+def test_after_a_finished_challenge_the_prompt_is_short_and_the_hint_a_line(
+    tmp_path: Path,
+) -> None:
+    """#28: the prompt was ~85 characters (Italian), redrawn on every key in 100 columns."""
+    db = tmp_path / "t.db"
+    _tiro(db)
+    prompts: list[str] = []
+    answers = iter(["expr giallo 6x(5:6+1)", "expr blu (5+4+2):1", ""])
+
+    def read(prompt: str, seconds: float | None, hidden: bool) -> str | None:
+        prompts.append(prompt)
+        return next(answers, "quit")
+
+    said: list[str] = []
+    Console(Store(db), "M1", read, said.append, timers=False).run()
+    assert prompts[-1] == "> " and max(map(len, prompts)) < 20, prompts
+    hint = "partita finita: `annulla MOTIVO` se l'ultima mossa era un errore, altrimenti Invio"
+    assert hint in said
+
+
+def test_skipped_tests_say_what_is_missing() -> None:
+    """#28: a skip named the CI script that installs a tool instead of what to install."""
+    tests = Path(__file__).resolve().parents[1]
+    vague = [p.name for p in tests.rglob("*.py") if "installed by .ci/" + "run" in p.read_text()]
+    assert vague == []

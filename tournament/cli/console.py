@@ -163,8 +163,10 @@ class Console:
     def last_word(self, loaded: Loaded) -> bool:
         """The match has just ended: a typo in the move that ended it can still be undone (the
         void reopens the match, REF-2). True when it was undone."""
-        prompt = msg("finished; `undo REASON` if the last move was a typo, else Enter> ")
-        line = self.read_line(self.words(prompt), None, False)
+        # The hint on its own line, the prompt short: a line editor redraws a prompt wider
+        # than the terminal leaves it on every key (#28).
+        self.tell(msg("finished: `undo REASON` if the last move was a typo, else Enter"))
+        line = self.read_line("> ", None, False)
         words = (line or "").split()
         if not words or COMMANDS.get(words[0].lower()) != "undo":
             return False
