@@ -155,6 +155,7 @@ def test_alp3_after_a_one_die_throw_the_attacker_is_told_to_stand_only() -> None
     turn = play("alphatiana", MR, attack).turns[0]
     assert turn.events == ("stand",)
     assert "reroll or stand" not in say(turn.expects.text(), "en")
-    assert say(turn.expects.text(), "en").startswith("attack 6 6 5 5 3: stand (the last throw was one")
+    said = say(turn.expects.text(), "en")
+    assert said.startswith("attack 6 6 5 5 3: stand (the last throw was one die")
     with pytest.raises(RuleViolation, match="stand"):
         play("alphatiana", MR, attack + [reroll("M", [3], [4])])
