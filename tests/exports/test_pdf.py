@@ -159,5 +159,5 @@ def test_the_closing_keeps_the_end_of_the_log_and_names_the_referee(tmp_path: Pa
         assert "Vincitori" in last and "fine:" in last and "Chi" in last, match
         assert f"Data: {DATE}" in text[0]
     first, *_, last = pages(out / "scoresheet-M22.pdf")
-    referee = re.search(r"Arbitro: ([A-Z]\w+)", first)  # a table of the tournament: named
+    referee = re.search(r"Arbitro:\s+([A-Z]\w+)", first)  # a table of the tournament: named
     assert referee and f"Arbitro: {referee[1]}" in last  # and again by the signature
