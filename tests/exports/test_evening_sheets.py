@@ -60,7 +60,8 @@ def test_blank_sheets_have_a_slot_and_a_signature_for_each_player_at_the_table(
         assert html.count("<div>Firma</div>") == 3, name
         assert html.count('<td class="box"></td>') >= 3
     assert (italian / "sheet-alphatiana.html").read_text().count("<div>Firma</div>") == 2  # a duel
-    assert render.blank_seats("roulette_russa") == 4 and render.blank_seats("parola_nascosta", 12) == 10
+    assert render.blank_seats("roulette_russa") == 4
+    assert render.blank_seats("parola_nascosta", 12) == 10  # the game's most (PN)
 
 
 def test_standings_write_halves_as_the_language_does_and_mark_drop_outs(

@@ -33,7 +33,8 @@ def test_texas_is_its_sheet_filled_in() -> None:
     letters, one, two, three, total = filled.sections(texas(), "it")
     assert letters.head == ["Giocatore", "Consonanti"]
     assert cells(letters) == [["giallo", "S N"], ["blu", "T N"]]
-    assert [s.title for s in (one, two, three)] == ["Mano 1", "Mano 2", "Mano 3"]  # a game's round (#28)
+    # a game's round, told apart from the tournament's "Turno" (#28)
+    assert [s.title for s in (one, two, three)] == ["Mano 1", "Mano 2", "Mano 3"]
     assert one.head == ["Lettere", "Giocatore", "Parola", "Punteggio", "Bonus"]
     # TEX-3: sano uses S N O A, every letter: 4 and a bonus of 1.
     assert cells(one) == [["O A", "giallo", "sano", "4", "1"], ["O A", "blu", "onta", "4", "1"]]
