@@ -8,11 +8,9 @@ the same services the organizer uses. The same seed gives the same tournament, e
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from engine.bots import random_game
@@ -22,11 +20,10 @@ from engine.lexicon import default_lexicon
 from engine.match import Replay
 from tournament.domain import views
 from tournament.logformat.matchlog import canonical
-from tournament.readside import readmodels
 from tournament.services import day, tables
+from tournament.services.files import whole_database
 from tournament.storage.backends import holds_store
-from tournament.storage.locations import Location, SqliteFile, close
-from tournament.storage.sqlitefile import remove
+from tournament.storage.locations import Location, SqliteFile
 from tournament.storage.store import Match, Store
 
 NAMES = ("Giallo", "Blu", "Verde", "Rosso", "Nero", "Bianco", "Viola", "Arancio")
@@ -158,48 +155,17 @@ def run(store: Store, sim: Simulation) -> None:
         say(f"round {number}: {len(paired['tables'])} tables played")
 
 
-def _settled(path: Path) -> None:
-    """Make ``path`` one plain file that may be moved: every connection to it gone (some are
-    only closed when collected), its -wal folded in and SQLite's companions removed."""
-    import gc
-    import sqlite3
-
-    gc.collect()
-    conn = sqlite3.connect(path)
-    try:
-        conn.execute("pragma wal_checkpoint(truncate)")  # (the file stays in WAL mode)
-    finally:
-        conn.close()
-    for companion in (f"{path}-wal", f"{path}-shm"):
-        Path(companion).unlink(missing_ok=True)
-
-
 def run_whole(db: Location, sim: Simulation, lexicon: str | None = None) -> Store:
-    """:func:`run` into ``db``, whole or not at all: a file that holds no store yet is built
-    under a hidden name beside it and moved into place at the end, so that a Ctrl-C (or any
-    failure) leaves nothing half-made, no "round 5 in play" that a rerun refuses (#28). A
-    store that holds matches already, or a server's, is played into as it is.
+    """:func:`run` into ``db``, whole or not at all (:func:`tournament.services.files.
+    whole_database`): a Ctrl-C leaves nothing half-made, no "round 5 in play" that a rerun
+    refuses (#28). A store that holds matches already is played into as it is.
 
     Returns the store at ``db``, open.
     """
-    from tournament.services.stores import open_store  # (a service above this one's imports)
+    if isinstance(db, SqliteFile) and holds_store(db):
+        from tournament.services.stores import open_store  # (a service above this one's)
 
-    if not isinstance(db, SqliteFile) or db.path.is_dir() or holds_store(db):
-        store = open_store(db, lexicon, create=True)  # a folder: refused
+        store = open_store(db, lexicon)
         run(store, sim)
         return store
-    new = SqliteFile(db.path.with_name(f".{db.path.name}.{os.getpid()}.new"))
-    remove(new.path)
-    building = Store(new)
-    try:
-        building.lexicon = lexicon
-        run(building, sim)
-        readmodels.update(building)  # the file moved in holds its read models too
-    except BaseException:
-        close(building)
-        remove(new.path)
-        raise
-    close(building)
-    _settled(new.path)
-    os.replace(new.path, db.path)
-    return open_store(db, lexicon)
+    return whole_database(db, lambda store: run(store, sim), lexicon)
