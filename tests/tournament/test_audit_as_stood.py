@@ -49,5 +49,6 @@ def test_the_state_after_each_event_is_shown_as_it_stood_and_as_rewritten(tmp_pa
     close(store)
     out = ok(db, "audit", "M1")
     assert "after #10:" in out
+    assert "totals giallo 5, blu 5" in ok(db, "audit", "M1", "--at", "8")
     shown = json.loads(ok(db, "audit", "M1", "--json"))["timeline"]
     assert shown[7]["state_later"]["by"] == [10]

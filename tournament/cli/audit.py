@@ -234,7 +234,7 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
-    from exports.eventlog import rewritten
+    from exports.eventlog import rewritten, states_as_they_stood
     from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.services.matches import load
 
@@ -260,7 +260,7 @@ def audit(
     if at is not None:
         if not 0 <= at <= replay.position:
             fail(f"{loaded.match.number} has positions 0 to {replay.position}")
-        words = state_words(replay, at)
+        words = state_words(replay, at, states_as_they_stood(replay)[at])  # as it stood (#28)
         if as_json:
             print_json({"match": loaded.match.number, "position": at, "state": words})
         else:
