@@ -120,10 +120,13 @@ def match_roll(
     match_id: ID,
     by: BY,
     die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
-    values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")],
+    values: Annotated[
+        list[str] | None,
+        typer.Argument(help="The faces, as they fell (none: the sealed digital dice's)."),
+    ] = None,
 ) -> None:
     """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
-    _record(match_id, move("roll", by, die, *values))
+    _record(match_id, move("roll", by, die, *(values or ())))
 
 
 @match_app.command("choose")
