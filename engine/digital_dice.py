@@ -36,6 +36,41 @@ def check_digital_roll(position: int, sealed_at: int | None, revealed_at: int | 
         )
 
 
+def check_hand_roll(event: Event, sealed_at: int | None, revealed_at: int | None) -> None:
+    """Between the seal and the reveal a roll is the program's: its faces follow from the seed,
+    never from a hand (a match started ``play --digital`` and resumed without it, #28)."""
+    if isinstance(event, Roll) and not event.digital and _sealed(sealed_at, revealed_at):
+        raise NotAllowedNow(
+            msg(
+                "this match rolls the program's digital dice (sealed at #%(on)s): a roll is "
+                "written without its faces, e.g. roll %(player)s %(die)s",
+                on=sealed_at,
+                player=event.by,
+                die=event.die,
+            ),
+            "FORMAT",
+        )
+
+
+def hand_rolls(events: Sequence[Event]) -> list[int]:
+    """The positions of rolls written by hand between a seal and its reveal (what an earlier
+    version let through: ``tournament verify`` names them)."""
+    sealed_at: int | None = None
+    found = []
+    for position, e in enumerate(events, 1):
+        if isinstance(e, DiceCommit) and sealed_at is None:
+            sealed_at = position
+        elif isinstance(e, DiceReveal):
+            break
+        elif isinstance(e, Roll) and not e.digital and sealed_at is not None:
+            found.append(position)
+    return found
+
+
+def _sealed(sealed_at: int | None, revealed_at: int | None) -> bool:
+    return sealed_at is not None and revealed_at is None
+
+
 def check_reveal(
     event: DiceReveal,
     events: Sequence[Event],

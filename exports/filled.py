@@ -141,7 +141,7 @@ def texas(s: Sheet) -> list[Section]:
     letters.rows = [Row([p, _letters(final.personal.get(p, ()))]) for p in players]
     rounds = {
         r: Section(
-            _("Round %(n)s") % {"n": r},
+            _("Game round %(n)s") % {"n": r},
             [_("Letters"), _("Player"), _("Word"), _("Score"), _("Bonus")],
             span_first=True,
             played=2,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from engine.message import msg
+
 
 class PdfUnavailable(RuntimeError):
     """WeasyPrint or the pango library it draws text with is not installed."""
@@ -21,12 +23,16 @@ def write_pdf(html: str, path: Path) -> Path:
         import weasyprint
     except ImportError:
         raise PdfUnavailable(
-            "PDF files need WeasyPrint: pip install weasyprint (the HTML files were written)"
+            msg(  # the install the README gives: the project's pdf extra (#28)
+                "PDF files need WeasyPrint: pip install -e '.[pdf]' (the HTML files were written)"
+            )
         ) from None
     except OSError:  # WeasyPrint is there, but the pango library it loads is not
         raise PdfUnavailable(
-            "PDF files need the pango library: apt-get install libpango-1.0-0 "
-            "(the HTML files were written)"
+            msg(
+                "PDF files need the pango library: apt-get install libpango-1.0-0 "
+                "(the HTML files were written)"
+            )
         ) from None
     data = weasyprint.HTML(string=html, base_url=str(path.parent)).write_pdf()
     # Written beside and moved into place: a refusal (a full disk) leaves no partial PDF (#29).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,12 +29,19 @@ def sheets() -> tuple[str, ...]:
     return (*names(), "partita")
 
 
-def _num(value: Any) -> str:
+def _num(value: Any, lang: str = "en") -> str:
+    """A number as the page's language writes it: ``11,5`` in Italian, ``11.5`` in English
+    (#28); a whole one without its ``.0``. CSV and JSON keep the point.
+
+    >>> _num(11.5, "it"), _num(11.5, "en"), _num(12.0, "it"), _num(None)
+    ('11,5', '11.5', '12', '')
+    """
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return str(value)
+    text = str(value)
+    return text.replace(".", ",") if lang == "it" and isinstance(value, float) else text
 
 
 def environment(user_templates: str | Path | None = None, lang: str = "it") -> jinja2.Environment:
@@ -64,12 +71,31 @@ def localized(env: jinja2.Environment, lang: str) -> jinja2.Environment:
     if env.globals.get("lang") != check_lang(lang):
         env.install_gettext_translations(translator(lang), newstyle=True)  # type: ignore[attr-defined]
         env.globals.update(lang=lang, say=lambda text: say(text, lang), w=words(lang))
+        env.filters["num"] = lambda value: _num(value, lang)
     return env
 
 
 def _page(env: jinja2.Environment, lang: str, template: str, **context: Any) -> str:
     """One template rendered in ``lang``."""
     return localized(env, lang).get_template(template).render(lang=lang, **context)
+
+
+def blank_seats(game: str, table: int | None = None) -> int:
+    """How many players a blank sheet has slots and signatures for: the players at the
+    tournament's largest table (``table``) where it seats three or more, else 2 for a duel and
+    4 for a game that may be a multiple challenge (CH-1), within the game's own bounds (#28).
+
+    >>> blank_seats("roulette_russa"), blank_seats("parola_nascosta", 12), blank_seats("tiro", 3)
+    (4, 10, 3)
+    >>> blank_seats("roulette_russa", 2), blank_seats("alphatiana", 4)  # a duel (ALP-1)
+    (4, 2)
+    """
+    if game == "partita":
+        return table or 2
+    rules = rules_of(game)
+    most = rules.max_players or 10  # a sheet has rows for 2 to 10 players
+    wanted = table if table is not None and table >= 3 else (2 if most == 2 else 4)
+    return max(rules.min_players, min(wanted, most))
 
 
 def blank_sheet(env: jinja2.Environment, game: str, title: str, players: int, lang: str) -> str:
@@ -202,9 +228,11 @@ def standings_html(
     date: str = "",
     after_round: int | None = None,
     swiss: Mapping[str, Any] | None = None,
+    dropped: Collection[str] = (),
 ) -> str:
     """The standings with their tie-break columns, each explained in a footnote; ``swiss``
-    (``round``, ``rows``): a Swiss's table before its cut's bracket, shown first (#24)."""
+    (``round``, ``rows``): a Swiss's table before its cut's bracket, shown first (#24); the players
+    who ``dropped`` out marked, and not counted among those playing (#28)."""
     return _page(
         env,
         lang,
@@ -215,6 +243,7 @@ def standings_html(
         date=date,
         after_round=after_round,
         swiss=swiss,
+        dropped=[r["player"] for r in rows if r["player"] in set(dropped)],
     )
 
 

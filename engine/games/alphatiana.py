@@ -85,17 +85,18 @@ def turns(state: State) -> tuple[Turn, ...]:
     if not state.hand:
         return (roll_turn(state.attacker, FIVE, "ALP-3", say=expecting("attack: roll d6 x5")),)
     if not state.standing:
-        events = ("reroll", "stand") if len(state.last_throw) > 1 else ("stand",)
         hand = " ".join(map(str, sorted(state.hand, reverse=True)))
-        return (
-            Turn(
-                state.attacker,
-                events,
-                expecting("attack %(hand)s: reroll or stand", hand=hand),
-                "ALP-3",
-                numbers=state.last_throw,
-            ),
-        )
+        if len(state.last_throw) > 1:
+            events = ("reroll", "stand")
+            says = expecting("attack %(hand)s: reroll or stand", hand=hand)
+        else:  # a reroll keeps at least one die of the last throw: one die leaves none (#28)
+            events = ("stand",)
+            says = expecting(
+                "attack %(hand)s: stand (the last throw was one die: a reroll keeps at least "
+                "one, ALP-3)",
+                hand=hand,
+            )
+        return (Turn(state.attacker, events, says, "ALP-3", numbers=state.last_throw),)
     if state.face is None:
         faces = tuple(sorted(set(state.hand), reverse=True))
         return (

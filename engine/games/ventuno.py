@@ -70,16 +70,20 @@ def turns(state: State) -> tuple[Turn, ...]:
     if state.rolled is None:
         return (roll_turn(state.current, TWO, "VEN-1", ("roll", "timeout")),)
     open_values = options(state.rolled)
-    shown = [str(v) for v in open_values if state.total + v <= TARGET]
-    return (
-        Turn(
-            state.current,
-            ("choose", "timeout"),
-            expecting("choose the value to add: %(values)s", values=either(shown)),
-            "VEN-1",
-            choices=open_values,
-        ),
+    # Every value the throw gives may be chosen (VEN-1); one that goes over 21 is said so
+    # (VEN-2), never left out of the offer while the refusal names it (#28).
+    values = either([str(v) for v in open_values])
+    over = [str(v) for v in open_values if state.total + v > TARGET]
+    expects = (
+        expecting(
+            "choose the value to add: %(values)s (%(over)s goes over 21)",
+            values=values,
+            over=either(over),
+        )
+        if over
+        else expecting("choose the value to add: %(values)s", values=values)
     )
+    return (Turn(state.current, ("choose", "timeout"), expects, "VEN-1", choices=open_values),)
 
 
 def _bust(state: State, reason: Msg, rule: str = "VEN-2") -> State:

@@ -145,3 +145,17 @@ def test_no_defence_before_the_attack_ends() -> None:
     with pytest.raises(NotAllowedNow) as e:
         play("alphatiana", MR, [roll("M", "d6", 1, 2, 3, 4, 5), choose("M", 5)])
     assert e.value.rule == "ALP-4" and "the defender, R, chooses" in e.value.message
+
+
+def test_alp3_after_a_one_die_throw_the_attacker_is_told_to_stand_only() -> None:
+    """#28: a reroll was refused while the turn said "reroll or stand"."""
+    from exports.i18n import say
+
+    attack = SEED_ATTACK[:3]  # the 2 alone rethrown (3): no reroll keeps one of one die
+    turn = play("alphatiana", MR, attack).turns[0]
+    assert turn.events == ("stand",)
+    assert "reroll or stand" not in say(turn.expects.text(), "en")
+    said = say(turn.expects.text(), "en")
+    assert said.startswith("attack 6 6 5 5 3: stand (the last throw was one die")
+    with pytest.raises(RuleViolation, match="stand"):
+        play("alphatiana", MR, attack + [reroll("M", [3], [4])])

@@ -101,3 +101,19 @@ def test_ch4_timeout_leaves_the_race() -> None:
 def test_no_choose_before_a_roll() -> None:
     with pytest.raises(NotAllowedNow):
         play("ventuno", GB, [choose("giallo", 3)])
+
+
+def test_ven1_the_offer_names_every_value_the_refusal_does() -> None:
+    """#28: the offer said "choose the value to add: 1" where 3 (over 21) may be chosen too."""
+    from exports.i18n import say
+
+    events = [roll("giallo", "d6", 6, 6), choose("giallo", 12), roll("blu", "d6", 3, 4)]
+    events += [choose("blu", 4), roll("giallo", "d6", 1, 3)]  # 16; 1 makes 17, 3 makes 19
+    assert say(play("ventuno", GB, events).turns[0].expects.text(), "en") == (
+        "choose the value to add: 1 or 3"
+    )
+    events += [choose("giallo", 3), roll("blu", "d6", 1, 3)]  # 19: 3 makes 22
+    turn = play("ventuno", GB, events).turns[0]
+    assert turn.choices == (1, 3)
+    assert say(turn.expects.text(), "en") == "choose the value to add: 1 or 3 (3 goes over 21)"
+    assert say(turn.expects.text(), "it") == "scegli il valore da aggiungere: 1 o 3 (3 supera 21)"

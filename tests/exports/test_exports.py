@@ -22,7 +22,8 @@ UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 POPPLER = shutil.which("pdfinfo") and shutil.which("pdftotext")
 needs_browser = pytest.mark.skipif(
-    not (CHROMIUM and POPPLER), reason="Chromium and poppler-utils are installed by .ci/run"
+    not (CHROMIUM and POPPLER),
+    reason="Chromium or poppler-utils is missing: apt-get install chromium poppler-utils",
 )
 
 

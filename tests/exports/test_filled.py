@@ -33,7 +33,8 @@ def test_texas_is_its_sheet_filled_in() -> None:
     letters, one, two, three, total = filled.sections(texas(), "it")
     assert letters.head == ["Giocatore", "Consonanti"]
     assert cells(letters) == [["giallo", "S N"], ["blu", "T N"]]
-    assert [s.title for s in (one, two, three)] == ["Turno 1", "Turno 2", "Turno 3"]
+    # a game's round, told apart from the tournament's "Turno" (#28)
+    assert [s.title for s in (one, two, three)] == ["Mano 1", "Mano 2", "Mano 3"]
     assert one.head == ["Lettere", "Giocatore", "Parola", "Punteggio", "Bonus"]
     # TEX-3: sano uses S N O A, every letter: 4 and a bonus of 1.
     assert cells(one) == [["O A", "giallo", "sano", "4", "1"], ["O A", "blu", "onta", "4", "1"]]
@@ -62,7 +63,7 @@ def test_a_rejected_word_is_struck_and_a_ruling_marked() -> None:
         {"tournament": "Coppa", "date": "2026-11-29", "round": 2, "table": 3},
     )  # fmt: skip
     text = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-    assert "Coppa · Data: 2026-11-29 · Turno: 2 · Tavolo: 3 · Arbitro:" in text
+    assert "Coppa · Data: 2026-11-29 · Turno del torneo: 2 · Tavolo: 3 · Arbitro:" in text
     assert "<s>cantosia</s> ✗" in html
     assert "13 blu blu scrive cantosia ✗ turno 3: cantosia non è ammessa: 0" in text
     assert "Registro degli eventi" in text and "Firma" not in text  # names, not blank lines

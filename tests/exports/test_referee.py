@@ -31,7 +31,7 @@ def test_the_referee_named_at_the_table_is_on_the_sheet_and_the_report(tmp_path:
     ok(db, "export", "scoresheet", match, "--out", str(out))
     sheet = visible((out / f"scoresheet-{match}.html").read_text())
     assert "Arbitro: Anna Maria Neri" in sheet
-    assert "Sera al circolo" in sheet and "Turno: 1" in sheet and "Tavolo: 1" in sheet
+    assert "Sera al circolo" in sheet and "Turno del torneo: 1" in sheet and "Tavolo: 1" in sheet
     report = visible((out / f"report-{match}.html").read_text())
     assert "Arbitro: Anna Maria Neri" in report and "Sera al circolo" in report
     ok(db, "export", "scoresheet", match, "--out", str(out), "--lang", "en")

@@ -178,7 +178,7 @@ def test_digital_dice_are_sealed_derived_revealed_and_verified(tmp_path: Path) -
         play("ventuno", ["giallo", "blu"], [events[1]])
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by .ci/run")
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is missing: apt-get install tmux")
 def test_the_real_console_in_tmux(tmp_path: Path) -> None:
     db = tmp_path / "tmux.db"
     header, *events = [

@@ -18,7 +18,9 @@ from tournament.storage.store import Store
 from .conftest import GAMES, PASSPHRASE, Server
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is installed by .ci/run")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
+)
 ARGS = [
     "--headless",
     "--no-sandbox",

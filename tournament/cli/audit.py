@@ -182,6 +182,7 @@ def audit(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A match's timeline: who did what, the state after it, rulings, voids, rules, best play."""
+    from exports.eventlog import rewritten, states_as_they_stood
     from exports.wording import best_play
     from tournament.services.audit import outcome_json, state_words, timeline, under_current_rules
     from tournament.services.matches import load
@@ -220,7 +221,7 @@ def audit(
                     last=replay.position,
                 )
             )
-        words = state_words(replay, at)
+        words = state_words(replay, at, states_as_they_stood(replay)[at])  # as it stood (#28)
         if as_json:
             print_json({"match": loaded.match.number, "position": at, "state": words})
         else:
@@ -275,13 +276,12 @@ def audit(
         if r["best"]:
             remarks.append(f"[dim]{said(best_play(r['best']))}[/dim]")
         what = f"[strike]{r['what']}[/strike]" if r["voided_by"] else r["what"]
+        state = said(r["state"])  # as it stood; a later ruling's rewriting beside it (#28)
+        if r["state_later"]:
+            later = rewritten(r["state_later"]["by"], r["state_later"]["state"])
+            state += f"\n[italic]{said(later)}[/italic]"
         table.add_row(
-            str(r["position"]),
-            r["who"],
-            what,
-            said(r["state"]),
-            " ".join(r["rules"]),
-            "\n".join(remarks),
+            str(r["position"]), r["who"], what, state, " ".join(r["rules"]), "\n".join(remarks)
         )
     console = Console()
     console.print(table)

@@ -251,6 +251,9 @@ def guarded(fn: F) -> F:
                 return _refused_leaves_nothing(fn, args, kwargs, made)
         except UserError as e:
             fail(e.args[0] if len(e.args) == 1 and isinstance(e.args[0], str) else str(e))
+        except KeyboardInterrupt:  # what was under way is whole or not there at all (#28)
+            typer.echo(t("stopped by Ctrl-C: nothing half-made is left"), err=True)
+            raise typer.Exit(130) from None  # 128 + SIGINT, as a shell reports it
         except BrokenPipeError:
             # The reader went away (``tournament match list | head``): as any Unix tool, stop
             # quietly; stdout goes to /dev/null so Python's own flush at exit says nothing.

@@ -164,8 +164,10 @@ class Console:
     def last_word(self, loaded: Loaded) -> bool:
         """The match has just ended: a typo in the move that ended it can still be undone (the
         void reopens the match, REF-2). True when it was undone."""
-        prompt = msg("finished; `undo REASON` if the last move was a typo, else Enter> ")
-        line = self.read_line(self.words(prompt), None, False)
+        # The hint on its own line, the prompt short: a line editor redraws a prompt wider
+        # than the terminal leaves it on every key (#28).
+        self.tell(msg("finished: `undo REASON` if the last move was a typo, else Enter"))
+        line = self.read_line("> ", None, False)
         words = (line or "").split()
         if not words or COMMANDS.get(words[0].lower()) != "undo":
             return False
@@ -186,11 +188,25 @@ class Console:
         """One move through the play service; on a match of a closed round, as a correction."""
         from tournament.services.day import in_closed_round  # (the tournament: only here)
 
+        if not self.as_written(text):
+            return None, []
         if in_closed_round(self.store, self.number):
             return self.correct(text, at)
         return play.record_move(
             self.store, self.number, text, self.lexicon, at, sealer=self.seal_word, reveal=False
         )
+
+    def as_written(self, text: str) -> bool:
+        """A move that looks like a typo (a malformed expression, a word not in the lexicon) is
+        stored only once the referee says it is the answer as written (#28)."""
+        why = play.doubtful(load(self.store, self.number, self.lexicon), text)
+        if why is None:
+            return True
+        question = msg("%(why)s: store it as written? [y/N] ", why=why)
+        if (self.read_line(self.words(question), None, False) or "").strip().lower() in YES:
+            return True
+        self.tell(msg("nothing stored: write the move again"))
+        return False
 
     def correct(self, text: str, at: int | None) -> tuple[Loaded | None, list[Event]]:
         """A move on a match of a closed round: previewed, and stored once the referee confirms
@@ -249,7 +265,10 @@ class Console:
             loaded, stored = record()
         except Refused as e:  # the services say the engine's refusals too
             refused = e.args[0]
-            self.tell(msg("error: %(why)s (nothing stored)", why=refused))
+            if "nothing was stored" in said(refused, "en"):  # said once is enough (#28)
+                self.tell(msg("error: %(why)s", why=refused))
+            else:
+                self.tell(msg("error: %(why)s (nothing stored)", why=refused))
             return
         if not stored:
             return

@@ -194,11 +194,13 @@ def match_new(
     ] = None,
 ) -> None:
     """Start a match to record by hand; print its id."""
+    from tournament.domain.names import admitted
     from tournament.services.matches import check_header, import_log, read_deck
 
+    players = [admitted(p) for p in players]  # a new name: normalised, or refused (#28)
     header: dict[str, Any] = {"format": "tournament-match/1", "game": game, "players": players}
     if outside:
-        header["outside"] = outside
+        header["outside"] = [admitted(p) for p in outside]
     if start:
         header["start"] = start
     if deck:

@@ -122,10 +122,13 @@ def match_roll(
     match_id: ID,
     by: BY,
     die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
-    values: Annotated[list[str], typer.Argument(help="The faces, as they fell.")],
+    values: Annotated[
+        list[str] | None,
+        typer.Argument(help="The faces, as they fell (none: the sealed digital dice's)."),
+    ] = None,
 ) -> None:
     """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
-    _record(match_id, move("roll", by, die, *values))
+    _record(match_id, move("roll", by, die, *(values or ())))
 
 
 @match_app.command("choose")
@@ -161,9 +164,26 @@ def match_expr(
     by: BY,
     expr: Annotated[str, typer.Argument(help="e.g. '6 x (5:6+1)'")],
     target: Annotated[str | None, typer.Option(help="The player aimed at (Battaglia).")] = None,
+    as_written: Annotated[
+        bool,
+        typer.Option(
+            "--as-written", help="Store a malformed expression: it is the answer as written."
+        ),
+    ] = False,
 ) -> None:
     """Record an expression (Tiro di precisione, La battaglia dadale)."""
     from engine.notation import token
+    from tournament.errors import Refused
+    from tournament.services.play import malformed
+
+    why = malformed(expr)
+    if why is not None and not as_written:  # far more often a typo than an answer (#28)
+        raise Refused(
+            msg(
+                "%(why)s: nothing stored; if it is the answer as written, add --as-written",
+                why=why,
+            )
+        )
 
     aim = f" @{token(target)}" if target else ""
     _record(match_id, move("expr", by, expr) + aim)

@@ -125,15 +125,18 @@ def solve_texas(
 ) -> None:
     """The best-scoring word for a Texas Word'em pool (TEX-3)."""
     from engine.solve import texas_best
+    from tournament.services.audit import texas_pool
     from tournament.services.matches import open_lexicon
 
     path = settings().lexicon
-    best = texas_best(open_lexicon(path), list(letters))
+    best = texas_best(open_lexicon(path), texas_pool(letters))  # refused: 4, 6 or 8 letters
     answer = {"word": best[0], "score": best[1]} if best else {"word": None, "score": 0}
     if as_json:
         print_json(answer)
+    elif best:
+        typer.echo(f"{answer['word']}: {answer['score']}")
     else:
-        typer.echo(f"{answer['word']}: {answer['score']}" if best else t("no word"))
+        typer.echo(t("no admitted word from these letters: a round without one scores 0 (TEX-3)"))
 
 
 @solve_app.command("roulette_russa")

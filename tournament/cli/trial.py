@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from tournament.cli.common import app, fail, guarded, print_json, settings, store
+from tournament.cli.common import app, fail, guarded, print_json, settings
 from tournament.cli.day import show_standings
 from tournament.cli.options import JSON, console
 from tournament.cli.words import said, t
@@ -37,19 +37,23 @@ def simulate(
     if players < 2:
         fail(t("a tournament needs at least two players, not %(n)s", n=players))
     from tournament.cli.progress import bar, wanted
+    from tournament.services.stores import close, locate
 
-    s = store(create=True)
+    where = locate(settings().db)
     # The rounds to play: a round robin's every opponent once, a bracket's halvings (#11).
     total = {
         "round_robin": players - 1 + players % 2,
         "elimination": (players - 1).bit_length(),
     }.get(format, rounds) + ((cut or 1) - 1).bit_length()
     with bar(t("simulating"), total, wanted(as_json)) as advance:  # quiet when piped (#11)
-        knobs = sim.Simulation(players, format, rounds, plays, seed, progress=advance)
-        knobs.knockout = {"third_place": third_place, "cut": cut, "knockout_draw": knockout_draw}
-        sim.run(s, knobs)
-    readmodels.update(s)
-    rows = queries.standings(s)
+        game = sim.Simulation(players, format, rounds, plays, seed, progress=advance)
+        game.knockout = {"third_place": third_place, "cut": cut, "knockout_draw": knockout_draw}
+        s = sim.run_whole(where, game, settings().lexicon)  # whole or not at all (#28)
+    try:
+        readmodels.update(s)
+        rows = queries.standings(s)
+    finally:
+        close(s)  # a server's connections, given back
     if as_json:
         print_json(rows)
     else:

@@ -24,15 +24,42 @@ from engine.match import Replay
 from engine.message import msg
 from engine.notation import IllegalMove, NotationError, parse
 from engine.notation import format as format_move
+from exports.eventlog import rewritten_by, states_as_they_stood
 from tournament.errors import Refused
 from tournament.services.matches import Loaded
 
 REFEREE_RULES = {Ruling: "REF-1", Void: "REF-2", End: "CH-2"}
 
 
-def state_words(replay: Replay, position: int) -> str:
-    """The state after ``position`` in words, with who is out."""
-    state = replay.history[position]
+def texas_pool(letters: str) -> list[str]:
+    """A Texas Word'em pool as the referee types it for ``solve texas``: two personal
+    consonants (TEX-1) and two common letters a round (TEX-2), so 4, 6 or 8 letters; refused in
+    one sentence otherwise.
+
+    >>> texas_pool("SNOA SACI")
+    ['s', 'n', 'o', 'a', 's', 'a', 'c', 'i']
+    """
+    from engine.text import fold
+
+    pool = [c for c in fold(letters) if not c.isspace()]
+    odd = next((c for c in pool if not c.isalpha()), None)
+    if odd is not None:
+        raise Refused(msg("a Texas Word'em pool is made of letters, not %(char)r", char=odd))
+    if len(pool) not in (4, 6, 8):
+        raise Refused(
+            msg(
+                "a Texas Word'em pool has 4, 6 or 8 letters (two personal consonants, TEX-1, "
+                "and two common letters a round, TEX-2), not %(count)s",
+                count=len(pool),
+            )
+        )
+    return pool
+
+
+def state_words(replay: Replay, position: int, state: Any = None) -> str:
+    """The state after ``position`` in words, with who is out (``state``: as it stood then,
+    where a later ruling rewrote ``replay.history``)."""
+    state = replay.history[position] if state is None else state
     words = replay.rules.summary(state)
     gone = [o.player for o in state.out]
     if not gone:
@@ -59,20 +86,24 @@ def best_possible(replay: Replay, position: int, event: Event, memo: dict[str, A
 
 
 def timeline(loaded: Loaded) -> list[dict[str, Any]]:
-    """One row per event: who, what, the state after it, rulings and voids, the rules applied."""
+    """One row per event: who, what, the state after it as it stood then (and, where a later
+    ruling or void rewrote it, ``state_later``: that state and the positions that made it),
+    rulings and voids, the rules applied."""
     replay = loaded.replay
     events = replay.events
     voided_by = {e.on: i for i, e in enumerate(events, 1) if isinstance(e, Void)}
     ruled_by = {e.on: (i, e) for i, e in enumerate(events, 1) if isinstance(e, Ruling)}
     memo: dict[str, Any] = {}
     rows = []
+    stood = states_as_they_stood(replay)
     for position, event in enumerate(events, 1):
         notes = [n for n in replay.notes if n.position == position]
         row: dict[str, Any] = {
             "position": position,
             "who": actor(event) or "",
             "what": format_move(event),
-            "state": state_words(replay, position),
+            "state": state_words(replay, position, stood[position]),  # as it stood then (#28)
+            "state_later": None,
             "rules": sorted(
                 {r for r in [_rule(replay, position, event)] + [n.rule for n in notes] if r}
             ),
@@ -82,6 +113,9 @@ def timeline(loaded: Loaded) -> list[dict[str, Any]]:
             "best": best_possible(replay, position, event, memo),
             "hash": loaded.match.hashes[position - 1],
         }
+        later = state_words(replay, position)
+        if later != row["state"]:  # a later ruling or void rewrote it: both are shown
+            row["state_later"] = {"state": later, "by": rewritten_by(replay, position)}
         if position in ruled_by:
             at, ruling = ruled_by[position]
             row["ruling"] = {"at": at, "accept": ruling.accept, "note": ruling.note}

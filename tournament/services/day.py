@@ -59,6 +59,9 @@ def _read_outcomes(store: Store) -> OutcomeOf:
     return queries.outcome_of(store)  # up to date: the read models catch up first (#29)
 
 
+MOST_ROUNDS = 100  # a season of weekly evenings plays fewer; past it, a typo (#28)
+
+
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
     """Create the database's tournament; the settings are checked and recorded as given."""
     return retried(lambda: _create(store, name, by, settings))
@@ -107,6 +110,14 @@ def _check_settings(config: dict[str, Any]) -> None:
         not isinstance(config["rounds"], int) or config["rounds"] < 1
     ):
         raise Refused(msg("a tournament has at least one round"))
+    if config["rounds"] is not None and config["rounds"] > MOST_ROUNDS:
+        raise Refused(
+            msg(
+                "a tournament has at most %(most)s rounds, not %(count)s",
+                most=MOST_ROUNDS,
+                count=config["rounds"],
+            )
+        )
     if config["format"] not in FORMATS:
         raise Refused(
             msg(

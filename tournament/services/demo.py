@@ -13,10 +13,10 @@ from tournament.domain import views
 from tournament.errors import Refused
 from tournament.readside import readmodels
 from tournament.services import day, simulate
+from tournament.services.files import whole_database
 from tournament.services.matches import check_log, import_log
 from tournament.storage.backends import holds_store
 from tournament.storage.locations import Location, PostgresServer, close, locate
-from tournament.storage.sqlitefile import remove
 from tournament.storage.store import Store, StoreError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -59,30 +59,31 @@ def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | Non
             from tournament.storage import postgres
 
             postgres.wipe(db, readmodels.TABLES)
-        else:
-            remove(db.path)
-    store = Store(db)
+        # a file: the new demo replaces it once whole (a Ctrl-C leaves the old one, #28)
     said = done or (lambda _what, _total: None)
     total = ROUNDS + len(logs)
-    simulate.run(
-        store,
-        simulate.Simulation(
-            players=8,
-            format="swiss",
-            rounds=ROUNDS,
-            seed=2026,
-            name=NAME,
-            date=DATE,
-            demo=True,
-            progress=lambda what: said(what, total),
-        ),
-    )
-    _name_referees(store)
-    for f, log in zip(files, logs, strict=True):
-        import_log(store, log)
-        said(f.name, total)
-    readmodels.update(store)
-    return store
+
+    def build(store: Store) -> None:
+        simulate.run(
+            store,
+            simulate.Simulation(
+                players=8,
+                format="swiss",
+                rounds=ROUNDS,
+                seed=2026,
+                name=NAME,
+                date=DATE,
+                demo=True,
+                progress=lambda what: said(what, total),
+            ),
+        )
+        _name_referees(store)
+        for f, log in zip(files, logs, strict=True):
+            import_log(store, log)
+            said(f.name, total)
+        readmodels.update(store)
+
+    return whole_database(db, build)
 
 
 def _name_referees(store: Store) -> None:

@@ -2,8 +2,9 @@
 
 A file is written beside its target under a hidden name and moved into place once complete
 (``os.replace``); a folder of files is made beside the folder asked for and moved into it at the
-end. A refusal (a full disk above all) leaves no empty or half-written file, and no half-made
-folder, behind; a file that was there stays as it was.
+end; a database built from nothing (``simulate``, ``demo``) likewise (#28). A refusal (a full
+disk above all) or a Ctrl-C leaves no empty or half-written file, no half-made folder or
+database, behind; a file that was there stays as it was.
 """
 
 from __future__ import annotations
@@ -11,12 +12,17 @@ from __future__ import annotations
 import errno
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine.message import msg
 from tournament.errors import Refused
+
+if TYPE_CHECKING:
+    from tournament.storage.locations import Location
+    from tournament.storage.store import Store
 
 FULL = (errno.ENOSPC, errno.EDQUOT)
 
@@ -84,3 +90,52 @@ def whole_folder(out: Path) -> Iterator[Path]:
         if isinstance(e, DiskFull) or isinstance(e, OSError) and e.errno in FULL:
             raise DiskFull(out) from None
         raise
+
+
+def whole_database(
+    db: Location, build: Callable[[Store], None], lexicon: str | None = None
+) -> Store:
+    """A database file built by ``build`` under a hidden name beside ``db`` and moved into
+    place once complete, with its read models (what was at ``db`` is replaced only then); on
+    a server, or anything that fails, built in place. Returns the store at ``db``, open."""
+    from tournament.readside import readmodels
+    from tournament.services.stores import open_store
+    from tournament.storage.locations import SqliteFile, close
+    from tournament.storage.sqlitefile import remove
+    from tournament.storage.store import Store
+
+    if not isinstance(db, SqliteFile) or db.path.is_dir():
+        store = open_store(db, lexicon, create=True)  # a folder: refused
+        build(store)
+        return store
+    new = SqliteFile(_beside(db.path, "new"))
+    remove(new.path)
+    building = Store(new)
+    try:
+        building.lexicon = lexicon
+        build(building)
+        readmodels.update(building)  # the file moved in holds its read models too
+    except BaseException:
+        close(building)
+        remove(new.path)
+        raise
+    close(building)
+    _settled(new.path)
+    os.replace(new.path, db.path)
+    return open_store(db, lexicon)
+
+
+def _settled(path: Path) -> None:
+    """Make ``path`` one plain file that may be moved: every connection to it gone (some are
+    only closed when collected), its -wal folded in and SQLite's companions removed."""
+    import gc
+    import sqlite3
+
+    gc.collect()
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("pragma wal_checkpoint(truncate)")  # (the file stays in WAL mode)
+    finally:
+        conn.close()
+    for companion in (f"{path}-wal", f"{path}-shm"):
+        Path(companion).unlink(missing_ok=True)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from engine import jsontext
+from engine.digital_dice import check_hand_roll
 from engine.errors import RuleViolation
 from engine.events import REFEREE, DiceReveal, Event, parse_event
 from engine.header import parse_header
@@ -272,6 +273,8 @@ def _store_event(
 ) -> tuple[Loaded, list[Event]]:
     assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
+        # A sealed match takes only the seed's dice, whichever front end records (#28).
+        check_hand_roll(event, loaded.replay.dice_commit_at, loaded.replay.dice_reveal_at)
         replay = loaded.replay.apply(event)
     except RuleViolation as v:
         raise Refused(refusal(v)) from None

@@ -3,7 +3,9 @@ recording verbs of the CLI, the console, the organizer's and the referee's pages
 
 - :func:`start_challenge`: a table's next challenge, with its referee and its digital dice;
 - :func:`record_move`: one move of the notation, with the digital dice rolled from their seed
-  and revealed when the match ends, and a stale position refused.
+  and revealed when the match ends, and a stale position refused;
+- :func:`doubtful`: what makes a move look like a typo rather than an answer (a malformed
+  expression, a word the lexicon does not hold), for a front end to ask before it stores it.
 
 A save of the tournament that meets another terminal's is made again
 (:mod:`tournament.services.retry`); a move never is: the position the writer saw is checked.
@@ -14,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from engine.events import Event
+from engine import arithmetic
+from engine.events import Chain, Event, Expression, Word
+from engine.message import Msg, msg
+from engine.notation import NotationError, parse
 from tournament.services import dice, matches
 from tournament.services.matches import Loaded
 from tournament.storage.store import normalise_number
@@ -77,4 +82,45 @@ def record_move(
         seed=dice.seed(store, normalise_number(number)),
         sealer=sealer,
         reveal=reveal,
+    )
+
+
+def malformed(expr: str) -> Msg | None:
+    """Why ``expr`` is not an expression at all (its syntax, before any dice: ``6 x (``), or
+    None. A wrong use of the dice is an answer (a miss, TIR-2); a malformed one is far more
+    often a typo, so the front ends store it only when told it is the answer as written (#28).
+
+    >>> print(malformed("6 x (5:6+1)"))
+    None
+    >>> malformed("6 x (")
+    "'6 x (' is not a well-formed expression: the expression ends too early"
+    """
+    try:
+        arithmetic.parse(expr)
+    except arithmetic.ExpressionError as e:
+        return msg("%(expr)r is not a well-formed expression: %(why)s", expr=expr, why=e.args[0])
+    return None
+
+
+def doubtful(loaded: Loaded, text: str) -> Msg | None:
+    """What makes the move ``text`` look like a typo rather than the answer given at the table:
+    a malformed expression (:func:`malformed`), or a word (of a chain too) that the match's
+    lexicon does not hold (EQ-4); None when it reads as meant, or when the rules refuse it
+    anyway (they say why when it is recorded). Nothing is stored here."""
+    try:
+        event = parse(text, loaded.replay)
+    except NotationError:
+        return None
+    if isinstance(event, Expression):
+        return malformed(event.expr)
+    words = (event.word,) if isinstance(event, Word) else ()
+    if isinstance(event, Chain):
+        words = event.words
+    unknown = [w for w in words if w not in loaded.replay.lexicon]
+    if not unknown:
+        return None
+    return msg(
+        "%(words)s: not in the lexicon (%(lexicon)s)",
+        words=tuple(unknown),
+        lexicon=loaded.replay.lexicon.name,
     )

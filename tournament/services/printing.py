@@ -127,6 +127,7 @@ class Printer:
                 t.settings.get("date", ""),
                 closed[-1] if closed else None,
                 {"round": stage[0], "rows": stage[1]} if stage else None,
+                [p for p, info in t.players.items() if info["status"] != "active"],
             ),
             "csv": lambda: render.standings_csv(rows),
             "json": lambda: render.standings_json(rows),
@@ -179,6 +180,8 @@ class Printer:
                         "bye": tb.bye,
                         "points": dict(result.points) if result.points is not None else None,
                         "forfeits": [f.to_json() for f in tb.forfeits],  # #24
+                        # the organizer's result, marked on the sheet with its reason (#28)
+                        "amended": tb.amended.reason if tb.amended else None,
                     }
                 )
             closed.append({"number": r.number, "tables": tables})
@@ -242,13 +245,16 @@ class Printer:
         ``done(what, total)`` hears each piece written and how many there are in all (a
         progress bar, #11).
         """
-        jobs: list[tuple[str, Callable[[], Any]]] = [
-            (name, partial(self.blank_sheet, name)) for name in render.sheets()
-        ]
         try:
             t = day.get_tournament(self.store)
         except Refused:
             t = None
+        # As many player slots and signatures as the largest table seats (#28).
+        table = max((len(tb.players) for tb in views.tables(t)), default=None) if t else None
+        jobs: list[tuple[str, Callable[[], Any]]] = [
+            (name, partial(self.blank_sheet, name, render.blank_seats(name, table)))
+            for name in render.sheets()
+        ]
         if t is not None:
             jobs.append(("standings", self.standings))
             jobs += [

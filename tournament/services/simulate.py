@@ -21,6 +21,9 @@ from engine.match import Replay
 from tournament.domain import knockouts, views
 from tournament.logformat.matchlog import canonical
 from tournament.services import day, tables
+from tournament.services.files import whole_database
+from tournament.storage.backends import holds_store
+from tournament.storage.locations import Location, SqliteFile
 from tournament.storage.store import Match, Store
 
 NAMES = ("Giallo", "Blu", "Verde", "Rosso", "Nero", "Bianco", "Viola", "Arancio")
@@ -175,3 +178,19 @@ def run(store: Store, sim: Simulation) -> None:
         play_deciders(store, number, rng, outcome_of)
         day.close_round(store, outcome_of, by=BY)
         say(f"round {number}: {len(paired['tables'])} tables played")
+
+
+def run_whole(db: Location, sim: Simulation, lexicon: str | None = None) -> Store:
+    """:func:`run` into ``db``, whole or not at all (:func:`tournament.services.files.
+    whole_database`): a Ctrl-C leaves nothing half-made, no "round 5 in play" that a rerun
+    refuses (#28). A store that holds matches already is played into as it is.
+
+    Returns the store at ``db``, open.
+    """
+    if isinstance(db, SqliteFile) and holds_store(db):
+        from tournament.services.stores import open_store  # (a service above this one's)
+
+        store = open_store(db, lexicon)
+        run(store, sim)
+        return store
+    return whole_database(db, lambda store: run(store, sim), lexicon)

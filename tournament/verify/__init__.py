@@ -36,6 +36,7 @@ from uuid import UUID
 import orjson
 from eventsourcing.persistence import Mapper
 
+from engine.digital_dice import hand_rolls
 from engine.errors import RuleViolation
 from engine.events import parse_event
 from engine.header import parse_header
@@ -273,6 +274,15 @@ def _verify_match(
     if broken is not None:
         report.failures.append(broken)
         return name, hashes
+    for position in hand_rolls(replay.events):  # refused since #28: a sealed match's dice
+        report.failures.append(
+            Failure(
+                name,
+                position,
+                "a roll entered by hand while the match's digital dice were sealed: its "
+                "faces do not come from the seed",
+            )
+        )
     report.heads[name] = previous if len(rows) > 1 else None
     if replay.dice_commit_at is not None and replay.dice_reveal_at is None:
         report.sealed_dice.append(name)  # their rolls are checked when the seed is revealed

@@ -219,6 +219,7 @@ def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[st
                 "what": said.what,
                 "notes": said.notes,
                 "state": said.state,
+                "later": said.later,  # a later ruling's rewriting of it (#28)
                 "best": say(best_play(row["best"]), lang) if row["best"] else "",
             }  # fmt: skip
             for said, row in zip(event_log(replay, lang), rows, strict=True)
