@@ -220,6 +220,8 @@ class Load:
         self, links: list[str], listeners: int, loaders: int, pace: float, server: Any
     ) -> None:
         ready, count = asyncio.Event(), [0]
+        if not listeners:
+            ready.set()
         self.stop = time.monotonic() + self.seconds + 60
         streams = [
             asyncio.create_task(self.listener(ready, count, listeners)) for _ in range(listeners)
@@ -251,6 +253,9 @@ def main() -> None:
         help="a PostgreSQL server (postgresql://user:password@host/name): the "
         "tournament in a new schema of it, dropped at the end; default a new SQLite file",
     )
+    parser.add_argument(
+        "--profile", help="write pyinstrument's profile of the server here (pip install pyinstrument)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db, drop = fresh_store(tmp, args.server)
@@ -260,6 +265,7 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "pyinstrument", "-r", "text", "-o", args.profile] if args.profile else []),
                 "-m",
                 "tournament",
                 "--db",
