@@ -254,7 +254,8 @@ def main() -> None:
         "tournament in a new schema of it, dropped at the end; default a new SQLite file",
     )
     parser.add_argument(
-        "--profile", help="write pyinstrument's profile of the server here (pip install pyinstrument)"
+        "--profile",
+        help="write pyinstrument's profile of the server here (pip install pyinstrument)",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -313,7 +314,7 @@ def main() -> None:
     cpu = load.cpu[-1] - load.cpu[0] if len(load.cpu) == 2 else float("nan")
     print(
         f"  server CPU: {cpu:.1f} s, {load.moves / seconds:.1f} moves/s, "
-        f"{cpu * 1000 / max(load.moves, 1):.1f} ms a move (all its work: pages, streams; goal <= 5 ms)"
+        f"{cpu * 1000 / max(load.moves, 1):.1f} ms a move (pages and streams too; goal <= 5 ms)"
     )
     print(f"  errors: {sum(load.errors.values())} {load.errors or ''} (goal 0)")
 

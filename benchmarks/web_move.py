@@ -38,16 +38,16 @@ def run(tables: int, db: str, profile: str | None) -> tuple[float, float, float,
     app = create_app(Settings(db=Path(db), passphrase=PASSPHRASE, interval=0.05), Store(db))
     with TestClient(app, base_url="http://127.0.0.1") as client:
         token = csrf(client.get("/organizer/").text)
-        page = client.post(
-            "/organizer/login", data={"csrf": token, "passphrase": PASSPHRASE}
-        ).text
+        page = client.post("/organizer/login", data={"csrf": token, "passphrase": PASSPHRASE}).text
         cards = client.post("/organizer/cards", data={"csrf": csrf(page)}).text
         links = sorted(set(re.findall(r"http://127\.0\.0\.1(/table/[A-Za-z0-9_-]+)", cards)))
         pages = {}
         for link in links:
             page = client.get(link).text
             page = client.post(f"{link}/partita", data={"csrf": csrf(page), "games": GAMES}).text
-            pages[link] = client.post(f"{link}/start", data={"csrf": csrf(page), "game": "tiro"}).text
+            pages[link] = client.post(
+                f"{link}/start", data={"csrf": csrf(page), "game": "tiro"}
+            ).text
         time.sleep(0.3)  # the live task's refresh of the starts
         if profile:  # every thread's (the app's work runs in worker threads)
             import yappi
@@ -98,7 +98,9 @@ def run(tables: int, db: str, profile: str | None) -> tuple[float, float, float,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[20, 200])
-    parser.add_argument("--profile", help="yappi's profile of the moves, every thread (pip install yappi)")
+    parser.add_argument(
+        "--profile", help="yappi's profile of the moves, every thread (pip install yappi)"
+    )
     args = parser.parse_args()
     print("CPU seconds of the whole process (app, live task, client) over the work, each:")
     for n in args.tables:

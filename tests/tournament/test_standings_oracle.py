@@ -25,7 +25,7 @@ from tournament.domain.standings import (
 def brute_standings(
     players: Sequence[str],
     rounds: Sequence[Sequence[TableResult]],
-    scoring: Scoring = Scoring(),
+    scoring: Scoring = Scoring(),  # noqa: B008 - as the code it keeps
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     seed: str = "",
 ) -> list[Row]:

@@ -58,8 +58,9 @@ def serve(
     links on QR cards) and the organizer's pages behind a passphrase."""
     import secrets
 
-    from tournament.cli.words import t
-
+    from engine.message import msg
+    from exports.i18n import say
+    from tournament.cli.words import lang
     from tournament.services.stores import SqliteFile, holds_store, is_url, locate
 
     if is_url(str(settings().db)):
@@ -76,9 +77,11 @@ def serve(
     if not 1 <= port <= 65535:
         fail(f"{port} is not a TCP port")
     if workers < 1 or workers > 64:
-        fail(t("--workers is a number of processes from 1 to 64, not %(n)s", n=workers))
+        fail(say(msg("--workers is a number of processes from 1 to 64, not %(n)s", n=workers),
+                 lang()))  # fmt: skip
     if workers > 1 and not is_url(str(settings().db)):
-        fail(t("--workers needs a PostgreSQL server: one SQLite file takes one writer at a time"))
+        fail(say(msg("--workers needs a PostgreSQL server: one SQLite file takes one writer at a "
+                     "time"), lang()))  # fmt: skip
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
     if len(passphrase) < 8:
         fail("the organizer's passphrase needs at least 8 characters")

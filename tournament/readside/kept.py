@@ -160,3 +160,20 @@ def remember(store: Store, key: Any, header: str, lines: Sequence[str], replay: 
         cache.move_to_end(key)
         while len(cache) > REPLAYS:
             cache.popitem(last=False)
+
+
+_outcomes: weakref.WeakKeyDictionary[Store, tuple[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def at_position(store: Store, position: int, compute: Callable[[], Any]) -> Any:
+    """What ``compute`` gives of the read models at ``position`` (every match's outcome), once
+    a position in a kept store: shared by every page that needs it, never to be changed."""
+    if not kept(store):
+        return compute()
+    hit = _outcomes.get(store)
+    if hit is not None and hit[0] == position:
+        return hit[1]
+    value = compute()
+    with _lock:
+        _outcomes[store] = (position, value)
+    return value

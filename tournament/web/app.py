@@ -140,9 +140,7 @@ def public(
                 gathered = await run_in_threadpool(
                     cached, state, dict(request.path_params), version
                 )
-                rendered = await run_in_threadpool(
-                    page, request, template, gathered, api(request)
-                )
+                rendered = await run_in_threadpool(page, request, template, gathered, api(request))
                 if version is None:
                     return rendered
                 body = rendered.body
@@ -164,7 +162,9 @@ def public(
                 return unchanged
             gathered = await run_in_threadpool(cached, state, dict(request.path_params), version)
             shown = {k: v for k, v in gathered.items() if not k.startswith("_")}
-            return JSONResponse(shown, headers=revalidated(tag) if tag else {"Cache-Control": "no-store"})
+            return JSONResponse(
+                shown, headers=revalidated(tag) if tag else {"Cache-Control": "no-store"}
+            )
         except views.NotFound as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 

@@ -48,6 +48,7 @@ class Live:
         self.refused, self.said = 0, float("-inf")
         self.last = 0
         self.numbers: dict[UUID, tuple[str, int | None]] = {}  # aggregate id -> number, round
+        self.placed: set[UUID] = set()  # matches whose round was looked up after their start
         # Held by whoever writes to the file in this server (read models, tokens, services),
         # so that its writers queue rather than meet SQLite's busy errors.
         self.lock = threading.RLock()
@@ -120,20 +121,25 @@ class Live:
         return message(n.id, number, n.originator_version - 1, kind, at, round_no)
 
     def _place(self, uuid: UUID, number: str | None = None) -> tuple[str, int | None]:
-        """A match's number (``M7``) and its table's round, from its aggregate id: read once
-        its round is known (a match just started is attached to its table a moment later)."""
+        """A match's number (``M7``) and its table's round, from its aggregate id. A match just
+        started is attached to its table a moment later: its round is looked up once more at
+        its next event, then kept (a match outside the rounds has none)."""
         known = self.numbers.get(uuid)
-        if known is not None and known[1] is not None:
+        if known is not None and (known[1] is not None or uuid in self.placed):
             return known
-        rows = readmodels.database(self.store).rows(
-            "select id, round from matches where uuid = ?", [uuid.hex]
-        )
-        if rows:
-            place: tuple[str, int | None] = (rows[0][0], rows[0][1])
-        elif number is not None or known is not None:
-            place = (number or known[0], None)  # type: ignore[index]
+        if number is not None:  # its start: the number is in the event
+            place: tuple[str, int | None] = (number, None)
         else:
-            place = (self.store.get(uuid, "a match").number, None)
+            rows = readmodels.database(self.store).rows(
+                "select id, round from matches where uuid = ?", [uuid.hex]
+            )
+            if rows:
+                place = (rows[0][0], rows[0][1])
+            elif known is not None:
+                place = known
+            else:
+                place = (self.store.get(uuid, "a match").number, None)
+            self.placed.add(uuid)
         self.numbers[uuid] = place
         return place
 
@@ -232,7 +238,8 @@ class Live:
                 item = await q.get()
                 if item is None:
                     return
-                frames, more = [item], b""
+                frames: list[bytes] = [item]
+                more: bytes | None = b""
                 while not q.empty():
                     more = q.get_nowait()
                     if more is None:

@@ -17,7 +17,7 @@ from tournament.domain.results import table_result, table_state
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import queries
-from tournament.services import day, stores
+from tournament.services import day
 from tournament.services.audit import timeline
 from tournament.services.matches import lexicon_for, load, summary
 from tournament.services.stored import read_tournament

@@ -34,7 +34,7 @@
     if (only) return !m.match || m.match === only;
     var path = location.pathname;
     var round = /^\/rounds\/(\d+)$/.exec(path);
-    if (round) return !m.match || m.round === Number(round[1]);
+    if (round) return !m.match || m.round == null || m.round === Number(round[1]);
     if (path === "/standings" || path === "/bracket") return m.standings !== false;
     return true;  // the round in play, a player's page, the organizer's: anything may
   }
