@@ -101,6 +101,25 @@ def build(db: str, tables: int) -> None:
     close(store)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time a process (and its children: workers) has used so far."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -117,6 +136,8 @@ class Load:
         self.errors: dict[str, int] = {}
         self.moves = 0
         self.stop = 0.0
+        self.cpu: list[float] = []
+        self.cpu_at = lambda: 0.0
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -171,7 +192,8 @@ class Load:
                 return r.text
 
             page = await post("/partita", {"games": GAMES})
-            players = re.search(r'<p class="meta">([^<]+)</p>', page).group(1).split(" – ")  # type: ignore[union-attr]
+            meta = re.search(r'<p class="meta">(.+?)</p>', page).group(1)  # type: ignore[union-attr]
+            players = re.sub(r"<[^>]+>", "", meta).split(" – ")  # (each name in its own element)
             for seats, moves in ((players, TIRO), (players[1:] + players[:1], TEXAS)):
                 page = await post("/start", {"game": GAMES[0] if moves is TIRO else GAMES[1]})
                 for seat, kind, fields in moves:
@@ -198,15 +220,19 @@ class Load:
         self, links: list[str], listeners: int, loaders: int, pace: float, server: Any
     ) -> None:
         ready, count = asyncio.Event(), [0]
+        if not listeners:
+            ready.set()
         self.stop = time.monotonic() + self.seconds + 60
         streams = [
             asyncio.create_task(self.listener(ready, count, listeners)) for _ in range(listeners)
         ]
         await asyncio.wait_for(ready.wait(), 60)
+        self.cpu = [self.cpu_at()]
         self.stop = time.monotonic() + self.seconds
         work = [self.pages() for _ in range(loaders)] + [self.referee(k, pace) for k in links]
         await asyncio.gather(*work)
         await asyncio.sleep(2)  # the last messages
+        self.cpu.append(self.cpu_at())
         self.stop = time.monotonic()  # a stream closed from now on is not an error
         for t in streams:  # the clients hang up first: the server ends each stream cleanly
             t.cancel()
@@ -227,6 +253,10 @@ def main() -> None:
         help="a PostgreSQL server (postgresql://user:password@host/name): the "
         "tournament in a new schema of it, dropped at the end; default a new SQLite file",
     )
+    parser.add_argument(
+        "--profile",
+        help="write pyinstrument's profile of the server here (pip install pyinstrument)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db, drop = fresh_store(tmp, args.server)
@@ -236,6 +266,7 @@ def main() -> None:
         server = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "pyinstrument", "-r", "text", "-o", args.profile] if args.profile else []),
                 "-m",
                 "tournament",
                 "--db",
@@ -252,6 +283,7 @@ def main() -> None:
             links = asyncio.run(setup(url))
             load = Load(url, args.seconds)
             started = time.monotonic()
+            load.cpu_at = lambda: cpu_seconds(server.pid)  # type: ignore[attr-defined]
             asyncio.run(load.run(links, args.listeners, args.loaders, args.pace, server))
             elapsed = time.monotonic() - started
         finally:
@@ -278,6 +310,11 @@ def main() -> None:
     print(
         f"  move -> stream: {len(delays)} deliveries, p50 {pct(delays, 50):.0f} ms, "
         f"p99 {pct(delays, 99):.0f} ms (goal p99 <= 1000 ms)"
+    )
+    cpu = load.cpu[-1] - load.cpu[0] if len(load.cpu) == 2 else float("nan")
+    print(
+        f"  server CPU: {cpu:.1f} s, {load.moves / seconds:.1f} moves/s, "
+        f"{cpu * 1000 / max(load.moves, 1):.1f} ms a move (pages and streams too; goal <= 5 ms)"
     )
     print(f"  errors: {sum(load.errors.values())} {load.errors or ''} (goal 0)")
 

@@ -179,7 +179,7 @@ def test_digital_dice_roll_on_the_referees_page_and_the_seed_stays_there(any_db:
 
 def first_roll(message: dict) -> tuple[str, int, str]:
     """A stream message's match, position and type (checking it carries nothing else)."""
-    assert set(message) == {"id", "match", "position", "type", "at"}
+    assert set(message) == {"id", "match", "position", "type", "at", "round", "standings"}
     return message["match"], message["position"], message["type"]
 
 

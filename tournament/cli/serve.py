@@ -68,6 +68,13 @@ def serve(
         Path | None,
         typer.Option("--ssl-keyfile", help="The certificate's private key (PEM)."),
     ] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="Server processes on one port (PostgreSQL only): they share the sessions, "
+            "the live stream and the store; about one a core."
+        ),
+    ] = 1,
 ) -> None:
     """Serve the tournament on the web: live public pages, the referees' table pages (private
     links on QR cards) and the organizer's pages behind a passphrase."""
@@ -93,6 +100,10 @@ def serve(
         season = season_of(season, path)
     if not 1 <= port <= 65535:
         fail(t("%(port)s is not a TCP port", port=port))
+    if workers < 1 or workers > 64:
+        fail(t("--workers is a number of processes from 1 to 64, not %(n)s", n=workers))
+    if workers > 1 and not is_url(str(settings().db)):
+        fail(t("--workers needs a PostgreSQL server: one SQLite file takes one writer at a time"))
     passphrase = organizer_passphrase or secrets.token_urlsafe(12)
     if len(passphrase) < 8:
         fail(t("the organizer's passphrase needs at least 8 characters"))
@@ -137,6 +148,18 @@ def serve(
     for name in REPEATING:
         logging.getLogger(name).addFilter(repeats)
     try:
+        if workers > 1:
+            # Each process builds its own app from the same settings (the environment carries
+            # them to uvicorn's workers); the store holds what they share (#27).
+            from tournament.web.app import SETTINGS_ENV, settings_text
+
+            os.environ[SETTINGS_ENV] = settings_text(web.state.settings, str(settings().db))
+            uvicorn.run(
+                "tournament.web.app:from_environment", factory=True, workers=workers,
+                host=host, port=port, log_level="warning", access_log=False,
+                limit_concurrency=plan.connections if plan else None, **tls,
+            )  # fmt: skip
+            return
         uvicorn.run(
             web, host=host, port=port, log_level="warning", access_log=False,
             limit_concurrency=plan.connections if plan else None, **tls,

@@ -167,23 +167,37 @@ def standings(
             if name in values:
                 table[p][name] = values[name](p)
 
+    opponents = {p: set(met[p]) for p in players}  # each player's distinct opponents
+
     def order(group: list[str], criteria: Sequence[str]) -> list[list[str]]:
-        """Split a group tied so far into ordered sub-groups by the next criteria."""
+        """Split a group tied so far into ordered sub-groups by the next criteria.
+
+        Linear in the group and its players' games at each step, O(n log n) with the sort:
+        a round-1 group of everyone tied is the usual case, not the worst (#27).
+        """
         if not criteria or len(group) < 2:
             return [group]
         name, rest = criteria[0], criteria[1:]
         if name == "head_to_head":
-            # Only the games between the tied players count.
-            key = {p: sum(scores[(p, q)] for q in group if q != p) for p in group}
+            # Only the games between the tied players count: each player's own opponents
+            # looked up in the group, never every pair of the group.
+            tied = set(group)
+            key = {
+                p: sum((scores[(p, q)] for q in opponents.get(p, ()) if q in tied), 0.0)
+                for p in group
+            }
             for p in group:
                 table[p]["head_to_head"] = key[p]
         elif name == "lot":
             key = {p: -int(lot(seed, p), 16) for p in group}
         else:
             key = {p: table[p][name] for p in group}
+        alike: dict[float, list[str]] = defaultdict(list)  # in the group's order
+        for p in group:
+            alike[key[p]].append(p)
         out: list[list[str]] = []
-        for value in sorted(set(key.values()), reverse=True):
-            out += order([p for p in group if key[p] == value], rest)
+        for value in sorted(alike, reverse=True):
+            out += order(alike[value], rest)
         return out
 
     by_points: dict[Any, list[str]] = defaultdict(list)

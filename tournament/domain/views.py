@@ -15,6 +15,7 @@ read-only mappings), and nothing done to it reaches the aggregate.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -164,19 +165,40 @@ def round_of(stored: Mapping[str, Any]) -> Round:
     )
 
 
+_SEEN: dict[int, tuple[Any, int, tuple[Round, ...]]] = {}  # id -> (weak ref, version, rounds)
+SEEN = 64  # tournaments whose rounds are kept (a server reads one, at a few versions)
+
+
 def rounds(t: Tournament) -> tuple[Round, ...]:
-    """The tournament's rounds, first to last."""
-    return tuple(round_of(r) for r in t.rounds)
+    """The tournament's rounds, first to last.
+
+    Kept for the aggregate at its version: a server asks a round of its tournament several
+    times a request, and a round of hundreds of tables is not built again each time (#27).
+    Every change to an aggregate is an event, which moves its version.
+    """
+    version = getattr(t, "version", None)
+    hit = _SEEN.get(id(t))
+    if hit is not None and version is not None and hit[0]() is t and hit[1] == version:
+        return hit[2]
+    built = tuple(round_of(r) for r in t.rounds)
+    if version is not None:
+        try:
+            _SEEN[id(t)] = (weakref.ref(t), version, built)
+        except TypeError:  # not an object a weak reference can name: not kept
+            return built
+        while len(_SEEN) > SEEN:
+            _SEEN.pop(next(iter(_SEEN)), None)
+    return built
 
 
 def paired(t: Tournament, number: int) -> Round:
     """Round ``number`` (from 1; it must have been paired)."""
-    return round_of(t.rounds[number - 1])
+    return rounds(t)[number - 1]
 
 
 def last_round(t: Tournament) -> Round | None:
     """The round paired last (None before the first)."""
-    return round_of(t.rounds[-1]) if t.rounds else None
+    return rounds(t)[-1] if t.rounds else None
 
 
 def open_round(t: Tournament) -> Round | None:

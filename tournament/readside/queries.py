@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from engine.games.base import Outcome
-from tournament.readside import readmodels, readtables
+from tournament.readside import kept, readmodels, readtables
 from tournament.storage.store import Store
 
 MATCH_COLUMNS = "id, game, players, status, winners, points, events, round, table_no"
@@ -31,7 +31,12 @@ def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[
 def outcomes(store: Store) -> dict[str, Outcome | None]:
     """Each match's outcome (None: in play), by number, up to the last stored event (the read
     models are brought up to date first when they lag)."""
-    return readmodels.outcomes(readmodels.current(store))
+    db = readmodels.current(store)
+    # Read once a position on a server, for every page that needs them (#27).
+    found: dict[str, Outcome | None] = kept.at_position(
+        store, readmodels.position(db), lambda: readmodels.outcomes(db)
+    )
+    return found
 
 
 def outcome_of(store: Store) -> Callable[[str], Outcome | None]:

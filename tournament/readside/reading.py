@@ -23,6 +23,7 @@ from engine.header import parse_header
 from engine.match import Replay
 from engine.message import msg
 from tournament.logformat.lexicons import lexicon_for
+from tournament.readside import kept
 from tournament.storage.store import (
     STARTED,
     SealedLog,
@@ -72,9 +73,18 @@ def outcome(store: Store, number: str) -> Outcome | None:
     """A stored match's outcome, by replaying its log (None: in play). A log that does not
     replay raises the engine's :class:`RuleViolation`."""
     match = read_match(store, number)
-    header = parse_header(orjson.loads(match.header))
-    replay = Replay.start(header, lexicon_for(header, store.lexicon), rules=match.rules)
-    return replay.extend(parse_event(orjson.loads(line)) for line in match.lines).outcome
+    lines = match.lines
+
+    def start() -> Replay:
+        header = parse_header(orjson.loads(match.header))
+        return Replay.start(header, lexicon_for(header, store.lexicon), rules=match.rules)
+
+    def extend(replay: Replay, after: int) -> Replay:
+        return replay.extend(parse_event(orjson.loads(line)) for line in lines[after:])
+
+    # A server extends the replay it keeps by the lines stored since (#27).
+    key = (match.number, store.lexicon, match.rules)  # as tournament.services.matches keys it
+    return kept.replayed(store, key, match.header, lines, start, extend).outcome
 
 
 def _decoded(number: str, uuid: UUID, rows: Sequence[Any]) -> StoredMatch:

@@ -197,8 +197,14 @@ def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = N
             counted(progress.events)
         last = page[-1][0]
     progress.matches = set(summaries)
-    t = readtables.current(store) if progress.tournament or progress.matches else None
-    touched = _matches(db, store, summaries, readtables.places(t) if t else {})
+    # The tournament's tables (players, rounds, pairings, standings) follow from the tournament
+    # and the matches' outcomes: rewritten when either changed, not after every move (#27). A
+    # new match's row takes its round and table from the tournament.
+    new = any("new" in s for s in summaries.values())
+    t = readtables.current(store) if progress.tournament or new else None
+    touched, decided = _matches(db, store, summaries, readtables.places(t) if t else {})
+    if t is None and decided:
+        t = readtables.current(store)
     if t is not None:
         # From the first event every match was touched and its row written here, in its
         # place: their outcomes are all there are.
@@ -303,9 +309,10 @@ def _matches(
     store: Store,
     summaries: dict[str, dict[str, Any]],
     places: dict[str, tuple[int, int]],
-) -> dict[str, Outcome | None]:
+) -> tuple[dict[str, Outcome | None], bool]:
     """Bring the touched matches' rows and challenges up to date, a few statements in all (each
-    row in its round and table, from ``places``); their outcomes, as the rows now hold them."""
+    row in its round and table, from ``places``); their outcomes, as the rows now hold them,
+    and whether any outcome is not the one its row held before."""
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
     dumps = readtables.dumps
@@ -316,8 +323,10 @@ def _matches(
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
     written, challenges = [], []
     outcomes: dict[str, Outcome | None] = {}
+    decided = False
     for number, s in summaries.items():
         row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
+        before = (row["status"], row["winners"], row["points"])
         new = s.pop("new", None)
         if new is not None:
             # (orjson reads as json does every header the program stores: strict I-JSON.)
@@ -346,12 +355,13 @@ def _matches(
             challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
         else:
             row["status"], row["winners"], row["points"] = "in_progress", None, None
+        decided = decided or before != (row["status"], row["winners"], row["points"])
         written.append(as_row(row))
     db.upsert("matches", MATCH_COLUMNS, "id", written)
     for chunk in _chunks(list(summaries)):
         db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
     db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
-    return outcomes
+    return outcomes, decided
 
 
 def outcomes(db: ReadDB) -> dict[str, Outcome | None]:

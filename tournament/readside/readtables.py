@@ -11,13 +11,10 @@ import json.encoder
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.application import AggregateNotFoundError
-
 from engine.games.base import Outcome
-from engine.message import msg
 from tournament.domain import views
 from tournament.domain.results import round_results, standings_of, table_games
-from tournament.domain.tournaments import TOURNAMENT_ID
+from tournament.readside import kept
 from tournament.storage.sql import ReadDB
 from tournament.storage.store import Store
 
@@ -137,12 +134,9 @@ def create(db: ReadDB) -> None:
 
 
 def current(store: Store) -> Tournament | None:
-    """The store's tournament (None: the store holds matches only)."""
-    try:
-        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
-    except AggregateNotFoundError:
-        return None
-    return t
+    """The store's tournament (None: the store holds matches only), only to read (a server
+    keeps it: :mod:`tournament.readside.kept`)."""
+    return kept.tournament(store)
 
 
 def places(t: Tournament) -> dict[str, tuple[int, int]]:

@@ -23,6 +23,7 @@ from tournament.domain.names import registered
 from tournament.errors import Refused
 from tournament.logformat.lexicons import lexicon_for, open_lexicon  # noqa: F401 (the front ends ask here)
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
+from tournament.readside import kept
 from tournament.storage import holds
 from tournament.storage.store import Match, Store, StoreError
 
@@ -49,22 +50,35 @@ def load(
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
 
         match = read_match(store, number)
-    return replayed(match, lexicon_path or store.lexicon)
+    return replayed(match, lexicon_path or store.lexicon, store)
 
 
-def replayed(match: Match | StoredMatch, lexicon_path: str | None) -> Loaded:
-    """A match replayed through the rules (one sentence when its log does not replay)."""
+def replayed(
+    match: Match | StoredMatch, lexicon_path: str | None, store: Store | None = None
+) -> Loaded:
+    """A match replayed through the rules (one sentence when its log does not replay); read
+    from ``store``, the replay a server keeps of it is extended instead (#27)."""
     position = 0
+    lines = match.lines
 
-    def events() -> Iterator[Event]:
-        nonlocal position
-        for position, line in enumerate(match.lines, 1):  # noqa: B007 - read after a refusal
+    def events(after: int) -> Iterator[Event]:
+        nonlocal position  # read after a refusal
+        for position, line in enumerate(lines[after:], after + 1):  # noqa: B007
             yield parse_event(orjson.loads(line))
 
-    try:
+    def start() -> Replay:
         header = parse_header(orjson.loads(match.header))
-        words = lexicon_for(header, lexicon_path)
-        replay = Replay.start(header, words, rules=match.rules).extend(events())
+        return Replay.start(header, lexicon_for(header, lexicon_path), rules=match.rules)
+
+    try:
+        if store is None:
+            replay = start().extend(events(0))
+        else:
+            # A server keeps each match's replay and extends it by the lines stored since (#27).
+            replay = kept.replayed(
+                store, _replay_key(store, match, lexicon_path), match.header, lines, start,
+                lambda kept_replay, after: kept_replay.extend(events(after)),
+            )  # fmt: skip
     except RuleViolation as v:
         if not position:  # the header (changed outside the program, or a newer version's)
             raise Refused(refusal(v)) from None
@@ -78,6 +92,11 @@ def replayed(match: Match | StoredMatch, lexicon_path: str | None) -> Loaded:
             )
         ) from None
     return Loaded(match, replay)
+
+
+def _replay_key(store: Store, match: Match | StoredMatch, lexicon_path: str | None) -> Any:
+    """What a kept replay of a match depends on beside its lines: the word list, the rules."""
+    return (match.number, lexicon_path or store.lexicon, match.rules)
 
 
 def read_deck(path: Path) -> list[Any]:

@@ -7,23 +7,29 @@ What every service of the day builds on, and what recording a move needs of the 
 
 from __future__ import annotations
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from engine.message import msg
 from tournament.domain import views
 from tournament.domain.tournaments import TOURNAMENT_ID, Tournament
 from tournament.errors import Refused
+from tournament.readside import kept
 from tournament.services.retry import retried
 from tournament.storage.store import Conflict, Match, Store, StoreError
 
 
 def get_tournament(store: Store) -> Tournament:
-    try:
-        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
-        return t
-    except AggregateNotFoundError:
-        raise Refused(msg("there is no tournament in this database: create one first")) from None
+    """The tournament, to change and save (a server's store: a copy of the one it keeps)."""
+    t = kept.tournament_copy(store)
+    if t is None:
+        raise Refused(msg("there is no tournament in this database: create one first"))
+    return t
+
+
+def read_tournament(store: Store) -> Tournament | None:
+    """The tournament, only to read (a server's store: the one its readers share, brought up to
+    date from the tournament's own events, #27); None when there is none."""
+    return kept.tournament(store)
 
 
 SNAPSHOT_EVERY = 100

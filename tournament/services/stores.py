@@ -39,6 +39,7 @@ __all__ = [
     "open_store",
     "prepare_links",
     "replace_links",
+    "shared_secret",
     "stored_since",
 ]
 
@@ -142,3 +143,27 @@ def is_door(store: Store, digest: str) -> bool:
         if DOOR not in db.tables():
             return False
         return bool(db.rows(f"select 1 from {DOOR} where hash = ?", [digest]))
+
+
+# --- the web's signing secret, among the store's own tables --------------------------------
+
+SECRETS = "web_secret"
+SECRET_COLUMNS: dict[str, type] = {"name": str, "value": str}
+
+
+def shared_secret(store: Store) -> str:
+    """The secret the web signs its sessions and CSRF tokens with, made once and kept among the
+    store's own tables: every server process over the store (``serve --workers``, or servers
+    on several machines) accepts what another drew (#27). Whoever can read the store could
+    record anything in it already; the secret adds nothing to what they can do."""
+    import secrets
+
+    with own_tables(store) as db:
+        ensure(db, SECRETS, SECRET_COLUMNS, "name")
+        # Two processes starting at once: one value is kept, both read it back.
+        db.run(
+            f"insert into {SECRETS} (name, value) values ('session', ?) on conflict do nothing",
+            [secrets.token_urlsafe(32)],
+        )
+        rows = db.rows(f"select value from {SECRETS} where name = 'session'")
+    return str(rows[0][0])

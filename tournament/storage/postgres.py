@@ -36,6 +36,7 @@ SNAPSHOTS = "tournament_snapshots"
 TRACKING = "tournament_tracking"
 OWN = (
     "dice_seeds",
+    "web_secret",
     "web_tables",
     "web_door",
 )  # the store's own tables (tournament.services.dice, tournament.web)

@@ -107,7 +107,7 @@ def verify_store(
     def spans() -> Iterator[range]:
         # Every stream is read before the first span is given, so before any worker is forked:
         # a worker finds the rows in the memory it inherits, and only a span is sent to it.
-        for aggregate, rows in streams(place, "events"):
+        for aggregate, rows in streams(place, "events", wanted):
             if not wanted or aggregate == wanted:
                 kept.append((aggregate, rows))
         begin = size = 0

@@ -314,7 +314,9 @@ def match_start(mapper: Mapper[UUID], row: Row) -> Start | Any:
     )
 
 
-def streams(where: Location, what: str) -> Iterator[tuple[str, list[Row]]]:
-    """Each aggregate's rows, in version order: one scan (of a file or a server), grouped in C."""
-    for aggregate, rows in groupby(scan(where, what), itemgetter(0)):
+def streams(where: Location, what: str, only: str | None = None) -> Iterator[tuple[str, list[Row]]]:
+    """Each aggregate's rows, in version order: one scan (of a file or a server), grouped in C;
+    with ``only`` (an aggregate's id), its rows alone (read by its index: a match's page
+    verifies its match without reading the rest of the store, #27)."""
+    for aggregate, rows in groupby(scan(where, what, only), itemgetter(0)):
         yield aggregate, list(rows)

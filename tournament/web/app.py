@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +25,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -32,7 +35,9 @@ from starlette.types import Receive, Scope, Send
 
 from exports import render
 from exports.i18n import N_, translator
-from tournament.services.stores import Location, Store, close_reads
+from tournament.readside import kept
+from tournament.services import stores
+from tournament.services.stores import Location, Store, as_user_errors, close_reads
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.pages import page
@@ -55,7 +60,9 @@ class Settings:
     passphrase: str
     lexicon: str | None = None
     season: Path | None = None  # the season file naming this tournament (serve --season)
-    secret: str = field(default_factory=lambda: secrets.token_urlsafe(32))
+    # What sessions and CSRF tokens are signed with (None: the store's own, shared by every
+    # process serving it: services.stores.shared_secret).
+    secret: str | None = None
     interval: float = 0.1  # how often the live task looks at the store, in seconds
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
@@ -79,16 +86,21 @@ def public(
     verifies its hash chain: a change made behind the program's back moves no counter).
     """
 
-    def cached(state: Any, params: dict[str, Any]) -> dict[str, Any]:
-        # A page's data stands until the store or the read models move on: one cheap look at
-        # both spares the gathering (a busy /standings is loaded many times between two moves).
-        if not cache:
-            return gather(state, **params)
-        key = (template, tuple(sorted(params.items())))
+    def position(state: Any) -> tuple[int, int]:
+        """Where the store and the read models stand (read models that lag the store are
+        brought up first: one thread does it, the others find them current)."""
         version = state.live.version()
-        if version[1] < version[0]:  # the read models lag the store: bring them up first
+        if version[1] < version[0]:
             state.live.refresh()
             version = state.live.version()
+        return version  # type: ignore[no-any-return]
+
+    def cached(state: Any, params: dict[str, Any], version: Any) -> dict[str, Any]:
+        # A page's data stands until the store or the read models move on: one cheap look at
+        # both spares the gathering (a busy /standings is loaded many times between two moves).
+        if version is None:
+            return gather(state, **params)
+        key = (template, tuple(sorted(params.items())))
         hit = state.pages.get(key)
         if hit is not None and hit[0] == version:
             return hit[1]  # type: ignore[no-any-return]
@@ -98,25 +110,74 @@ def public(
             state.pages.pop(next(iter(state.pages)))
         return value
 
-    async def data(request: Request) -> dict[str, Any]:
-        return await run_in_threadpool(cached, request.app.state, dict(request.path_params))
+    def stands(request: Request) -> bool:
+        # A season's chart reads files beside the store: no position stands for them.
+        return cache and not (template == "player.html" and request.app.state.settings.season)
+
+    def conditional(request: Request, version: Any, kind: str) -> tuple[str, Response | None]:
+        """The page's ETag at this position (``""``: none), and 304 when the client holds it."""
+        if version is None:
+            return "", None
+        tag = f'W/"{version[0]}.{version[1]}.{kind}"'
+        if tag in request.headers.get("if-none-match", ""):
+            return tag, Response(status_code=304, headers=revalidated(tag))
+        return tag, None
 
     async def html(request: Request) -> Response:
+        state = request.app.state
         try:
-            # Rendered in a worker thread too: the event loop keeps the live streams flowing.
-            gathered = await data(request)
-            return await run_in_threadpool(page, request, template, gathered, api(request))
+            version = await run_in_threadpool(position, state) if stands(request) else None
+            lang = lang_of(request)
+            tag, unchanged = conditional(request, version, lang)
+            if unchanged is not None:
+                return unchanged
+            key = (template, request.url.path, lang)
+            hit = state.rendered.get(key)
+            if hit is not None and version is not None and hit[0] == version:
+                body = hit[1]
+            else:
+                # Gathered and rendered in a worker thread: the event loop keeps the live
+                # streams flowing.
+                gathered = await run_in_threadpool(
+                    cached, state, dict(request.path_params), version
+                )
+                rendered = await run_in_threadpool(page, request, template, gathered, api(request))
+                if version is None:
+                    return rendered
+                body = rendered.body
+                state.rendered[key] = (version, body)
+                while len(state.rendered) > PAGE_CACHE:
+                    state.rendered.pop(next(iter(state.rendered)))
+            headers = {"Link": f'<{api(request)}>; rel="alternate"; type="application/json"',
+                       **revalidated(tag)}  # fmt: skip
+            return Response(body, media_type="text/html", headers=headers)
         except views.NotFound as e:
             return page(request, "missing.html", {"message": e.args[0]}, status=404)
 
     async def as_json(request: Request) -> Response:
+        state = request.app.state
         try:
-            shown = {k: v for k, v in (await data(request)).items() if not k.startswith("_")}
-            return JSONResponse(shown, headers={"Cache-Control": "no-store"})
+            version = await run_in_threadpool(position, state) if stands(request) else None
+            tag, unchanged = conditional(request, version, "json")
+            if unchanged is not None:
+                return unchanged
+            gathered = await run_in_threadpool(cached, state, dict(request.path_params), version)
+            shown = {k: v for k, v in gathered.items() if not k.startswith("_")}
+            return JSONResponse(
+                shown, headers=revalidated(tag) if tag else {"Cache-Control": "no-store"}
+            )
         except views.NotFound as e:
             return JSONResponse({"error": str(e)}, status_code=404)
 
     return html, as_json
+
+
+def revalidated(tag: str) -> dict[str, str]:
+    """A public page's headers: kept by the browser, asked again each time with its ETag (the
+    store's position: 304 while nothing moved, #27); its words follow the language cookie."""
+    if not tag:
+        return {"Cache-Control": "no-store"}
+    return {"ETag": tag, "Cache-Control": "no-cache", "Vary": "Cookie"}
 
 
 def _quoted(name: str) -> str:
@@ -174,9 +235,9 @@ async def live(request: Request) -> Response:
     last = request.headers.get("last-event-id", "")
     after = int(last) if last.isdigit() else None
 
-    async def messages() -> AsyncIterator[dict[str, Any]]:
-        async for m in hub.listen(after):
-            yield {"id": str(m["id"]), "event": "stored", "data": json.dumps(m)}
+    async def messages() -> AsyncIterator[bytes]:
+        async for frames in hub.listen(after):  # encoded once for every stream (#27)
+            yield frames
 
     return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"})
 
@@ -191,6 +252,24 @@ async def switch_lang(request: Request) -> Response:
     if lang in LANGS:
         response.set_cookie("lang", lang, max_age=365 * 86400, samesite="strict", httponly=True)
     return response
+
+
+STATIC_SECONDS = 3600  # how long a browser keeps a static file before asking again (ETag)
+
+
+class Static(StaticFiles):
+    """The static files, with a lifetime (they change only with the program)."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = f"public, max-age={STATIC_SECONDS}"
+        return response
+
+
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico``: the icon every browser asks for (an SVG, kept a day)."""
+    return Response((STATIC / "favicon.svg").read_bytes(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "public, max-age=86400"})  # fmt: skip
 
 
 def routes() -> list[BaseRoute]:
@@ -217,14 +296,50 @@ def routes() -> list[BaseRoute]:
         *offline.routes(),  # (its /table/sw.js before the tables' links)
         *referee.routes(),
         *screen.routes(),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/favicon.ico", favicon),
+        Mount("/static", Static(directory=STATIC), name="static"),
     ]
     return table
+
+
+SETTINGS_ENV = "TOURNAMENT_SERVE_SETTINGS"  # serve --workers: each process's settings
+
+
+def settings_text(settings: Settings, db: str) -> str:
+    """The settings a worker process rebuilds its app from (see :func:`from_environment`),
+    with ``db`` as ``--db`` named it."""
+    fields = {k: getattr(settings, k) for k in Settings.__dataclass_fields__}
+    fields["db"] = db
+    fields["season"] = str(settings.season) if settings.season else None
+    return json.dumps(fields)
+
+
+def from_environment() -> Starlette:
+    """The app of one of ``serve --workers``' processes, from the settings the serving
+    process left in the environment."""
+    fields = json.loads(os.environ[SETTINGS_ENV])
+    fields["db"] = stores.locate(fields["db"])
+    fields["season"] = Path(fields["season"]) if fields["season"] else None
+    return create_app(Settings(**fields))
+
+
+def signing_secret(store: Store) -> str:
+    """The store's signing secret; where it cannot be read or kept (a read-only file, a server
+    away), this process's own, and sessions then hold in this process only."""
+    try:
+        with as_user_errors():
+            return stores.shared_secret(store)
+    except Exception as e:  # noqa: BLE001 - the server still serves, one process alone
+        logging.getLogger("tournament.web").warning(
+            "sessions are this process's own (the store's secret cannot be kept): %s", e
+        )
+        return secrets.token_urlsafe(32)
 
 
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
+    kept.keep(store)  # the tournament and the matches' replays kept between requests (#27)
     hub = Live(store, settings.interval, settings.streams)
 
     @contextlib.asynccontextmanager
@@ -244,13 +359,17 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
             await hub.stop()
             close_reads(store)  # a server's connections, one a worker thread
 
+    secret = settings.secret or signing_secret(store)
     app = Starlette(
         routes=routes(),
         middleware=[
             Middleware(Guard),
+            # Pages and their JSON compressed (the event stream is not: Starlette leaves
+            # text/event-stream alone, and a proxy must not buffer it either).
+            Middleware(GZipMiddleware, minimum_size=1000, compresslevel=5),
             Middleware(
                 SessionMiddleware,
-                secret_key=settings.secret,
+                secret_key=secret,
                 session_cookie="session",
                 max_age=SESSION_HOURS * 3600,
                 same_site="strict",
@@ -265,5 +384,5 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
     app.state.guesses = RateLimit(settings.guesses)
-    app.state.pages = {}
+    app.state.pages, app.state.rendered = {}, {}
     return app

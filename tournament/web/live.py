@@ -4,9 +4,13 @@ Every ``interval`` seconds the task asks the store for its last notification id 
 query); when it moved, whichever process wrote (on either backend), it reads the new events
 from the store's notification log and sends one message per event to every listener: its match
 (or ``null`` for the tournament), its position in that match's log (or the tournament's
-version), its id, its type and when it was stored. The read models are brought up to date
-beside the polling. Messages never carry an event's content: the pages fetch what they show,
-and secrets stay out.
+version), its id, its type, when it was stored, and what it changes (``round``: the round of
+the match's table, or ``null``; ``standings``: whether the standings may move, as a match's end,
+ruling or void and every tournament event can): a page fetches itself again only when the event
+concerns it (static/live.js). Each message is encoded once, as the bytes of its Server-Sent
+Event, and those bytes go to every stream (#27: a thousand streams cost one encoding, not a
+thousand). The read models are brought up to date beside the polling. Messages never carry an
+event's content: the pages fetch what they show, and secrets stay out.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from tournament.services.stores import Store, as_user_errors
 
 log = logging.getLogger("tournament.web")
 QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
+MOVES_STANDINGS = ("end", "ruling", "void")  # a match's events that can change its outcome
 REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
 
 
@@ -36,13 +41,14 @@ class Live:
 
     def __init__(self, store: Store, interval: float = 0.1, capacity: int | None = None) -> None:
         self.store, self.interval = store, interval
-        self.listeners: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self.listeners: set[asyncio.Queue[bytes | None]] = set()
         # The streams the server can hold within its open files (None: no bound), how many
         # it holds, and those refused since the last word about them (one a minute).
         self.capacity, self.streams = capacity, 0
         self.refused, self.said = 0, float("-inf")
         self.last = 0
-        self.numbers: dict[UUID, str] = {}  # aggregate id -> match number
+        self.numbers: dict[UUID, tuple[str, int | None]] = {}  # aggregate id -> number, round
+        self.placed: set[UUID] = set()  # matches whose round was looked up after their start
         # Held by whoever writes to the file in this server (read models, tokens, services),
         # so that its writers queue rather than meet SQLite's busy errors.
         self.lock = threading.RLock()
@@ -76,19 +82,19 @@ class Live:
     def since(self, last: int, limit: int = REPLAY) -> list[dict[str, Any]]:
         """The messages of the events stored after id ``last`` (from the flat events table)."""
         rows = readmodels.database(self.store).rows(
-            "select id, match, version, type, at, payload from events where id > ? "
-            "order by id limit ?",
+            "select e.id, e.match, e.version, e.type, e.at, e.payload, m.round from events e "
+            "left join matches m on m.id = e.match where e.id > ? order by e.id limit ?",
             [last, limit],
         )
         out = []
-        for number, match, version, kind, at, payload in rows:
+        for number, match, version, kind, at, payload, round_no in rows:
             if match is not None:
                 if kind == "Match.Recorded":
                     kind = json.loads(payload).get("type", kind)
                 position = version - 1  # the match's first stored event is its header
             else:
                 position = version
-            out.append({"id": number, "match": match, "position": position, "type": kind, "at": at})
+            out.append(message(number, match, position, kind, at, round_no))
         return out
 
     def _poll(self) -> list[dict[str, Any]]:
@@ -108,23 +114,34 @@ class Live:
         at = state.get("timestamp", {}).get("_data_")
         kind = n.topic.rpartition(":")[2]
         if not kind.startswith("Match."):
-            return {"id": n.id, "match": None, "position": n.originator_version, "type": kind,
-                    "at": at}  # fmt: skip
-        if kind == "Match.Started":
-            self.numbers[n.originator_id] = state["number"]
-        else:
+            return message(n.id, None, n.originator_version, kind, at, None)
+        if kind != "Match.Started":
             kind = json.loads(state["line"]).get("type", kind)
-        return {"id": n.id, "match": self._number(n.originator_id),
-                "position": n.originator_version - 1, "type": kind, "at": at}  # fmt: skip
+        number, round_no = self._place(n.originator_id, state.get("number"))
+        return message(n.id, number, n.originator_version - 1, kind, at, round_no)
 
-    def _number(self, uuid: UUID) -> str:
-        """A match's number (``M7``) from its aggregate id: seen starting, or read once."""
-        if uuid not in self.numbers:
+    def _place(self, uuid: UUID, number: str | None = None) -> tuple[str, int | None]:
+        """A match's number (``M7``) and its table's round, from its aggregate id. A match just
+        started is attached to its table a moment later: its round is looked up once more at
+        its next event, then kept (a match outside the rounds has none)."""
+        known = self.numbers.get(uuid)
+        if known is not None and (known[1] is not None or uuid in self.placed):
+            return known
+        if number is not None:  # its start: the number is in the event
+            place: tuple[str, int | None] = (number, None)
+        else:
             rows = readmodels.database(self.store).rows(
-                "select id from matches where uuid = ?", [uuid.hex]
+                "select id, round from matches where uuid = ?", [uuid.hex]
             )
-            self.numbers[uuid] = rows[0][0] if rows else self.store.get(uuid, "a match").number
-        return self.numbers[uuid]
+            if rows:
+                place = (rows[0][0], rows[0][1])
+            elif known is not None:
+                place = known
+            else:
+                place = (self.store.get(uuid, "a match").number, None)
+            self.placed.add(uuid)
+        self.numbers[uuid] = place
+        return place
 
     # --- the streams' places -------------------------------------------------------------
 
@@ -193,31 +210,65 @@ class Live:
                 await asyncio.gather(refreshing, return_exceptions=True)
 
     def publish(self, message: dict[str, Any]) -> None:
+        """Send a message to every stream: encoded once, the same bytes for all."""
+        frame = encoded(message)
         for q in list(self.listeners):
             try:
-                q.put_nowait(message)
+                q.put_nowait(frame)
             except asyncio.QueueFull:  # too slow: it is closed, reconnects, catches up by id
                 self.listeners.discard(q)
                 while not q.empty():
                     q.get_nowait()
                 q.put_nowait(None)
 
-    async def listen(self, after: int | None = None) -> AsyncIterator[dict[str, Any]]:
-        """Messages from now on (and those after id ``after``, for a listener reconnecting)."""
-        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(QUEUE)
+    async def listen(self, after: int | None = None) -> AsyncIterator[bytes]:
+        """The encoded messages from now on (and those after id ``after``, for a listener
+        reconnecting); those waiting together are sent together, in one write."""
+        q: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE)
         self.listeners.add(q)
         try:
             sent = 0
             if after is not None:
-                for message in await asyncio.to_thread(self.since, after):
-                    if message["id"] <= self.last:
-                        sent = message["id"]
-                        yield message
+                missed = [m for m in await asyncio.to_thread(self.since, after)
+                          if m["id"] <= self.last]  # fmt: skip
+                if missed:
+                    sent = missed[-1]["id"]
+                    yield b"".join(encoded(m) for m in missed)
             while True:
                 item = await q.get()
                 if item is None:
                     return
-                if item["id"] > sent:
-                    yield item
+                frames: list[bytes] = [item]
+                more: bytes | None = b""
+                while not q.empty():
+                    more = q.get_nowait()
+                    if more is None:
+                        break
+                    frames.append(more)
+                fresh = [f for f in frames if not sent or frame_id(f) > sent]
+                if fresh:
+                    yield b"".join(fresh)
+                if more is None:  # (the server stops, or this listener fell too far behind)
+                    return
         finally:
             self.listeners.discard(q)
+
+
+def message(
+    number: int, match: str | None, position: int, kind: str, at: Any, round_no: int | None
+) -> dict[str, Any]:
+    """A stream's message: which event, and what it changes (see the module's docstring)."""
+    return {"id": number, "match": match, "position": position, "type": kind, "at": at,
+            "round": round_no,
+            "standings": match is None or kind in MOVES_STANDINGS}  # fmt: skip
+
+
+def encoded(message: dict[str, Any]) -> bytes:
+    """A message as the bytes of its Server-Sent Event (``id``, ``event: stored``, ``data``)."""
+    data = json.dumps(message, separators=(",", ":"))
+    return f"id: {message['id']}\r\nevent: stored\r\ndata: {data}\r\n\r\n".encode()
+
+
+def frame_id(frame: bytes) -> int:
+    """The id an encoded message starts with."""
+    return int(frame[4 : frame.index(b"\r")])

@@ -19,9 +19,10 @@ from tournament.domain.rounds import unpaired
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import queries
-from tournament.services import day, stores
+from tournament.services import day
 from tournament.services.audit import timeline
 from tournament.services.matches import lexicon_for, load, summary
+from tournament.services.stored import read_tournament
 from tournament.services.stores import Location, Store, normalise_number
 
 
@@ -35,26 +36,13 @@ def said(e: UserError) -> Any:
     return e.args[0] if e.args else str(e)
 
 
-_LATEST: dict[str, tuple[int, Tournament | None]] = {}  # database -> (last id, tournament)
-
-
 def tournament_or_none(store: Store) -> Tournament | None:
-    """The tournament, read again only when the store has moved on (pages only read it).
-
-    Loading the aggregate is most of the cost of a page; one cheap query says whether it can
-    have changed.
-    """
-    top = stores.last_id(store)
-    key = str(store.location)
-    cached = _LATEST.get(key)
-    if cached and cached[0] == top:
-        return cached[1]
+    """The tournament, only to read: the server keeps it, brought up to date from the
+    tournament's own events (a move at a table does not make it read again, #27)."""
     try:
-        t: Tournament | None = day.get_tournament(store)
+        return read_tournament(store)
     except Refused:
-        t = None
-    _LATEST[key] = (top, t)
-    return t
+        return None
 
 
 def current_tournament(store: Store) -> Tournament:

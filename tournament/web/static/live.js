@@ -1,5 +1,8 @@
-// The pages update themselves from the live stream (/api/live): on a stored event the page
-// fetches itself again and swaps its <main>, unless someone is typing into a field there.
+// The pages update themselves from the live stream (/api/live): on a stored event that concerns
+// the page (its match, its round, the standings: each message says what it changes) the page
+// fetches itself again and swaps its <main>, unless someone is typing into a field there. The
+// fetch is conditional: the server answers 304 from the store's position when nothing the page
+// shows has moved, and the phones of a hall spread their fetches over half a second.
 (function () {
   "use strict";
   var main = document.querySelector("main[data-live]");
@@ -15,7 +18,7 @@
   function refresh() {
     timer = null;
     if (typing()) { main.classList.add("stale"); return; }
-    fetch(location.href, { credentials: "same-origin" })
+    fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
@@ -23,6 +26,17 @@
         // Unchanged markup is left alone, so that nobody's fingers lose the button they aim at.
         if (fresh && fresh.innerHTML !== main.innerHTML) { main.replaceWith(fresh); main = fresh; }
       });
+  }
+
+  // Whether a stored event can change what this page shows.
+  function concerns(m) {
+    var only = main.dataset.live;  // a match's page may listen to its match alone
+    if (only) return !m.match || m.match === only;
+    var path = location.pathname;
+    var round = /^\/rounds\/(\d+)$/.exec(path);
+    if (round) return !m.match || m.round == null || m.round === Number(round[1]);
+    if (path === "/standings" || path === "/bracket") return m.standings !== false;
+    return true;  // the round in play, a player's page, the organizer's: anything may
   }
 
   function listen(again) {
@@ -40,10 +54,9 @@
       }
     };
     source.addEventListener("stored", function (e) {
-      var only = main.dataset.live;  // a match's page may listen to its match alone
       var m = JSON.parse(e.data);
-      if (only && m.match && m.match !== only) return;
-      if (!timer) timer = setTimeout(refresh, 100);
+      if (!concerns(m)) return;
+      if (!timer) timer = setTimeout(refresh, 100 + Math.random() * 400);
     });
   }
   listen(false);

@@ -1,0 +1,179 @@
+"""What a long-running process keeps in memory between requests (#27): the tournament and the
+replays of its matches, each checked against the store before it is used.
+
+A command line call reads a store once and exits; a web server reads the same tournament and
+the same matches thousands of times, and a move changes one match and never the tournament.
+For a store the server marks with :func:`keep`:
+
+- :func:`tournament` gives the tournament as stored now, shared by every reader of the process
+  (never to be changed: a writer takes :func:`tournament_copy`). It is brought up to date from
+  the tournament's own events stored after the version kept (one indexed query when nothing
+  moved), so a move elsewhere in the store costs it nothing, and a change made by another
+  process (a CLI call, another server) is seen at the next read.
+- :func:`replayed` gives a match's replay, kept with the lines it replayed and extended by the
+  lines stored since (a move replays one event, not the whole log); a log whose kept lines are
+  not the stored ones any more is replayed from the start.
+
+Other stores (every command line call) read as before: nothing is kept.
+"""
+
+from __future__ import annotations
+
+import pickle
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from typing import TYPE_CHECKING, Any
+
+from eventsourcing.application import AggregateNotFoundError
+
+from engine.match import Replay
+from engine.message import msg
+from tournament.storage.store import Store, _project
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
+
+REPLAYS = 2048  # matches' replays kept a store (a festival's round in play, and more)
+
+_keeping: weakref.WeakSet[Store] = weakref.WeakSet()
+_tournaments: weakref.WeakKeyDictionary[Store, Tournament] = weakref.WeakKeyDictionary()
+_replays: weakref.WeakKeyDictionary[Store, OrderedDict[Any, tuple[str, tuple[str, ...], Replay]]]
+_replays = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+_forwarding = threading.Lock()
+
+
+def keep(store: Store) -> None:
+    """Keep this store's tournament and replays in memory from now on (a server's store)."""
+    with _lock:
+        _keeping.add(store)
+        _replays.setdefault(store, OrderedDict())
+
+
+def kept(store: Store) -> bool:
+    return store in _keeping
+
+
+def _stored(store: Store) -> Tournament | None:
+    from tournament.domain.tournaments import TOURNAMENT_ID  # not loaded by a recording call (#15)
+
+    try:
+        t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
+    except AggregateNotFoundError:
+        return None
+    return t
+
+
+def tournament(store: Store) -> Tournament | None:
+    """The store's tournament (None: the store holds matches only), read-only: shared by every
+    reader of a kept store; read afresh otherwise."""
+    if not kept(store):
+        return _stored(store)
+    t = _tournaments.get(store)
+    if t is None:
+        fresh = _stored(store)
+        if fresh is not None:
+            with _lock:
+                _tournaments[store] = fresh
+        return fresh
+    if not _newer(store, t):
+        return t
+    # One thread brings it forward, on a copy (others may be reading the one kept); the
+    # others wait for it rather than copy it too.
+    with _forwarding:
+        t = _tournaments.get(store) or t
+        new = _newer(store, t)
+        if not new:
+            return t
+        try:
+            forward: Tournament = _project(copied(t), new)
+        except Exception:  # anything a changed byte can make of a stored event
+            return _stored(store)
+        _tournaments[store] = forward
+    return forward
+
+
+def _newer(store: Store, t: Tournament) -> list[Any]:
+    """The tournament's events stored after the version ``t`` is at (one indexed query)."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+
+    try:
+        return list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
+    except Exception:  # an event that cannot be read: said by the next full read
+        return [None]
+
+
+def copied(t: Tournament) -> Tournament:
+    """A copy of an aggregate that shares nothing with it (pickled and read back: a few times
+    quicker than ``deepcopy`` for the tournament's nested dicts)."""
+    try:
+        return pickle.loads(pickle.dumps(t, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
+    except Exception:  # pragma: no cover - something pickle cannot carry
+        return deepcopy(t)
+
+
+def tournament_copy(store: Store) -> Tournament | None:
+    """The tournament for a writer to change and save: a copy of the one kept (or read afresh)."""
+    t = tournament(store)
+    return copied(t) if t is not None and kept(store) else t
+
+
+def replayed(
+    store: Store,
+    key: Any,
+    header: str,
+    lines: Sequence[str],
+    start: Callable[[], Replay],
+    extend: Callable[[Replay, int], Replay],
+) -> Replay:
+    """A match's replay after ``lines``: ``extend(start(), 0)`` replays the whole log, or, in a
+    kept store, ``extend(kept, n)`` the lines after the ``n`` a replay kept under ``key`` (the
+    match's number, lexicon, rules) had replayed, when its header and those lines are the
+    stored ones."""
+    cache = _replays.get(store) if kept(store) else None
+    if cache is None:
+        return extend(start(), 0)
+    with _lock:
+        hit = cache.get(key)
+    replay = None
+    if hit is not None:
+        kept_header, kept_lines, kept_replay = hit
+        n = len(kept_lines)
+        if kept_header == header and n <= len(lines) and tuple(lines[:n]) == kept_lines:
+            replay = kept_replay if n == len(lines) else extend(kept_replay, n)
+    if replay is None:
+        replay = extend(start(), 0)
+    remember(store, key, header, lines, replay)
+    return replay
+
+
+def remember(store: Store, key: Any, header: str, lines: Sequence[str], replay: Replay) -> None:
+    """Keep a match's replay after ``lines`` (a move just recorded: the next read extends it)."""
+    cache = _replays.get(store) if kept(store) else None
+    if cache is None:
+        return
+    with _lock:
+        cache[key] = (header, tuple(lines), replay)
+        cache.move_to_end(key)
+        while len(cache) > REPLAYS:
+            cache.popitem(last=False)
+
+
+_outcomes: weakref.WeakKeyDictionary[Store, tuple[int, Any]] = weakref.WeakKeyDictionary()
+
+
+def at_position(store: Store, position: int, compute: Callable[[], Any]) -> Any:
+    """What ``compute`` gives of the read models at ``position`` (every match's outcome), once
+    a position in a kept store: shared by every page that needs it, never to be changed."""
+    if not kept(store):
+        return compute()
+    hit = _outcomes.get(store)
+    if hit is not None and hit[0] == position:
+        return hit[1]
+    value = compute()
+    with _lock:
+        _outcomes[store] = (position, value)
+    return value
