@@ -10,7 +10,11 @@ import pytest
 try:
     import weasyprint  # noqa: F401
 except (ImportError, OSError):  # OSError: WeasyPrint without the pango library
-    pytest.skip("WeasyPrint and pango are installed by .ci/run", allow_module_level=True)
+    pytest.skip(
+        "WeasyPrint or the pango library is missing: pip install -e '.[pdf]', "
+        "apt-get install libpango-1.0-0",
+        allow_module_level=True,
+    )
 pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency")
 
 from tests.tournament.test_knockouts import SIX, tiro  # noqa: E402

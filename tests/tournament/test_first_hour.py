@@ -255,7 +255,9 @@ def test_a_typo_in_the_move_that_ends_the_match_can_be_undone(tmp_path: Path) ->
         return next(lines)
 
     Console(Store(db), "M1", read, said.append, timers=False).run()
-    assert sum("partita finita; `annulla MOTIVO`" in p for p in prompts) == 2
+    # The finished match's hint is said on a line of its own, the prompt stays short (#28).
+    assert sum("partita finita: `annulla MOTIVO`" in s for s in said) == 2, said
+    assert all(len(p) < 40 for p in prompts), prompts
     info = json.loads(ok(db, "match", "show", "M1", "--json"))
     assert info["status"] == "finished" and info["winners"] == ["giallo"]
     assert 5 in info["voided"]  # the mistyped expression, struck; the right one follows
