@@ -306,3 +306,26 @@ def test_the_merge_is_a_fast_forward_for_any_carrier(tmp_path: Path) -> None:
     finally:
         close(s)
         close(other)
+
+
+def test_a_drawn_knockout_tables_decider_is_started_in_the_tournament(tmp_path: Path) -> None:
+    """A decider's number is the tournament's to give (#24 with #26): in a table file its start
+    is refused in one sentence saying what to do, and after the checkin it starts at home."""
+    from tests.tournament.test_knockouts import semi_final_drawn, tiro
+    from tournament.errors import Refused
+    from tournament.services import tablefiles
+
+    home = Store(str(tmp_path / "home.db"))
+    try:
+        semi_final_drawn(home, "replay")
+        tablefiles.checkout(home, 1, 1, str(tmp_path / "t1.db"))
+        file = Store(str(tmp_path / "t1.db"))
+        try:
+            with pytest.raises(Refused, match="check table 1 in"):
+                tiro(file, 1, 1, "Dario")
+        finally:
+            close(file)
+        tablefiles.checkin(home, str(tmp_path / "t1.db"))
+        assert tiro(home, 1, 1, "Dario")  # the decider, at home once the table is back
+    finally:
+        close(home)

@@ -22,7 +22,9 @@ from .conftest import GAMES, Server, build
 from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, logs_in
 
 axe = pytest.importorskip("axe_playwright_python", reason="axe-playwright-python: the test extra")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is missing: apt-get install chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
+)
 AXE = (Path(axe.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
 BAD = ("critical", "serious")
 

@@ -28,7 +28,9 @@ from tournament.web import tokens
 from .conftest import PASSPHRASE, build, free_port
 from .test_browser import ARGS, CHROMIUM, PHONE
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is missing: apt-get install chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
+)
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco")
 CONTROLLED = """new Promise((done) => navigator.serviceWorker.controller ? done(true)

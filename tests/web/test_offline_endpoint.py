@@ -150,3 +150,10 @@ def test_serve_passes_a_certificate_to_uvicorn_and_refuses_a_bad_one(
     r = serve(tmp_path / "t.db", "--ssl-certfile", missing, "--ssl-keyfile", str(key))
     assert r.exit_code == 1 and "cannot be used: No such file or directory" in r.output
     assert "Traceback" not in r.output and len(served) == 1
+    # The cards' links speak the server's scheme: an http:// public address is refused.
+    tls = ("--ssl-certfile", str(cert), "--ssl-keyfile", str(key))
+    r = serve(tmp_path / "t.db", *tls, "--public-url", "http://192.168.1.20:8000")
+    assert r.exit_code == 1 and "--public-url must start with https://" in r.output
+    r = serve(tmp_path / "t.db", *tls, "--host", "0.0.0.0")
+    public = served[-1]["app"].state.settings.public_url  # None on a machine with no network
+    assert r.exit_code == 0 and (public is None or public.startswith("https://"))

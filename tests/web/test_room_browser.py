@@ -17,7 +17,9 @@ from tournament.storage.store import Store
 from .conftest import GAMES, Server, build
 from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, logs_in
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is missing: apt-get install chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
+)
 
 
 def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:

@@ -183,6 +183,10 @@ def public_base(given: str | None, host: str, port: int, scheme: str = "http") -
                 "--public-url needs an address such as http://192.168.1.20:8000, not %(url)r"
             )
             fail(t(needs, url=given))
+        if scheme == "https" and parts.scheme == "http":
+            fail(
+                t("the server speaks https (--ssl-certfile): --public-url must start with https://")
+            )
         return given.strip().rstrip("/")
     if host in LOCAL:
         return None

@@ -154,6 +154,15 @@ def open_match(
                 game=game_name,
             )
         )
+    players = [p for p in table.players if p not in table.forfeited]  # the others play on (#24)
+    if len(players) < 2:
+        raise Refused(
+            msg(
+                "%(player)s withdrew from table %(table)s: the forfeit decided it",
+                player=table.forfeited[0],
+                table=table_number,
+            )
+        )
     key = game_name
     if game_name in table.matches:
         if not _drawn_knockout(store, t, table):
@@ -166,15 +175,14 @@ def open_match(
                 )
             )
         key = knockouts.decider_key(game_name, len(table.matches))  # a decider (#24)
-    players = [p for p in table.players if p not in table.forfeited]  # the others play on (#24)
-    if len(players) < 2:
-        raise Refused(
-            msg(
-                "%(player)s withdrew from table %(table)s: the forfeit decided it",
-                player=table.forfeited[0],
-                table=table_number,
+        if vars(t).get("table_file"):  # its number is the tournament's to give (#26)
+            raise Refused(
+                msg(
+                    "a decider is started in the tournament, not in a table file: check table "
+                    "%(table)s in (table checkin), then start it there",
+                    table=table_number,
+                )
             )
-        )
     # Seats rotate from one challenge to the next (a decider's too).
     turn = (games.index(game_name) if key == game_name else len(table.matches)) % len(players)
     players = players[turn:] + players[:turn]
