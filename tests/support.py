@@ -97,3 +97,18 @@ def winners(replay: Replay) -> tuple[str, ...] | None:
 
 def out(replay: Replay) -> list[str]:
     return [o.player for o in replay.out]
+
+
+def require_weasyprint() -> None:
+    """Skip the calling test module, saying what to install, where WeasyPrint cannot draw
+    (not installed, or without the pango library)."""
+    import pytest
+
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError):  # OSError: WeasyPrint without the pango library
+        pytest.skip(
+            "WeasyPrint or the pango library is missing: pip install -e '.[pdf]', "
+            "apt-get install libpango-1.0-0",
+            allow_module_level=True,
+        )

@@ -12,14 +12,9 @@ from pathlib import Path
 
 import pytest
 
-try:
-    import weasyprint  # noqa: F401
-except (ImportError, OSError):  # OSError: WeasyPrint without the pango library
-    pytest.skip(
-        "WeasyPrint or the pango library is missing: pip install -e '.[pdf]', "
-        "apt-get install libpango-1.0-0",
-        allow_module_level=True,
-    )
+from tests.support import require_weasyprint
+
+require_weasyprint()
 pypdf = pytest.importorskip("pypdf", reason="pypdf is a test dependency")
 
 from tests.support import EXAMPLES  # noqa: E402

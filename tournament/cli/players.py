@@ -9,7 +9,7 @@ import typer
 from exports.i18n import N_
 from tournament.cli.common import app, guarded, print_json, store
 from tournament.cli.options import BY, JSON, active_players, console, query_rows, refresh
-from tournament.cli.words import lang, t
+from tournament.cli.words import said, t
 from tournament.domain.names import admitted, registered
 
 # A player's status as stored, said in the catalogue's words.
@@ -46,7 +46,6 @@ def players_withdraw(
     as_json: JSON = False,
 ) -> None:
     """Withdraw a player: before round 1 they leave, later they drop out of the pairings."""
-    from exports.i18n import say
     from tournament.cli.render import echo
     from tournament.domain import views
     from tournament.services import day
@@ -64,9 +63,9 @@ def players_withdraw(
         echo(
             t("%(name)s %(status)s", name=name, status=t(STATUS.get(player.status, player.status)))
         )
-        said = day.forfeit_said(tournament, name)
-        if said is not None:  # what the withdrawal did at the open table (#24)
-            echo(say(said, lang()))
+        forfeit = day.forfeit_said(tournament, name)
+        if forfeit is not None:  # what the withdrawal did at the open table (#24)
+            echo(said(forfeit))
 
 
 @players_app.command("list")

@@ -56,10 +56,7 @@ def round_pair(by: BY = "organizer", as_json: JSON = False) -> None:
         return
     _show_round(r, as_json, day.get_tournament(s))
     if missing:
-        from exports.i18n import N_
-        from tournament.cli.words import t
-
-        typer.echo(t(N_("Not checked in, not paired: %(players)s."), players=", ".join(missing)))
+        typer.echo(t("Not checked in, not paired: %(players)s.", players=", ".join(missing)))
 
 
 @round_app.command("close")
