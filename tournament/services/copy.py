@@ -18,6 +18,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
+from engine.message import msg
 from tournament.errors import StoreError
 from tournament.storage.backends import holds_store, scan
 from tournament.storage.locations import Location, PostgresServer, close, locate
@@ -91,13 +92,16 @@ def copy(
 
     source, target = locate(source_db), locate(target_db)
     if str(source) == str(target):
-        raise StoreError("the source and the target are the same store")
+        raise StoreError(msg("the source and the target are the same store"))
     if not holds_store(source):
-        raise StoreError(f"there is no database at {source}")
+        raise StoreError(msg("there is no database at %(where)s", where=source))
     if holds_anything(target):
         raise StoreError(
-            f"{target} already holds something: db copy only fills an empty store "
-            "(pass a new file, or an empty database or schema)"
+            msg(
+                "%(target)s already holds something: db copy only fills an empty store (pass a "
+                "new file, or an empty database or schema)",
+                target=target,
+            )
         )
     result = Copied(str(source), str(target))
     say = progress or (lambda _: None)

@@ -94,7 +94,7 @@ def verify_store(
     else:
         present = holds_store(place)
     if not present:
-        raise StoreError(f"there is no database at {place}")
+        raise StoreError(msg("there is no database at %(where)s", where=place))
     mapper = new_mapper()
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
