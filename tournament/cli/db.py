@@ -38,7 +38,7 @@ def copy(
         print_json(result.to_json())
     if result.failures:
         for failure in result.failures:
-            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
+            typer.echo(t("FAILED %(what)s", what=said(failure.message())), err=True)
         fail(t("the copy in %(target)s did not verify, and was taken away", target=result.target))
     if not as_json:
         typer.echo(
