@@ -87,3 +87,18 @@ def test_without_check_in_the_players_list_is_as_before(tmp_path: Path) -> None:
     rows = json.loads(ok(db, "players", "list", "--json"))
     assert all("checked_in" not in r for r in rows)
     assert "checked in" not in ok(db, "players", "list")
+
+
+def test_the_printed_pairings_name_who_did_not_check_in(tmp_path: Path) -> None:
+    db = tmp_path / "sera.db"
+    ok(db, "create", "Sera", "--plays", "tiro", "--check-in")
+    ok(db, "players", "add", "Anna", "Bruno", "Carla", "Dario")
+    ok(db, "players", "checkin", "Anna", "Bruno", "Dario")
+    ok(db, "round", "pair")
+    out = tmp_path / "out"
+    ok(db, "export", "pairings", "1", "--format", "html,md", "--out", str(out), "--lang", "en")
+    html, md = (out / "pairings-1.html").read_text(), (out / "pairings-1.md").read_text()
+    assert "Not checked in, not paired: Carla" in html
+    assert md.rstrip().endswith("Not checked in, not paired: Carla")
+    ok(db, "export", "pairings", "1", "--format", "html", "--out", str(out))  # the tournament's
+    assert "Non presenti, non abbinati: Carla" in (out / "pairings-1.html").read_text()
