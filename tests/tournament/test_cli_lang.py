@@ -291,3 +291,15 @@ def test_the_refusals_of_files_stores_and_seasons_speak_italian(tmp_path: Path) 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "empty.db", "folder"]
     english = runner.invoke(app, ["--lang", "en", "--db", str(missing), "match", "show", "M1"])
     assert f"there is no database at {missing}" in english.stdout + english.stderr
+
+
+def test_a_copy_says_its_steps_in_italian(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    assert (
+        runner.invoke(app, ["--db", str(source), "match", "new", "tiro", "Anna", "Bruno"]).exit_code
+        == 0
+    )
+    result = runner.invoke(app, ["--lang", "it", "db", "copy", str(source), str(target)])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "letti 1 eventi e 0 istantanee da" in result.stdout
+    assert "confronto e verifica" in result.stdout and "comparing" not in result.stdout

@@ -33,12 +33,14 @@ def copy(
     def words(header: Header) -> Lexicon:
         return lexicon_for(header, lexicon)
 
-    result = copy_store(source, target, words, None if as_json else typer.echo)
+    result = copy_store(
+        source, target, words, None if as_json else lambda line: typer.echo(said(line))
+    )
     if as_json:
         print_json(result.to_json())
     if result.failures:
         for failure in result.failures:
-            typer.echo(t("FAILED %(what)s", what=said(failure.message())), err=True)
+            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
         fail(t("the copy in %(target)s did not verify, and was taken away", target=result.target))
     if not as_json:
         typer.echo(
