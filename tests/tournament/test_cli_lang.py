@@ -303,3 +303,31 @@ def test_a_copy_says_its_steps_in_italian(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stdout + result.stderr
     assert "letti 1 eventi e 0 istantanee da" in result.stdout
     assert "confronto e verifica" in result.stdout and "comparing" not in result.stdout
+
+
+def test_a_copy_that_does_not_verify_says_why_and_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournament.services import copy as copying
+    from tournament.verify.findings import Failure, Report
+
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    assert (
+        runner.invoke(app, ["--db", str(source), "match", "new", "tiro", "Anna", "Bruno"]).exit_code
+        == 0
+    )
+    broken = Report(
+        failures=[
+            Failure("M1", 1, copying.msg("an event is missing here, or the order was changed"))
+        ]
+    )
+    import tournament.verify
+
+    monkeypatch.setattr(tournament.verify, "verify_store", lambda *_: broken)
+    for lang, said in (
+        ("it", "la copia: M1, posizione 1: qui manca un evento"),
+        ("en", "the copy: M1, position 1: an event is missing here"),
+    ):
+        result = runner.invoke(app, ["--lang", lang, "db", "copy", str(source), str(target)])
+        assert result.exit_code == 1 and said in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr and not target.exists()
