@@ -16,7 +16,9 @@ from typing import Any
 from tournament.errors import Refused
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
-from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
+from tournament.storage import writers
+from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
+from tournament.storage.locations import close as close_store
 from tournament.storage.sql import ensure, own_tables
 from tournament.storage.store import Store, normalise_number
 
@@ -60,6 +62,13 @@ def open_store(db: str | Path | Location, lexicon: str | None, create: bool = Fa
     store = Store(where)
     store.lexicon = lexicon  # every replay of its matches, the read models' too
     return store
+
+
+def close(store: Store) -> None:
+    """Give back a store's connections: its read models', its turn's to write the tournament
+    (:mod:`tournament.storage.writers`) and its own."""
+    writers.close(store)
+    close_store(store)
 
 
 def discard(path: Path) -> bool:
