@@ -4,10 +4,18 @@ polls when a notification is missed), and the rate limits count across processes
 
 from __future__ import annotations
 
+import asyncio
+import json
+import os
+import subprocess
+import sys
 import threading
+import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +24,7 @@ from tournament.readside import kept
 from tournament.services import day, stores, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, url_of
+from .conftest import GAMES, build, make_client, url_of
 
 TABLES = 40
 
@@ -73,3 +81,82 @@ def test_forty_tables_starting_at_once_all_start_each_written_once(
     assert sorted(numbers, key=lambda n: int(n[1:])) == [f"M{n}" for n in range(1, TABLES + 1)]
     # Queued, not retried: each table's start was made once (it was made 675 times for 40).
     assert sorted(opened) == list(range(1, TABLES + 1))
+
+
+ROLL = (
+    "import sys; from tournament.services.matches import record; "
+    "from tournament.storage.store import Store; "
+    "record(Store(sys.argv[1]), 'M1', {'type': 'roll', 'by': 'giallo', 'die': 'd6', "
+    "'values': [6, 6, 5, 1]})"
+)
+
+
+def started(db: str) -> Store:
+    """A tournament whose round 1 plays M1, a Tiro."""
+    store = build(db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    return store
+
+
+def streamed(hub: Any, seconds: float) -> list[dict[str, Any]]:
+    """The messages a stream of ``hub`` receives within ``seconds`` of the first."""
+    queue: asyncio.Queue[bytes | None] = asyncio.Queue(100)
+    hub.listeners.add(queue)
+    deadline = time.monotonic() + seconds
+    try:
+        while queue.empty():
+            if time.monotonic() > deadline:
+                return []
+            time.sleep(0.01)
+        time.sleep(0.1)  # (the rest of a burst)
+        frames = []
+        while not queue.empty():
+            frames.append(queue.get_nowait())
+    finally:
+        hub.listeners.discard(queue)
+    return [json.loads(f.decode().split("data: ", 1)[1]) for f in frames if f]
+
+
+def test_a_move_written_by_another_process_reaches_the_stream_by_notify(server_db: str) -> None:
+    store = started(server_db)
+    # Polling alone would not look again for ten minutes: only the notification can tell.
+    with make_client(store, safety=600) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        assert hub.listening.wait(10), "the live task did not listen"
+        root = Path(__file__).resolve().parents[2]
+        with ThreadPoolExecutor(1) as pool:
+            seen = pool.submit(streamed, hub, 30)
+            subprocess.run([sys.executable, "-c", ROLL, server_db], check=True, timeout=60,
+                           env={**os.environ, "PYTHONPATH": str(root)})  # fmt: skip
+            messages = seen.result()
+    assert [(m["match"], m["type"], m["position"]) for m in messages] == [("M1", "roll", 1)]
+
+
+def test_a_missed_notification_is_made_up_by_the_safety_poll(
+    server_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = started(server_db)
+    listen = stores.wake_on_notify
+    told: list[bool] = []
+
+    def deaf(store: Store, wake: Any, stopped: Any) -> bool:  # every notification missed
+        return listen(store, lambda: told.append(True), stopped)
+
+    monkeypatch.setattr(stores, "wake_on_notify", deaf)
+    with make_client(store, safety=0.2) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while not told:  # listening, and deaf
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        with ThreadPoolExecutor(1) as pool:
+            seen = pool.submit(streamed, hub, 10)
+            from tournament.services.matches import record
+
+            record(Store(server_db), "M1", {"type": "roll", "by": "giallo", "die": "d6",
+                                            "values": [6, 6, 5, 1]})  # fmt: skip
+            messages = seen.result()
+        assert not hub.listening.is_set()  # (never woken by the database)
+    assert [(m["match"], m["type"]) for m in messages] == [("M1", "roll")]

@@ -9,7 +9,8 @@ front ends' annotations.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,7 @@ __all__ = [
     "replace_links",
     "shared_secret",
     "stored_since",
+    "wake_on_notify",
 ]
 
 
@@ -85,6 +87,18 @@ def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
     from tournament.storage.postgres import follow as follow_server  # psycopg: a server's only
 
     return follow_server(store, update, seconds)
+
+
+def wake_on_notify(store: Store, wake: Callable[[], None], stopped: threading.Event) -> bool:
+    """On a server, call ``wake()`` at each event stored by any process until ``stopped`` is
+    set (LISTEN/NOTIFY: :func:`tournament.storage.postgres.wake_on_notify`), and say True;
+    a file has nothing to listen to: False at once (its readers poll)."""
+    if not store.location.is_server:
+        return False
+    from tournament.storage.postgres import wake_on_notify as listen  # psycopg: a server's only
+
+    listen(store, wake, stopped)
+    return True
 
 
 def last_id(store: Store) -> int:

@@ -14,6 +14,7 @@ without missing one committed late. The database does the coordination; there is
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -304,3 +305,27 @@ class WriterLock:
                 conn.close()
             except psycopg.Error:  # pragma: no cover - a connection already broken
                 pass
+
+
+def wake_on_notify(store: Any, wake: Callable[[], None], stopped: threading.Event) -> None:
+    """Call ``wake()`` at each notification of a stored event, until ``stopped`` is set.
+
+    eventsourcing's recorder NOTIFYs its events table's channel in the transaction of every
+    insert, whichever process (or version of this program) writes: the server delivers the
+    notification at the commit, to every connection that LISTENs. A broken connection is made
+    again a second later, and ``wake()`` is called then too: what was stored meanwhile is read
+    at once (the listener's poll stays the safety net for a notification missed)."""
+    channel = sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name))
+    while not stopped.is_set():
+        try:
+            with connect(store.location) as conn:
+                conn.execute(channel)
+                wake()
+                while not stopped.is_set():
+                    for _ in conn.notifies(timeout=LISTENING, stop_after=1):
+                        wake()
+        except (psycopg.Error, StoreError):
+            stopped.wait(1.0)
+
+
+LISTENING = 0.5  # seconds between two looks at whether the listener is to stop

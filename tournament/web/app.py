@@ -63,7 +63,9 @@ class Settings:
     # What sessions and CSRF tokens are signed with (None: the store's own, shared by every
     # process serving it: services.stores.shared_secret).
     secret: str | None = None
-    interval: float = 0.1  # how often the live task looks at the store, in seconds
+    interval: float = 0.1  # how often the live task looks at a file, in seconds
+    # On a server the database wakes it (LISTEN/NOTIFY); it looks anyway this often, in seconds.
+    safety: float = 1.0
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
     # Bounds within the open-file limit (serve works them out; None: no bound): live streams
@@ -340,7 +342,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
     kept.keep(store)  # the tournament and the matches' replays kept between requests (#27)
-    hub = Live(store, settings.interval, settings.streams)
+    hub = Live(store, settings.interval, settings.streams, settings.safety)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
