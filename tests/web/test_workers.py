@@ -160,3 +160,24 @@ def test_a_missed_notification_is_made_up_by_the_safety_poll(
             messages = seen.result()
         assert not hub.listening.is_set()  # (never woken by the database)
     assert [(m["match"], m["type"]) for m in messages] == [("M1", "roll")]
+
+
+def test_wrong_guesses_are_counted_across_processes(any_db: str) -> None:
+    store = build(any_db)
+    one, two = make_client(Store(any_db)), make_client(Store(any_db))  # two servers' apps
+    with one, two:
+        limit = one.app.state.guesses.limit  # type: ignore[attr-defined]
+        session = ""
+        codes = []
+        for n in range(limit + 1):  # the same browser, its taps shared by the two servers
+            server = (one, two)[n % 2]
+            server.cookies.clear()
+            r = server.get("/table/AAAAAAAAAAAAAAAAAAAAAA", headers={"Cookie": f"session={session}"})
+            codes.append(r.status_code)
+            session = r.cookies.get("session") or session
+        assert codes == [404] * limit + [429]
+        # Another phone of the same room is not locked out, on either server.
+        for server in (one, two):
+            server.cookies.clear()
+            assert server.get("/table/BBBBBBBBBBBBBBBBBBBBBB").status_code == 404
+    store.close()

@@ -29,6 +29,7 @@ __all__ = [
     "Store",
     "as_user_errors",
     "close",
+    "count_guesses",
     "close_reads",
     "discard",
     "find_link",
@@ -39,7 +40,9 @@ __all__ = [
     "locate",
     "newer_writers",
     "normalise_number",
+    "note_guess",
     "open_store",
+    "prepare_guesses",
     "prepare_links",
     "replace_links",
     "shared_secret",
@@ -190,3 +193,41 @@ def shared_secret(store: Store) -> str:
         )
         rows = db.rows(f"select value from {SECRETS} where name = 'session'")
     return str(rows[0][0])
+
+
+# --- the web's wrong guesses, among the store's own tables (#27) ---------------------------
+
+GUESSES = "web_guesses"  # one row a failed guess of a passphrase or link, kept a window long
+GUESS_COLUMNS: dict[str, type] = {"id": str, "client": str, "at": float}
+
+
+def prepare_guesses(store: Store) -> None:
+    """Create the guesses' table on first use (a server's start)."""
+    with own_tables(store) as db:
+        if GUESSES not in db.tables():
+            ensure(db, GUESSES, GUESS_COLUMNS, "id")
+            db.run(f"create index if not exists {GUESSES}_client on {GUESSES} (client, at)")
+
+
+def note_guess(store: Store, clients: list[str], at: float, window: float) -> None:
+    """Count one failed guess for each of ``clients`` (a session, an address) at ``at`` (the
+    clock's seconds), and forget those older than ``window`` seconds: every server process
+    over the store counts the same guesses."""
+    import secrets
+
+    with own_tables(store) as db:
+        db.run(f"delete from {GUESSES} where at < ?", [at - window])
+        db.insert(GUESSES, list(GUESS_COLUMNS),
+                  [(secrets.token_hex(8), client, at) for client in clients])  # fmt: skip
+
+
+def count_guesses(store: Store, clients: list[str], since: float) -> dict[str, int]:
+    """How many failed guesses each of ``clients`` made since ``since`` (absent: none)."""
+    with own_tables(store, write=False) as db:
+        marks = ", ".join("?" * len(clients))
+        rows = db.rows(
+            f"select client, count(*) from {GUESSES} where client in ({marks}) and at >= ? "
+            "group by client",
+            [*clients, since],
+        )
+    return {str(client): int(n) for client, n in rows}

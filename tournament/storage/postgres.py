@@ -40,6 +40,7 @@ OWN = (
     "web_secret",
     "web_tables",
     "web_door",
+    "web_guesses",
 )  # the store's own tables (tournament.services.dice, tournament.web)
 
 

@@ -385,6 +385,6 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
-    app.state.guesses = RateLimit(settings.guesses)
+    app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     app.state.pages, app.state.rendered = {}, {}
     return app
