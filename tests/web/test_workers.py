@@ -181,3 +181,37 @@ def test_wrong_guesses_are_counted_across_processes(any_db: str) -> None:
             server.cookies.clear()
             assert server.get("/table/BBBBBBBBBBBBBBBBBBBBBB").status_code == 404
     store.close()
+
+
+def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environment(
+    server_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import stat
+
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from tournament.cli import full_app
+    from tournament.web.app import SETTINGS_ENV, from_environment
+
+    build(server_db)
+    seen: dict[str, Any] = {}
+
+    def run(app: str, **options: Any) -> None:  # what each worker would find
+        file = Path(os.environ[SETTINGS_ENV])
+        seen.update(file=file, mode=stat.S_IMODE(file.stat().st_mode), workers=options["workers"],
+                    environment=dict(os.environ), app=from_environment())  # fmt: skip
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setenv("TOURNAMENT_ORGANIZER_PASSPHRASE", "a passphrase of the room")
+    monkeypatch.setenv("TOURNAMENT_DB", server_db)
+    r = CliRunner().invoke(full_app(), ["serve", "--workers", "2", "--host", "::"])
+    assert r.exit_code == 0, r.output
+    assert "http://[::]:8000/" in r.output  # (it said http://:::8000/)
+    assert seen["workers"] == 2 and seen["mode"] == 0o600
+    assert not seen["file"].exists()  # removed when the server stopped
+    environment = " ".join(seen["environment"].values())
+    assert "a passphrase of the room" not in environment and server_db not in environment
+    settings = seen["app"].state.settings
+    assert settings.passphrase == "a passphrase of the room"
+    assert str(settings.db) == str(Store(server_db).location)

@@ -304,7 +304,7 @@ def routes() -> list[BaseRoute]:
     return table
 
 
-SETTINGS_ENV = "TOURNAMENT_SERVE_SETTINGS"  # serve --workers: each process's settings
+SETTINGS_ENV = "TOURNAMENT_SERVE_SETTINGS"  # serve --workers: the file of each process's settings
 
 
 def settings_text(settings: Settings, db: str) -> str:
@@ -318,8 +318,9 @@ def settings_text(settings: Settings, db: str) -> str:
 
 def from_environment() -> Starlette:
     """The app of one of ``serve --workers``' processes, from the settings the serving
-    process left in the environment."""
-    fields = json.loads(os.environ[SETTINGS_ENV])
+    process wrote in the file the environment names (readable by its owner only: the
+    passphrase and the store's URL are never in the workers' environment)."""
+    fields = json.loads(Path(os.environ[SETTINGS_ENV]).read_text(encoding="utf-8"))
     fields["db"] = stores.locate(fields["db"])
     fields["season"] = Path(fields["season"]) if fields["season"] else None
     return create_app(Settings(**fields))
