@@ -28,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: a version to compare)
 from benchmarks.web_load import cpu_seconds, free_port  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"
@@ -144,8 +144,9 @@ def main() -> None:
                     print(f"{name}: {path}: {done / args.seconds:.0f}/s, "
                           f"server CPU {cpu * 1000 / max(done, 1):.2f} ms a request")  # fmt: skip
                 cpu, got = asyncio.run(fanout(url, db, args.streams, args.events, server.pid))
+                each = cpu * 1e6 / max(got, 1)
                 print(f"{name}: {args.streams} streams x {args.events} events: {got} messages, "
-                      f"server CPU {cpu * 1e6 / max(got, 1):.0f} us a message a stream")  # fmt: skip
+                      f"server CPU {each:.0f} us a message a stream")  # fmt: skip
             finally:
                 server.terminate()
                 server.wait(10)

@@ -172,7 +172,9 @@ def test_wrong_guesses_are_counted_across_processes(any_db: str) -> None:
         for n in range(limit + 1):  # the same browser, its taps shared by the two servers
             server = (one, two)[n % 2]
             server.cookies.clear()
-            r = server.get("/table/AAAAAAAAAAAAAAAAAAAAAA", headers={"Cookie": f"session={session}"})
+            r = server.get(
+                "/table/AAAAAAAAAAAAAAAAAAAAAA", headers={"Cookie": f"session={session}"}
+            )
             codes.append(r.status_code)
             session = r.cookies.get("session") or session
         assert codes == [404] * limit + [429]

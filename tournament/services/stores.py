@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from tournament.errors import Refused
+from tournament.storage import writers
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
-from tournament.storage import writers
 from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
 from tournament.storage.locations import close as close_store
 from tournament.storage.sql import ensure, own_tables

@@ -4,8 +4,8 @@ On a PostgreSQL server the task wakes when the database tells it an event was st
 (LISTEN/NOTIFY: eventsourcing's recorder notifies in every insert's transaction, whichever
 process wrote), and looks anyway every ``safety`` seconds, for a notification missed; on a
 SQLite file it looks every ``interval`` seconds. A look asks the store for its last
-notification id (one cheap query); when it moved, whichever process wrote, it reads the new events
-from the store's notification log and sends one message per event to every listener: its match
+notification id (one cheap query); when it moved, it reads the new events from the store's
+notification log and sends one message per event to every listener: its match
 (or ``null`` for the tournament), its position in that match's log (or the tournament's
 version), its id, its type, when it was stored, and what it changes (``round``: the round of
 the match's table, or ``null``; ``standings``: whether the standings may move, as a match's end,
@@ -209,15 +209,15 @@ class Live:
         )  # fmt: skip
         self._listener.start()
 
-    async def _wait(self) -> None:
+    async def _wait(self, soon: bool = False) -> None:
         """Until the next look: a notification (or the safety poll's time) on a server, the
-        interval on a file."""
-        if self.woken is None:
+        interval on a file (and on a server whose read models wait for a refresh: ``soon``)."""
+        if self.woken is None or soon:
             await asyncio.sleep(self.interval)
             return
         try:
             await asyncio.wait_for(self.woken.wait(), self.safety)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         self.woken.clear()  # (what a notification after this tells is read by the next look)
 
@@ -255,7 +255,7 @@ class Live:
                 behind = behind or bool(messages)
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
-                await self._wait()
+                await self._wait(soon=behind)
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
