@@ -28,7 +28,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: a version to compare)
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: to compare)
 from benchmarks.web_load import cpu_seconds, free_port  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"

@@ -2,8 +2,10 @@
 ``tournament serve`` over a new schema of a PostgreSQL server (dropped at the end) or a new
 SQLite file, one stream open, and this process storing ``--events`` events one at a time (a
 player registered late: one tournament event each), each timed from the start of its save to
-its message on the stream (the save's own time printed beside). Prints the p50, p90 and max delay: the live task's polling adds up
-to its interval (0.1 s) to each; woken by the database's NOTIFY, a few milliseconds.
+its message on the stream, the save's own time printed beside. Prints the p50, p90 and max:
+the live task's polling adds up to its interval (0.1 s) to the save; woken by the database's
+NOTIFY, a few milliseconds. Run it from outside the checkout to compare another version
+(``cd /tmp; PYTHONPATH=/path/to/other python /path/to/benchmarks/live_delay.py ...``).
 
     python benchmarks/live_delay.py --server postgresql://user:password@127.0.0.1/name
     python benchmarks/live_delay.py                   # SQLite: polling, for comparison
@@ -23,7 +25,7 @@ from pathlib import Path
 
 import httpx
 
-sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: a version to compare)
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: to compare)
 from benchmarks.web_load import PASSPHRASE, build, free_port, fresh_store, pct  # noqa: E402
 
 
