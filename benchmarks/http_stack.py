@@ -47,13 +47,18 @@ def serve(db: Path, settings: Path, http: str, loop: str) -> tuple[subprocess.Po
         env=env,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
+    wait_up(url)
+    return server, url
+
+
+def wait_up(url: str) -> None:
+    """Until the server at ``url`` answers (at most some 15 s)."""
     for _ in range(300):
         try:
             httpx.get(f"{url}/api", timeout=2)
-            break
+            return
         except httpx.HTTPError:
             time.sleep(0.05)
-    return server, url
 
 
 async def requests(url: str, path: str, clients: int, seconds: float) -> int:

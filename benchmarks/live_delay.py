@@ -26,6 +26,7 @@ from pathlib import Path
 import httpx
 
 sys.path.append(str(Path(__file__).resolve().parents[1]))  # (PYTHONPATH first: to compare)
+from benchmarks.http_stack import wait_up  # noqa: E402
 from benchmarks.web_load import PASSPHRASE, build, free_port, fresh_store, pct  # noqa: E402
 
 
@@ -50,12 +51,7 @@ def main() -> None:
         delays: list[float] = []
         saves: list[float] = []
         try:
-            for _ in range(300):
-                try:
-                    httpx.get(f"{url}/api", timeout=2)
-                    break
-                except httpx.HTTPError:
-                    time.sleep(0.05)
+            wait_up(url)
             arrived = threading.Event()
             at = [0.0]
 
