@@ -91,6 +91,13 @@ ROLL = (
 )
 
 
+def roll(db: str) -> None:
+    """Giallo's first roll of M1, recorded through a store of its own (another server's)."""
+    from tournament.services.matches import record
+
+    record(Store(db), "M1", {"type": "roll", "by": "giallo", "die": "d6", "values": [6, 6, 5, 1]})
+
+
 def started(db: str) -> Store:
     """A tournament whose round 1 plays M1, a Tiro."""
     store = build(db)
@@ -141,8 +148,13 @@ def test_a_missed_notification_is_made_up_by_the_safety_poll(
     listen = stores.wake_on_notify
     told: list[bool] = []
 
-    def deaf(store: Store, wake: Any, stopped: Any) -> bool:  # every notification missed
-        return listen(store, lambda: told.append(True), stopped)
+    def deaf(store: Store, wake: Any, stopped: Any) -> bool:  # listening, every notification missed
+        def first(listening: bool) -> None:
+            if not told:
+                wake(listening)
+            told.append(listening)
+
+        return listen(store, first, stopped)
 
     monkeypatch.setattr(stores, "wake_on_notify", deaf)
     with make_client(store, safety=0.2) as client:
@@ -153,12 +165,9 @@ def test_a_missed_notification_is_made_up_by_the_safety_poll(
             time.sleep(0.01)
         with ThreadPoolExecutor(1) as pool:
             seen = pool.submit(streamed, hub, 10)
-            from tournament.services.matches import record
-
-            record(Store(server_db), "M1", {"type": "roll", "by": "giallo", "die": "d6",
-                                            "values": [6, 6, 5, 1]})  # fmt: skip
+            roll(server_db)
             messages = seen.result()
-        assert not hub.listening.is_set()  # (never woken by the database)
+        assert hub.listening.is_set()  # (listening all along, told nothing after its start)
     assert [(m["match"], m["type"]) for m in messages] == [("M1", "roll")]
 
 
@@ -217,3 +226,24 @@ def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environm
     settings = seen["app"].state.settings
     assert settings.passphrase == "a passphrase of the room"
     assert str(settings.db) == str(Store(server_db).location)
+
+
+def test_a_server_that_cannot_listen_polls_at_the_interval(
+    server_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = started(server_db)
+
+    def refused(store: Store, wake: Any, stopped: Any) -> bool:  # a pooler that takes no LISTEN
+        wake(False)
+        stopped.wait()
+        return True
+
+    monkeypatch.setattr(stores, "wake_on_notify", refused)
+    with make_client(store, safety=600) as client:  # (the interval: make_client's 0.05 s)
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        with ThreadPoolExecutor(1) as pool:
+            seen = pool.submit(streamed, hub, 10)
+            roll(server_db)
+            messages = seen.result()
+        assert not hub.listening.is_set()
+    assert [(m["match"], m["type"]) for m in messages] == [("M1", "roll")]

@@ -308,24 +308,26 @@ class WriterLock:
                 pass
 
 
-def wake_on_notify(store: Any, wake: Callable[[], None], stopped: threading.Event) -> None:
-    """Call ``wake()`` at each notification of a stored event, until ``stopped`` is set.
+def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.Event) -> None:
+    """Call ``wake(True)`` at each notification of a stored event, until ``stopped`` is set.
 
     eventsourcing's recorder NOTIFYs its events table's channel in the transaction of every
     insert, whichever process (or version of this program) writes: the server delivers the
-    notification at the commit, to every connection that LISTENs. A broken connection is made
-    again a second later, and ``wake()`` is called then too: what was stored meanwhile is read
-    at once (the listener's poll stays the safety net for a notification missed)."""
+    notification at the commit, to every connection that LISTENs. ``wake(True)`` also as soon
+    as it listens (what was stored before is read then); ``wake(False)`` when the connection
+    breaks or cannot LISTEN (a pooler in transaction mode): the caller then polls, and the
+    connection is made again a second later."""
     channel = sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name))
     while not stopped.is_set():
         try:
             with connect(store.location) as conn:
                 conn.execute(channel)
-                wake()
+                wake(True)
                 while not stopped.is_set():
                     for _ in conn.notifies(timeout=LISTENING, stop_after=1):
-                        wake()
+                        wake(True)
         except (psycopg.Error, StoreError):
+            wake(False)
             stopped.wait(1.0)
 
 

@@ -2,18 +2,18 @@
 
 On a PostgreSQL server the task wakes when the database tells it an event was stored
 (LISTEN/NOTIFY: eventsourcing's recorder notifies in every insert's transaction, whichever
-process wrote), and looks anyway every ``safety`` seconds, for a notification missed; on a
-SQLite file it looks every ``interval`` seconds. A look asks the store for its last
-notification id (one cheap query); when it moved, it reads the new events from the store's
-notification log and sends one message per event to every listener: its match
-(or ``null`` for the tournament), its position in that match's log (or the tournament's
-version), its id, its type, when it was stored, and what it changes (``round``: the round of
-the match's table, or ``null``; ``standings``: whether the standings may move, as a match's end,
-ruling or void and every tournament event can): a page fetches itself again only when the event
-concerns it (static/live.js). Each message is encoded once, as the bytes of its Server-Sent
-Event, and those bytes go to every stream (#27: a thousand streams cost one encoding, not a
-thousand). The read models are brought up to date beside the polling. Messages never carry an
-event's content: the pages fetch what they show, and secrets stay out.
+process wrote), and looks anyway every ``safety`` seconds, for a notification missed (every
+``interval`` while it cannot listen); on a SQLite file it looks every ``interval`` seconds. A
+look asks the store for its last notification id (one cheap query); when it moved, it reads the
+new events from the store's notification log and sends one message per event to every listener:
+its match (or ``null`` for the tournament), its position in that match's log (or the
+tournament's version), its id, its type, when it was stored, and what it changes (``round``:
+the round of the match's table, or ``null``; ``standings``: whether the standings may move, as
+a match's end, ruling or void and every tournament event can): a page fetches itself again only
+when the event concerns it (static/live.js). Each message is encoded once, as the bytes of its
+Server-Sent Event, and those bytes go to every stream (#27: a thousand streams cost one
+encoding, not a thousand). The read models are brought up to date beside the polling. Messages
+never carry an event's content: the pages fetch what they show, and secrets stay out.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class Live:
         self.woken: asyncio.Event | None = None
         self._stopped = threading.Event()
         self._listener: threading.Thread | None = None
-        self.listening = threading.Event()  # set once the database has been asked to tell
+        self.listening = threading.Event()  # set while the database is asked to tell
         self.listeners: set[asyncio.Queue[bytes | None]] = set()
         # The streams the server can hold within its open files (None: no bound), how many
         # it holds, and those refused since the last word about them (one a minute).
@@ -195,8 +195,9 @@ class Live:
         holds one connection, waiting)."""
         woken = self.woken = asyncio.Event()
 
-        def wake() -> None:
-            self.listening.set()
+        def wake(listening: bool) -> None:
+            # Not listening (the connection broke): the task polls at the interval meanwhile.
+            (self.listening.set if listening else self.listening.clear)()
             try:
                 loop.call_soon_threadsafe(woken.set)
             except RuntimeError:  # the loop closed: the server is stopping
@@ -211,8 +212,9 @@ class Live:
 
     async def _wait(self, soon: bool = False) -> None:
         """Until the next look: a notification (or the safety poll's time) on a server, the
-        interval on a file (and on a server whose read models wait for a refresh: ``soon``)."""
-        if self.woken is None or soon:
+        interval on a file (and on a server not listening now, or whose read models wait for a
+        refresh: ``soon``)."""
+        if self.woken is None or soon or not self.listening.is_set():
             await asyncio.sleep(self.interval)
             return
         try:
