@@ -124,12 +124,14 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--streams", type=int, default=300)
     parser.add_argument("--events", type=int, default=30)
+    parser.add_argument("--reverse", action="store_true", help="the stacks in the other order")
     args = parser.parse_args()
     from tournament.web.app import Settings, settings_text
 
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the start")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (http, loop) in STACKS.items():
+        stacks = list(STACKS.items())
+        for name, (http, loop) in reversed(stacks) if args.reverse else stacks:
             if not all(importlib.util.find_spec(m) for m in (http, loop) if m != "asyncio"):
                 print(f"{name}: not installed (pip install 'uvicorn[standard]')")
                 continue
