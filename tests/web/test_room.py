@@ -125,7 +125,9 @@ def test_a_guesser_is_stopped_per_session_not_the_whole_room_behind_its_address(
     with make_client(store) as cookieless:
         limit = cookieless.app.state.guesses  # type: ignore[attr-defined]
         codes = []
-        for _ in range(limit.limit * limit.room + 1):
+        # (the six wrong links above came from the same address: the store counts them for
+        # every server over it, this one too, #27)
+        for _ in range(limit.limit * limit.room - 6 + 1):
             cookieless.cookies.clear()
             codes.append(cookieless.get("/table/CCCCCCCCCCCCCCCCCCCCCC").status_code)
         assert codes[-1] == 429 and set(codes[:-1]) == {404}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -133,11 +134,7 @@ def serve(
         )
     scheme = "https" if tls else "http"
     typer.echo(
-        t(
-            "serving %(path)s on %(url)s (Ctrl-C stops)",
-            path=path,
-            url=f"{scheme}://{host}:{port}/",
-        ),
+        t("serving %(path)s on %(url)s (Ctrl-C stops)", path=path, url=address(scheme, host, port)),
         err=True,
     )
     if public is not None:
@@ -149,16 +146,20 @@ def serve(
         logging.getLogger(name).addFilter(repeats)
     try:
         if workers > 1:
-            # Each process builds its own app from the same settings (the environment carries
-            # them to uvicorn's workers); the store holds what they share (#27).
+            # Each process builds its own app from the same settings, read from a file only
+            # this user may read (its name in the environment, the passphrase and the store's
+            # URL not), removed when the server stops; the store holds what they share (#27).
             from tournament.web.app import SETTINGS_ENV, settings_text
 
-            os.environ[SETTINGS_ENV] = settings_text(web.state.settings, str(settings().db))
-            uvicorn.run(
-                "tournament.web.app:from_environment", factory=True, workers=workers,
-                host=host, port=port, log_level="warning", access_log=False,
-                limit_concurrency=plan.connections if plan else None, **tls,
-            )  # fmt: skip
+            with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
+                for name in SECRET_ENV:
+                    os.environ.pop(name, None)
+                os.environ[SETTINGS_ENV] = str(file)
+                uvicorn.run(
+                    "tournament.web.app:from_environment", factory=True, workers=workers,
+                    host=host, port=port, log_level="warning", access_log=False,
+                    limit_concurrency=plan.connections if plan else None, **tls,
+                )  # fmt: skip
             return
         uvicorn.run(
             web, host=host, port=port, log_level="warning", access_log=False,
@@ -168,6 +169,35 @@ def serve(
         repeats.report()
         for name in REPEATING:
             logging.getLogger(name).removeFilter(repeats)
+
+
+SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
+
+
+def address(scheme: str, host: str, port: int) -> str:
+    """The URL a server listening on ``host`` answers at (an IPv6 address in brackets).
+
+    >>> address("https", "::", 8000)
+    'https://[::]:8000/'
+    >>> address("http", "127.0.0.1", 8000)
+    'http://127.0.0.1:8000/'
+    """
+    shown = f"[{host}]" if ":" in host and not host.startswith("[") else host
+    return f"{scheme}://{shown}:{port}/"
+
+
+@contextmanager
+def owner_only(text: str) -> Iterator[Path]:
+    """``text`` in a new file only this user may read or write (0600), removed after the block."""
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="tournament-serve-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        yield Path(name)
+    finally:
+        Path(name).unlink(missing_ok=True)
 
 
 def public_base(given: str | None, host: str, port: int, scheme: str = "http") -> str | None:

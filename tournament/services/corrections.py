@@ -332,7 +332,7 @@ def amend(
         amend_result(t, round_number, table_number, points, reason, by)
         save(store, t)
 
-    retried(once)
+    retried(once, store=store)
     return preview._replace(stored=True)
 
 

@@ -64,7 +64,7 @@ MOST_ROUNDS = 100  # a season of weekly evenings plays fewer; past it, a typo (#
 
 def create(store: Store, name: str, by: str = "organizer", **settings: Any) -> Tournament:
     """Create the database's tournament; the settings are checked and recorded as given."""
-    return retried(lambda: _create(store, name, by, settings))
+    return retried(lambda: _create(store, name, by, settings), store=store)
 
 
 def _create(store: Store, name: str, by: str, settings: dict[str, Any]) -> Tournament:
@@ -189,7 +189,7 @@ def _check_knockout(config: dict[str, Any]) -> None:
 
 def add_players(store: Store, names: Sequence[str], by: str = "organizer") -> Tournament:
     """Register players; a name already registered in other case or accents is refused (#11)."""
-    return retried(lambda: _add_players(store, names, by))
+    return retried(lambda: _add_players(store, names, by), store=store)
 
 
 def _add_players(store: Store, names: Sequence[str], by: str) -> Tournament:
@@ -220,7 +220,7 @@ def withdraw(
     """Withdraw an active player (before the first round) or drop them (after it). Seated at a
     table of the open round that is not decided, they forfeit its challenges not yet ended, in
     the same transaction (#24): see :func:`forfeited_table` for what it did."""
-    return retried(lambda: _withdraw(store, name, reason, by, outcome_of))
+    return retried(lambda: _withdraw(store, name, reason, by, outcome_of), store=store)
 
 
 def _withdraw(
@@ -279,7 +279,7 @@ def check_in(
 ) -> Tournament:
     """Check players in for the next round to pair (``here=False``: out again). Check-ins
     reset each round: each counts for one round, the next one paired (#24)."""
-    return retried(lambda: _check_in(store, names, by, here))
+    return retried(lambda: _check_in(store, names, by, here), store=store)
 
 
 def _check_in(store: Store, names: Sequence[str], by: str, here: bool) -> Tournament:
@@ -322,7 +322,7 @@ def set_checked_in(store: Store, names: Sequence[str], by: str = "organizer") ->
         save(store, t)
         return t
 
-    return retried(once)
+    return retried(once, store=store)
 
 
 def check_in_state(t: Tournament) -> dict[str, Any]:
@@ -343,7 +343,7 @@ def pair_next_round(
 ) -> dict[str, Any]:
     """Pair the next round and record it; the previous round must be closed. The outcomes are
     the read models' brought up to the last stored event unless given (#29)."""
-    return retried(lambda: _pair_next_round(store, outcome_of, by))
+    return retried(lambda: _pair_next_round(store, outcome_of, by), store=store)
 
 
 def _pair_next_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[str, Any]:
@@ -364,7 +364,7 @@ def close_round(
     """Close the current round once every table is decided (the outcomes are the read models'
     brought up to the last stored event unless given: a move recorded a moment ago counts,
     however late the live refresh is, #29)."""
-    return retried(lambda: _close_round(store, outcome_of, by))
+    return retried(lambda: _close_round(store, outcome_of, by), store=store)
 
 
 def _close_round(store: Store, outcome_of: OutcomeOf | None, by: str) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def name_referee(store: Store, match: str, referee: str, by: str = "organizer") 
         "referee's name",
         match=match,
     )
-    retried(once, gave_up)
+    retried(once, gave_up, store=store)
 
 
 def match_referee(t: Any, table: views.Table | Mapping[str, Any], match: str) -> str | None:

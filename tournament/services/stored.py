@@ -87,7 +87,7 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         save(store, t)
 
     try:
-        retried(once)
+        retried(once, store=store)
     except Refused:
         return  # the tournament kept changing: closing the round records the head
 

@@ -9,15 +9,18 @@ front ends' annotations.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.message import msg
 from tournament.errors import Refused
+from tournament.storage import writers
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
-from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
+from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
+from tournament.storage.locations import close as close_store
 from tournament.storage.sql import ensure, own_tables
 from tournament.storage.store import Store, normalise_number
 
@@ -27,6 +30,7 @@ __all__ = [
     "Store",
     "as_user_errors",
     "close",
+    "count_guesses",
     "close_reads",
     "discard",
     "find_link",
@@ -37,11 +41,14 @@ __all__ = [
     "locate",
     "newer_writers",
     "normalise_number",
+    "note_guess",
     "open_store",
+    "prepare_guesses",
     "prepare_links",
     "replace_links",
     "shared_secret",
     "stored_since",
+    "wake_on_notify",
 ]
 
 
@@ -66,6 +73,13 @@ def open_store(db: str | Path | Location, lexicon: str | None, create: bool = Fa
     return store
 
 
+def close(store: Store) -> None:
+    """Give back a store's connections: its read models', its turn's to write the tournament
+    (:mod:`tournament.storage.writers`) and its own."""
+    writers.close(store)
+    close_store(store)
+
+
 def discard(path: Path) -> bool:
     """Remove the database file a refused command made, if nobody stored in it
     (:func:`tournament.storage.sqlitefile.discard`)."""
@@ -80,6 +94,19 @@ def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
     from tournament.storage.postgres import follow as follow_server  # psycopg: a server's only
 
     return follow_server(store, update, seconds)
+
+
+def wake_on_notify(store: Store, wake: Callable[[bool], None], stopped: threading.Event) -> bool:
+    """On a server, call ``wake(True)`` at each event stored by any process until ``stopped``
+    is set (``wake(False)``: not listening for now; LISTEN/NOTIFY:
+    :func:`tournament.storage.postgres.wake_on_notify`), and say True; a file has nothing to
+    listen to: False at once (its readers poll)."""
+    if not store.location.is_server:
+        return False
+    from tournament.storage.postgres import wake_on_notify as listen  # psycopg: a server's only
+
+    listen(store, wake, stopped)
+    return True
 
 
 def last_id(store: Store) -> int:
@@ -171,3 +198,41 @@ def shared_secret(store: Store) -> str:
         )
         rows = db.rows(f"select value from {SECRETS} where name = 'session'")
     return str(rows[0][0])
+
+
+# --- the web's wrong guesses, among the store's own tables (#27) ---------------------------
+
+GUESSES = "web_guesses"  # one row a failed guess of a passphrase or link, kept a window long
+GUESS_COLUMNS: dict[str, type] = {"id": str, "client": str, "at": float}
+
+
+def prepare_guesses(store: Store) -> None:
+    """Create the guesses' table on first use (a server's start)."""
+    with own_tables(store) as db:
+        if GUESSES not in db.tables():
+            ensure(db, GUESSES, GUESS_COLUMNS, "id")
+            db.run(f"create index if not exists {GUESSES}_client on {GUESSES} (client, at)")
+
+
+def note_guess(store: Store, clients: list[str], at: float, window: float) -> None:
+    """Count one failed guess for each of ``clients`` (a session, an address) at ``at`` (the
+    clock's seconds), and forget those older than ``window`` seconds: every server process
+    over the store counts the same guesses."""
+    import secrets
+
+    with own_tables(store) as db:
+        db.run(f"delete from {GUESSES} where at < ?", [at - window])
+        db.insert(GUESSES, list(GUESS_COLUMNS),
+                  [(secrets.token_hex(8), client, at) for client in clients])  # fmt: skip
+
+
+def count_guesses(store: Store, clients: list[str], since: float) -> dict[str, int]:
+    """How many failed guesses each of ``clients`` made since ``since`` (absent: none)."""
+    with own_tables(store, write=False) as db:
+        marks = ", ".join("?" * len(clients))
+        rows = db.rows(
+            f"select client, count(*) from {GUESSES} where client in ({marks}) and at >= ? "
+            "group by client",
+            [*clients, since],
+        )
+    return {str(client): int(n) for client, n in rows}

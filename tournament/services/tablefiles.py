@@ -104,7 +104,7 @@ def checkout(
         save(store, t)
         return numbers, tuple(table.matches.values())
 
-    numbers, started = retried(once)
+    numbers, started = retried(once, store=store)
     try:
         _write_file(store, target, round_number, table_number, numbers, by)
     except BaseException:
@@ -163,7 +163,7 @@ def checkin(store: Store, path: str | Path, by: str = "organizer") -> CheckedIn:
 
     file = open_store(source, store.lexicon)
     try:
-        return retried(lambda: _checkin(store, file, str(source.path), by))
+        return retried(lambda: _checkin(store, file, str(source.path), by), store=store)
     finally:
         close(file)
 
@@ -283,7 +283,7 @@ def release(
         t.release_table(round=round_number, table=table_number, reason=reason, by=by, format=FORMAT)
         save(store, t)
 
-    retried(once)
+    retried(once, store=store)
 
 
 def out_of(store: Store, number: str) -> Msg | None:

@@ -62,7 +62,7 @@ def choose_partita(
         save(store, t)
         return t
 
-    return retried(once)
+    return retried(once, store=store)
 
 
 def decide_partita(
@@ -121,7 +121,8 @@ def start_match(
             by,
             lexicon_path,
             referee=referee,
-        )
+        ),
+        store=store,
     )
 
 

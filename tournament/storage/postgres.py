@@ -14,6 +14,7 @@ without missing one committed late. The database does the coordination; there is
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -39,6 +40,7 @@ OWN = (
     "web_secret",
     "web_tables",
     "web_door",
+    "web_guesses",
 )  # the store's own tables (tournament.services.dice, tournament.web)
 
 
@@ -254,3 +256,79 @@ def follow(store: Any, update: Callable[[Any], Any], seconds: float | None = Non
             # Wake at the first notification (a burst is read in one update), or at the end.
             for _ in conn.notifies(timeout=left if left is not None else 60, stop_after=1):
                 pass
+
+
+class WriterLock:
+    """The tournament's writers one at a time across processes (#27): a session's advisory
+    lock on the server, keyed on the store's schema, held on a connection of its own around a
+    whole read-decide-save. Forty tables starting at once then queue for a few milliseconds
+    each instead of meeting each other's saves over and over until some give up.
+
+    The lock only spares work, it is not what keeps the tournament whole: a writer that cannot
+    take it (the server away, a lock held past ``WAIT`` seconds) goes on without it, and the
+    save's own check against a concurrent writer stands as before."""
+
+    WAIT = 30  # seconds a writer waits for the lock before it goes on without it
+
+    def __init__(self, server: PostgresServer) -> None:
+        import hashlib
+
+        self.server = server
+        digest = hashlib.sha256(f"tournament writers {server.schema}".encode()).digest()
+        self.key = int.from_bytes(digest[:8], "big", signed=True)  # (locks are per database)
+        self.conn: psycopg.Connection | None = None
+
+    def acquire(self) -> bool:
+        """Wait for the lock; whether it is held (False: go on without it)."""
+        try:
+            if self.conn is None or self.conn.closed:
+                self.conn = psycopg.connect(
+                    make_conninfo(**self.server.conninfo()), autocommit=True, connect_timeout=10
+                )
+                self.conn.execute(f"set lock_timeout = '{self.WAIT}s'")
+            self.conn.execute("select pg_advisory_lock(%s)", [self.key])
+            return True
+        except psycopg.Error:
+            self.close()  # (a lock held on a connection that goes is given back by the server)
+            return False
+
+    def release(self) -> None:
+        try:
+            if self.conn is not None:
+                self.conn.execute("select pg_advisory_unlock(%s)", [self.key])
+        except psycopg.Error:
+            self.close()
+
+    def close(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except psycopg.Error:  # pragma: no cover - a connection already broken
+                pass
+
+
+def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.Event) -> None:
+    """Call ``wake(True)`` at each notification of a stored event, until ``stopped`` is set.
+
+    eventsourcing's recorder NOTIFYs its events table's channel in the transaction of every
+    insert, whichever process (or version of this program) writes: the server delivers the
+    notification at the commit, to every connection that LISTENs. ``wake(True)`` also as soon
+    as it listens (what was stored before is read then); ``wake(False)`` when the connection
+    breaks or cannot LISTEN (a pooler in transaction mode): the caller then polls, and the
+    connection is made again a second later."""
+    channel = sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name))
+    while not stopped.is_set():
+        try:
+            with connect(store.location) as conn:
+                conn.execute(channel)
+                wake(True)
+                while not stopped.is_set():
+                    for _ in conn.notifies(timeout=LISTENING, stop_after=1):
+                        wake(True)
+        except (psycopg.Error, StoreError):
+            wake(False)
+            stopped.wait(1.0)
+
+
+LISTENING = 0.5  # seconds between two looks at whether the listener is to stop

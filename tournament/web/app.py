@@ -63,7 +63,9 @@ class Settings:
     # What sessions and CSRF tokens are signed with (None: the store's own, shared by every
     # process serving it: services.stores.shared_secret).
     secret: str | None = None
-    interval: float = 0.1  # how often the live task looks at the store, in seconds
+    interval: float = 0.1  # how often the live task looks at a file, in seconds
+    # On a server the database wakes it (LISTEN/NOTIFY); it looks anyway this often, in seconds.
+    safety: float = 1.0
     guesses: int = 5  # failed passphrase or token guesses a client may make a minute
     https: bool = False  # cookies marked Secure (behind a TLS proxy)
     # Bounds within the open-file limit (serve works them out; None: no bound): live streams
@@ -302,7 +304,7 @@ def routes() -> list[BaseRoute]:
     return table
 
 
-SETTINGS_ENV = "TOURNAMENT_SERVE_SETTINGS"  # serve --workers: each process's settings
+SETTINGS_ENV = "TOURNAMENT_SERVE_SETTINGS"  # serve --workers: the file of each process's settings
 
 
 def settings_text(settings: Settings, db: str) -> str:
@@ -316,8 +318,9 @@ def settings_text(settings: Settings, db: str) -> str:
 
 def from_environment() -> Starlette:
     """The app of one of ``serve --workers``' processes, from the settings the serving
-    process left in the environment."""
-    fields = json.loads(os.environ[SETTINGS_ENV])
+    process wrote in the file the environment names (readable by its owner only: the
+    passphrase and the store's URL are never in the workers' environment)."""
+    fields = json.loads(Path(os.environ[SETTINGS_ENV]).read_text(encoding="utf-8"))
     fields["db"] = stores.locate(fields["db"])
     fields["season"] = Path(fields["season"]) if fields["season"] else None
     return create_app(Settings(**fields))
@@ -340,7 +343,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
     kept.keep(store)  # the tournament and the matches' replays kept between requests (#27)
-    hub = Live(store, settings.interval, settings.streams)
+    hub = Live(store, settings.interval, settings.streams, settings.safety)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -383,6 +386,6 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
-    app.state.guesses = RateLimit(settings.guesses)
+    app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     app.state.pages, app.state.rendered = {}, {}
     return app

@@ -83,13 +83,13 @@ async def door(request: Request, form: FormData) -> Response:
 async def _known(request: Request) -> Response | None:
     """None when the link is the door's; else the refusal (unknown links count as guesses)."""
     guesses = request.app.state.guesses
-    if guesses.blocked(request):
+    if await guesses.blocked(request):
         return plain(request, 429, msg("too many wrong check-in links: wait a minute"))
     token = request.path_params["token"]
     store = request.app.state.store
     if len(token) < 64 and await run_in_threadpool(stores.is_door, store, token_hash(token)):
         return None
-    guesses.failed(request)
+    await guesses.failed(request)
     return plain(request, 404, msg("this check-in link is not known: ask the organizer"))
 
 

@@ -1,16 +1,19 @@
 """The live stream: one shared task watches the store and fans each stored event out.
 
-Every ``interval`` seconds the task asks the store for its last notification id (one cheap
-query); when it moved, whichever process wrote (on either backend), it reads the new events
-from the store's notification log and sends one message per event to every listener: its match
-(or ``null`` for the tournament), its position in that match's log (or the tournament's
-version), its id, its type, when it was stored, and what it changes (``round``: the round of
-the match's table, or ``null``; ``standings``: whether the standings may move, as a match's end,
-ruling or void and every tournament event can): a page fetches itself again only when the event
-concerns it (static/live.js). Each message is encoded once, as the bytes of its Server-Sent
-Event, and those bytes go to every stream (#27: a thousand streams cost one encoding, not a
-thousand). The read models are brought up to date beside the polling. Messages never carry an
-event's content: the pages fetch what they show, and secrets stay out.
+On a PostgreSQL server the task wakes when the database tells it an event was stored
+(LISTEN/NOTIFY: eventsourcing's recorder notifies in every insert's transaction, whichever
+process wrote), and looks anyway every ``safety`` seconds, for a notification missed (every
+``interval`` while it cannot listen); on a SQLite file it looks every ``interval`` seconds. A
+look asks the store for its last notification id (one cheap query); when it moved, it reads the
+new events from the store's notification log and sends one message per event to every listener:
+its match (or ``null`` for the tournament), its position in that match's log (or the
+tournament's version), its id, its type, when it was stored, and what it changes (``round``:
+the round of the match's table, or ``null``; ``standings``: whether the standings may move, as
+a match's end, ruling or void and every tournament event can): a page fetches itself again only
+when the event concerns it (static/live.js). Each message is encoded once, as the bytes of its
+Server-Sent Event, and those bytes go to every stream (#27: a thousand streams cost one
+encoding, not a thousand). The read models are brought up to date beside the polling. Messages
+never carry an event's content: the pages fetch what they show, and secrets stay out.
 """
 
 from __future__ import annotations
@@ -34,13 +37,25 @@ log = logging.getLogger("tournament.web")
 QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
 MOVES_STANDINGS = ("end", "ruling", "void")  # a match's events that can change its outcome
 REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
+SAFETY = 1.0  # seconds between two looks at a server's store when no notification woke the task
 
 
 class Live:
     """The read models' refresher and the stream's broadcaster, one per server."""
 
-    def __init__(self, store: Store, interval: float = 0.1, capacity: int | None = None) -> None:
-        self.store, self.interval = store, interval
+    def __init__(
+        self,
+        store: Store,
+        interval: float = 0.1,
+        capacity: int | None = None,
+        safety: float = SAFETY,
+    ) -> None:
+        self.store, self.interval, self.safety = store, interval, safety
+        # Set when the database notified a stored event (a server's only; None: polling).
+        self.woken: asyncio.Event | None = None
+        self._stopped = threading.Event()
+        self._listener: threading.Thread | None = None
+        self.listening = threading.Event()  # set while the database is asked to tell
         self.listeners: set[asyncio.Queue[bytes | None]] = set()
         # The streams the server can hold within its open files (None: no bound), how many
         # it holds, and those refused since the last word about them (one a minute).
@@ -171,9 +186,47 @@ class Live:
     async def start(self) -> None:
         await asyncio.to_thread(self.refresh)
         self.last = stores.last_id(self.store)
+        if self.store.location.is_server:
+            self._listen(asyncio.get_running_loop())
         self._task = asyncio.create_task(self._run())
 
+    def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Wake the task at each notification of the database, from a thread of its own (it
+        holds one connection, waiting)."""
+        woken = self.woken = asyncio.Event()
+
+        def wake(listening: bool) -> None:
+            # Not listening (the connection broke): the task polls at the interval meanwhile.
+            (self.listening.set if listening else self.listening.clear)()
+            try:
+                loop.call_soon_threadsafe(woken.set)
+            except RuntimeError:  # the loop closed: the server is stopping
+                self._stopped.set()
+
+        self._stopped.clear()
+        self._listener = threading.Thread(
+            target=stores.wake_on_notify, args=(self.store, wake, self._stopped),
+            name="live-notify", daemon=True,
+        )  # fmt: skip
+        self._listener.start()
+
+    async def _wait(self, soon: bool = False) -> None:
+        """Until the next look: a notification (or the safety poll's time) on a server, the
+        interval on a file (and on a server not listening now, or whose read models wait for a
+        refresh: ``soon``)."""
+        if self.woken is None or soon or not self.listening.is_set():
+            await asyncio.sleep(self.interval)
+            return
+        try:
+            await asyncio.wait_for(self.woken.wait(), self.safety)
+        except TimeoutError:
+            pass
+        self.woken.clear()  # (what a notification after this tells is read by the next look)
+
     async def stop(self) -> None:
+        self._stopped.set()
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.join, 5)
         if self._task:
             self._task.cancel()
             try:
@@ -204,7 +257,7 @@ class Live:
                 behind = behind or bool(messages)
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
-                await asyncio.sleep(self.interval)
+                await self._wait(soon=behind)
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)

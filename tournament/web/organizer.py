@@ -90,13 +90,13 @@ def _overview(store: Any) -> dict[str, Any]:
 
 async def login(request: Request) -> Response:
     guesses = request.app.state.guesses
-    if guesses.blocked(request):
+    if await guesses.blocked(request):
         return plain(request, 429, msg("too many wrong passphrases: wait a minute"))
     form = await checked_form(request)
     if isinstance(form, Response):
         return form
     if not same_passphrase(request.app.state.settings.passphrase, form.get("passphrase")):
-        guesses.failed(request)
+        await guesses.failed(request)
         return back(request, HOME, words(request, "wrong_passphrase"), good=False)
     request.session.clear()  # a fresh session and CSRF token for the organizer
     request.session["organizer"] = True

@@ -208,7 +208,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
     guesses = request.app.state.guesses
     words = page_words(lang_of(request))
-    if guesses.blocked(request):
+    if await guesses.blocked(request):
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
@@ -222,7 +222,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
                        "opens it", table=tbl)  # fmt: skip
             hint = words["new_card"].format(n=tbl, round=rnd)
             return refusal(request, 410, text, words["reprinted"], hint)
-        guesses.failed(request)
+        await guesses.failed(request)
         return refusal(request, 404, msg("this table link is not known"), words["unknown_link"],
                        words["scan_again"])  # fmt: skip
     if opened.get(key) != list(found):

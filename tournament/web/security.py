@@ -6,11 +6,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import time
 from collections import deque
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -102,10 +104,18 @@ class RateLimit:
     from one address, and one referee's old links must not lock out the next table. The
     address is counted too, with room for a hall of phones (``room`` times the limit), so that
     a guesser who drops its cookies is still stopped.
+
+    Given a ``store``, the failures are counted in the store's own table (``web_guesses``:
+    :func:`tournament.services.stores.note_guess`), so that every server process over it
+    (``serve --workers``, servers on several machines) counts the same guesses (#27); a look is
+    one indexed query, made only by a request that could fail (a login, a table's link). Where
+    the store cannot keep them (a file opened read-only), this process counts alone.
     """
 
-    def __init__(self, limit: int = 5, window: float = 60.0, room: int = ROOM) -> None:
-        self.limit, self.window, self.room = limit, window, room
+    def __init__(
+        self, limit: int = 5, window: float = 60.0, room: int = ROOM, store: Any = None
+    ) -> None:
+        self.limit, self.window, self.room, self.store = limit, window, room, store
         self.failures: dict[str, deque[float]] = {}
 
     def _recent(self, client: str) -> deque[float]:
@@ -127,13 +137,41 @@ class RateLimit:
                 keys.append((f"session {session['guesser']}", self.limit))
         return keys
 
-    def blocked(self, request: Request) -> bool:
-        return any(len(self._recent(k)) >= most for k, most in self._keys(request, False))
+    async def blocked(self, request: Request) -> bool:
+        keys = self._keys(request, False)
+        if self.store is not None:
+            counted = await run_in_threadpool(self._stored, "count", [k for k, _ in keys])
+            if counted is not None:
+                return any(counted.get(k, 0) >= most for k, most in keys)
+        return any(len(self._recent(k)) >= most for k, most in keys)
 
-    def failed(self, request: Request) -> None:
-        for key, _ in self._keys(request, True):
+    async def failed(self, request: Request) -> None:
+        keys = [k for k, _ in self._keys(request, True)]
+        if self.store is not None:
+            if await run_in_threadpool(self._stored, "note", keys) is not None:
+                return
+        for key in keys:
             self._recent(key)
             self.failures.setdefault(key, deque()).append(time.monotonic())
+
+    def _stored(self, what: str, keys: list[str]) -> dict[str, int] | None:
+        """The store's count of each key's recent failures (``note``: one more each); None
+        when the store cannot keep them (then this process counts: said once)."""
+        from tournament.services import stores
+
+        try:
+            with stores.as_user_errors():
+                if what == "note":
+                    stores.note_guess(self.store, keys, time.time(), self.window)
+                    return {}
+                return stores.count_guesses(self.store, keys, time.time() - self.window)
+        except Exception as e:  # noqa: BLE001 - guesses are still counted, in this process
+            logging.getLogger("tournament.web").warning(
+                "wrong guesses are counted in this process only (the store cannot keep them): %s",
+                e,
+            )
+            self.store = None
+            return None
 
 
 def within(text: str, most: int) -> str:

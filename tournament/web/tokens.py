@@ -37,8 +37,9 @@ class Card:
 
 
 def prepare(store: Store) -> None:
-    """Create the tokens' table on first use (a server's start)."""
+    """Create the tokens' table, and the wrong guesses', on first use (a server's start)."""
     stores.prepare_links(store)
+    stores.prepare_guesses(store)
 
 
 def issue_cards(store: Store) -> list[Card]:
