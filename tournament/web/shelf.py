@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tournament.readside import queries
 from tournament.web.pages import page
 from tournament.web.views import NotFound
 from tournament.web.words import lang_of
@@ -157,11 +158,11 @@ WHOLE = Shape(lambda request: (), lambda gathered, variant: gathered)
 def position(state: Any) -> tuple[int, int]:
     """Where the store and the read models stand (read models that lag the store are brought
     up first: one thread does it, the others find them current)."""
-    version = state.live.version()
+    version = queries.positions(state.store)
     if version[1] < version[0]:
         state.live.refresh()
-        version = state.live.version()
-    return version  # type: ignore[no-any-return]
+        version = queries.positions(state.store)
+    return version
 
 
 def etag(stamp: Hashable, kind: str, variant: Hashable = ()) -> str:

@@ -142,16 +142,18 @@ def standings_variant(request: Any) -> tuple[str, ...]:
 
 def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
     """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
-    rows with the player's own row after them (``("player", NAME)``) and the last
-    :data:`LATEST` results, with what was left out counted for the links to the rest."""
-    if variant == ("all",):
-        return {**data, "whole": True, "more": 0}
+    rows with the player's own row after them (``("player", NAME)``); the round's last
+    :data:`LATEST` results either way; with what was left out counted for the links to the
+    rest."""
+    whole = variant == ("all",)
     mine = name_key(variant[1]) if variant[:1] == ("player",) else None
 
     def marked(r: dict[str, Any]) -> dict[str, Any]:
         return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
 
     def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
+        if whole:
+            return {"rows": rows, "own": [], "left": 0}
         top = [marked(r) for r in rows[:TOP]]
         own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
         return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
@@ -166,7 +168,7 @@ def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str,
         "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
         "latest": data["latest"][-LATEST:],
         "earlier": max(0, len(data["latest"]) - LATEST),
-        "whole": False,
+        "whole": whole,
         "player": variant[1] if mine else "",
         "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
     }
