@@ -91,7 +91,9 @@ def stored_digest(store: Store, number: str) -> str | None:
         return None
     digest = hashlib.blake2b(digest_size=16)
     for row in rows:
-        digest.update(b"%d\0%s\0%d\0" % (row.originator_version, row.topic.encode(), len(row.state)))
+        digest.update(
+            b"%d\0%s\0%d\0" % (row.originator_version, row.topic.encode(), len(row.state))
+        )
         digest.update(row.state)
     return digest.hexdigest()
 

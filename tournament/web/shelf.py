@@ -221,14 +221,21 @@ def public(
     def link(request: Request) -> dict[str, str]:
         return {"Link": f'<{api(request)}>; rel="alternate"; type="application/json"'}
 
+    def rendered(request: Request, at: Hashable, key: Hashable, tag: str, variant: Any) -> Kept:
+        # Gathered, rendered and compressed in one worker thread: the event loop keeps the
+        # live streams flowing.
+        state = request.app.state
+        shown = shape.data(gathered(state, dict(request.path_params), at), variant)
+        body = page(request, template, shown, api(request)).body
+        return state.shelf.put(key, at, tag, body, "text/html", link(request))  # type: ignore[no-any-return]
+
     async def html(request: Request) -> Response:
         state = request.app.state
-        params = dict(request.path_params)
         try:
             at = await run_in_threadpool(stamp_of, state, request)
             lang, variant = lang_of(request), shape.variant(request)
             if at is None:
-                data = await run_in_threadpool(gathered, state, params, None)
+                data = await run_in_threadpool(gathered, state, dict(request.path_params), None)
                 shown = shape.data(data, variant)
                 return await run_in_threadpool(page, request, template, shown, api(request))
             tag = etag(at, lang, variant)
@@ -237,17 +244,14 @@ def public(
             key = (template, request.url.path, variant, lang)
             kept = state.shelf.get(key, at)
             if kept is None:
-                # Gathered, rendered and compressed in a worker thread: the event loop keeps
-                # the live streams flowing.
-                data = await run_in_threadpool(gathered, state, params, at)
-                shown = shape.data(data, variant)
-                rendered = await run_in_threadpool(page, request, template, shown, api(request))
-                kept = await run_in_threadpool(
-                    state.shelf.put, key, at, tag, rendered.body, "text/html", link(request)
-                )
+                kept = await run_in_threadpool(rendered, request, at, key, tag, variant)
             return respond(request, kept)
         except NotFound as e:
             return page(request, "missing.html", {"message": e.args[0]}, status=404)
+
+    def encoded(state: Any, params: dict[str, Any], at: Hashable, key: Hashable, tag: str) -> Kept:
+        body = JSONResponse(_shown(gathered(state, params, at))).body
+        return state.shelf.put(key, at, tag, body, "application/json")  # type: ignore[no-any-return]
 
     async def as_json(request: Request) -> Response:
         state = request.app.state
@@ -263,11 +267,7 @@ def public(
             key = (template, request.url.path, "json")
             kept = state.shelf.get(key, at)
             if kept is None:
-                data = await run_in_threadpool(gathered, state, params, at)
-                body = JSONResponse(_shown(data)).body
-                kept = await run_in_threadpool(
-                    state.shelf.put, key, at, tag, body, "application/json"
-                )
+                kept = await run_in_threadpool(encoded, state, params, at, key, tag)
             return respond(request, kept)
         except NotFound as e:
             return JSONResponse({"error": str(e)}, status_code=404)
