@@ -73,8 +73,12 @@ def serve(db: Path, port: int, profile: Path | None) -> None:
         await app(scope, receive, send)
 
     if profile is not None:
+        import signal
+
         import yappi
 
+        # uvicorn raises the SIGTERM it caught again once stopped: exit through the profile.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         yappi.set_clock_type("cpu")
         yappi.start()
     try:
