@@ -10,7 +10,6 @@ import gzip
 import re
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,9 +44,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
 
 
 def test_a_page_is_gathered_once_a_position_and_moves_when_another_process_writes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    any_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = tmp_path / "t.db"
+    db = any_db  # a file, or a schema of the PostgreSQL server
     store = build(db)
     paired(store)
     gathered = counting(monkeypatch, "standings")
