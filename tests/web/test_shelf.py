@@ -116,18 +116,19 @@ def test_a_match_page_stands_on_its_own_rows(
     assert client.get("/matches/M999").status_code == 404
 
 
-def test_the_home_page_reads_the_round_in_play_only(
+def test_the_home_page_and_a_rounds_page_read_that_round_only(
     client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     start_tiro(client, store)
 
     def every_match(*args: Any) -> Any:
-        raise AssertionError("the home page read every match's outcome")
+        raise AssertionError("a round's page read every match's outcome")
 
     monkeypatch.setattr(readmodels, "outcomes", every_match)
     page = client.get("/")
     assert page.status_code == 200 and 'href="/matches/M1"' in page.text
     assert client.get("/api").json()["tournament"]["tables"][0]["waiting"][0]["match"] == "M1"
+    assert client.get("/api/rounds/1").json()["tables"][0]["matches"] == {"tiro": "M1"}
 
 
 @pytest.fixture(scope="module")

@@ -179,7 +179,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
         raise NotFound(msg("there is no round %(round)s", round=number))
-    known = queries.outcome_of(store)
+    known = queries.outcomes_in_round(store, number).get  # that round's matches alone (#27)
     r = views.paired(t, number)
     tables = [table_state(t, tb, known, why=True) for tb in r.tables]
     return {
