@@ -164,3 +164,16 @@ def test_long_standings_show_the_top_with_the_whole_list_a_link_away(festival: S
         english = client.get("/standings", headers={"Cookie": "lang=en"}).text
         assert "Show all 60 players" in english and "Your name in the standings" in english
         assert "Mostra" not in english
+
+
+def test_the_shelf_keeps_the_latest_pages_within_its_bounds() -> None:
+    from tournament.web.shelf import Shelf
+
+    shelf = Shelf(size=3, most=5000)
+    for n in range(4):
+        shelf.put(n, 1, "", b"x" * 100, "text/html")
+    assert shelf.get(0, 1) is None and shelf.get(3, 1) is not None  # the oldest went first
+    assert shelf.get(3, 2) is None  # another position: not this page
+    kept = shelf.put("big", 1, "", bytes(range(256)) * 16, "text/html")
+    assert kept.gzipped is not None and gzip.decompress(kept.gzipped) == kept.body
+    assert shelf.bytes <= 5000 and shelf.get("big", 1) is kept

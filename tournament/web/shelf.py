@@ -31,6 +31,7 @@ from tournament.web.views import NotFound
 from tournament.web.words import lang_of
 
 SIZE = 256  # pages kept (each language and each JSON twin is a page of its own)
+BYTES = 64 * 2**20  # and at most this much of them (a festival's whole standings is 700 KB)
 SMALLEST = 1000  # bytes: a smaller body is sent as it is (as GZipMiddleware's minimum_size)
 LEVEL = 6  # gzip's level: compressed once a position, so a better ratio costs nothing later
 
@@ -50,8 +51,8 @@ class Kept:
 class Shelf:
     """The pages kept by one server, the oldest dropped past :data:`SIZE`."""
 
-    def __init__(self, size: int = SIZE) -> None:
-        self.size = size
+    def __init__(self, size: int = SIZE, most: int = BYTES) -> None:
+        self.size, self.most, self.bytes = size, most, 0
         self.pages: OrderedDict[Hashable, Kept] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -77,15 +78,21 @@ class Shelf:
         gzipped = gzip.compress(body, LEVEL, mtime=0) if len(body) >= SMALLEST else None
         kept = Kept(stamp, tag, body, gzipped, media_type, tuple((headers or {}).items()))
         with self.lock:
+            old = self.pages.pop(key, None)
+            self.bytes += _size(kept) - (_size(old) if old else 0)
             self.pages[key] = kept
-            self.pages.move_to_end(key)
-            while len(self.pages) > self.size:
-                self.pages.popitem(last=False)
+            while len(self.pages) > 1 and (len(self.pages) > self.size or self.bytes > self.most):
+                self.bytes -= _size(self.pages.popitem(last=False)[1])
         return kept
 
     def clear(self) -> None:
         with self.lock:
             self.pages.clear()
+            self.bytes = 0
+
+
+def _size(kept: Kept) -> int:
+    return len(kept.body) + len(kept.gzipped or b"")
 
 
 def accepts_gzip(headers: Mapping[str, str]) -> bool:
