@@ -117,6 +117,7 @@ PUBLIC = (
     "/",
     "/rounds/1",
     "/standings",
+    "/standings?player=nessuno",  # the search for one's row, and its answer (#27)
     "/bracket",
     "/matches/M1",
     "/players/giallo",
@@ -157,4 +158,4 @@ def test_no_page_has_a_critical_or_serious_axe_violation(room: Store) -> None:
         finally:
             browser.close()
     bad = {k: v for k, v in problems.items() if v}
-    assert len(problems) >= 3 * 14 and not bad, "\n".join(f"{k}: {v}" for k, v in bad.items())
+    assert len(problems) >= 3 * 15 and not bad, "\n".join(f"{k}: {v}" for k, v in bad.items())

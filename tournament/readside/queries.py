@@ -11,14 +11,15 @@ Rows are plain dicts, one per row, keyed by column (what ``--json`` and the page
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import orjson
 
 from engine.games.base import Outcome
 from tournament.readside import kept, readmodels, readtables
-from tournament.storage.store import Store
+from tournament.storage.store import Store, match_uuid
 
 MATCH_COLUMNS = "id, game, players, status, winners, points, events, round, table_no"
 JSON_COLUMNS = ("players", "winners", "points")
@@ -37,6 +38,64 @@ def outcomes(store: Store) -> dict[str, Outcome | None]:
         store, readmodels.position(db), lambda: readmodels.outcomes(db)
     )
     return found
+
+
+def outcomes_in_round(store: Store, number: int) -> dict[str, Outcome | None]:
+    """The outcomes of one round's matches (None: in play), by number, up to the last stored
+    event: a page that shows the round in play reads its matches, not every match of the
+    tournament (#27)."""
+    db = readmodels.current(store)
+    return _outcomes(db.rows("select id, status, winners, points from matches where round = ?",
+                             [number]))  # fmt: skip
+
+
+def _outcomes(rows: Iterable[Sequence[Any]]) -> dict[str, Outcome | None]:
+    return {
+        number: Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
+        if status == "finished"
+        else None
+        for number, status, winners, points in rows
+    }
+
+
+def positions(store: Store) -> tuple[int, int]:
+    """Where the store and its read models stand: the last stored event's id and the last one
+    the read models hold (what a server's kept pages stand on, asked on every request). In a
+    file both are read in one statement on the store's own connection, rather than on a
+    connection opened for the read models each time (#27)."""
+    # (not where the read models are a copy this process keeps in memory)
+    if not store.location.is_server and store not in readmodels._views:
+        recorder: Any = store.recorder
+        try:
+            with recorder.datastore.transaction(commit=False) as c:
+                c.execute(
+                    f"select ({recorder.select_max_notification_id_statement}), "
+                    "(select position from _projections where name = ?)",
+                    [readmodels.PROJECTION],
+                )
+                last, read = c.fetchone()
+            return last or 0, read or 0
+        except Exception:  # noqa: BLE001 - no read models yet, say: asked the long way
+            pass
+    return store.recorder.max_notification_id() or 0, readmodels.position(
+        readmodels.database(store)
+    )
+
+
+def stored_digest(store: Store, number: str) -> str | None:
+    """A digest of every byte stored of one match (None: nothing stored under its number), read
+    by its index: what a match's page verifies stands while this does, whatever else the store
+    holds (#27), and a change made behind the program's back changes it."""
+    rows = store.recorder.select_events(match_uuid(number))
+    if not rows:
+        return None
+    digest = hashlib.blake2b(digest_size=16)
+    for row in rows:
+        digest.update(
+            b"%d\0%s\0%d\0" % (row.originator_version, row.topic.encode(), len(row.state))
+        )
+        digest.update(row.state)
+    return digest.hexdigest()
 
 
 def outcome_of(store: Store) -> Callable[[str], Outcome | None]:

@@ -13,7 +13,7 @@ import json
 import logging
 import os
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +23,7 @@ from urllib.parse import quote
 from anyio import to_thread
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -40,13 +38,12 @@ from tournament.services import stores
 from tournament.services.stores import Location, Store, as_user_errors, close_reads
 from tournament.web import views
 from tournament.web.live import Live
-from tournament.web.pages import page
 from tournament.web.security import Guard, RateLimit
+from tournament.web.shelf import Compressed, Shape, Shelf, public
 from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
 SESSION_HOURS = 12
-PAGE_CACHE = 256  # pages' data kept, each until the store moves on
 RETRY_AFTER = 10  # seconds a stream refused for want of places is told to wait
 FULL = N_("the live stream is full: try again in a few seconds")
 
@@ -76,112 +73,6 @@ class Settings:
     public_url: str | None = None  # where the room reaches the server (the cards' links)
 
 
-def public(
-    template: str,
-    gather: Callable[..., dict[str, Any]],
-    api: Callable[[Request], str],
-    cache: bool = True,
-) -> tuple[Callable[..., Any], Callable[..., Any]]:
-    """A public page and its JSON twin, from one function that gathers the page's data.
-
-    ``cache=False`` for a page that must look at the stored bytes every time (a match's page
-    verifies its hash chain: a change made behind the program's back moves no counter).
-    """
-
-    def position(state: Any) -> tuple[int, int]:
-        """Where the store and the read models stand (read models that lag the store are
-        brought up first: one thread does it, the others find them current)."""
-        version = state.live.version()
-        if version[1] < version[0]:
-            state.live.refresh()
-            version = state.live.version()
-        return version  # type: ignore[no-any-return]
-
-    def cached(state: Any, params: dict[str, Any], version: Any) -> dict[str, Any]:
-        # A page's data stands until the store or the read models move on: one cheap look at
-        # both spares the gathering (a busy /standings is loaded many times between two moves).
-        if version is None:
-            return gather(state, **params)
-        key = (template, tuple(sorted(params.items())))
-        hit = state.pages.get(key)
-        if hit is not None and hit[0] == version:
-            return hit[1]  # type: ignore[no-any-return]
-        value = gather(state, **params)
-        state.pages[key] = (version, value)
-        while len(state.pages) > PAGE_CACHE:
-            state.pages.pop(next(iter(state.pages)))
-        return value
-
-    def stands(request: Request) -> bool:
-        # A season's chart reads files beside the store: no position stands for them.
-        return cache and not (template == "player.html" and request.app.state.settings.season)
-
-    def conditional(request: Request, version: Any, kind: str) -> tuple[str, Response | None]:
-        """The page's ETag at this position (``""``: none), and 304 when the client holds it."""
-        if version is None:
-            return "", None
-        tag = f'W/"{version[0]}.{version[1]}.{kind}"'
-        if tag in request.headers.get("if-none-match", ""):
-            return tag, Response(status_code=304, headers=revalidated(tag))
-        return tag, None
-
-    async def html(request: Request) -> Response:
-        state = request.app.state
-        try:
-            version = await run_in_threadpool(position, state) if stands(request) else None
-            lang = lang_of(request)
-            tag, unchanged = conditional(request, version, lang)
-            if unchanged is not None:
-                return unchanged
-            key = (template, request.url.path, lang)
-            hit = state.rendered.get(key)
-            if hit is not None and version is not None and hit[0] == version:
-                body = hit[1]
-            else:
-                # Gathered and rendered in a worker thread: the event loop keeps the live
-                # streams flowing.
-                gathered = await run_in_threadpool(
-                    cached, state, dict(request.path_params), version
-                )
-                rendered = await run_in_threadpool(page, request, template, gathered, api(request))
-                if version is None:
-                    return rendered
-                body = rendered.body
-                state.rendered[key] = (version, body)
-                while len(state.rendered) > PAGE_CACHE:
-                    state.rendered.pop(next(iter(state.rendered)))
-            headers = {"Link": f'<{api(request)}>; rel="alternate"; type="application/json"',
-                       **revalidated(tag)}  # fmt: skip
-            return Response(body, media_type="text/html", headers=headers)
-        except views.NotFound as e:
-            return page(request, "missing.html", {"message": e.args[0]}, status=404)
-
-    async def as_json(request: Request) -> Response:
-        state = request.app.state
-        try:
-            version = await run_in_threadpool(position, state) if stands(request) else None
-            tag, unchanged = conditional(request, version, "json")
-            if unchanged is not None:
-                return unchanged
-            gathered = await run_in_threadpool(cached, state, dict(request.path_params), version)
-            shown = {k: v for k, v in gathered.items() if not k.startswith("_")}
-            return JSONResponse(
-                shown, headers=revalidated(tag) if tag else {"Cache-Control": "no-store"}
-            )
-        except views.NotFound as e:
-            return JSONResponse({"error": str(e)}, status_code=404)
-
-    return html, as_json
-
-
-def revalidated(tag: str) -> dict[str, str]:
-    """A public page's headers: kept by the browser, asked again each time with its ETag (the
-    store's position: 304 while nothing moved, #27); its words follow the language cookie."""
-    if not tag:
-        return {"Cache-Control": "no-store"}
-    return {"ETag": tag, "Cache-Control": "no-cache", "Vary": "Cookie"}
-
-
 def _quoted(name: str) -> str:
     return quote(name, safe="")
 
@@ -189,7 +80,10 @@ def _quoted(name: str) -> str:
 PAGES = {
     "now": public("now.html", lambda st: views.now(st.store), lambda r: "/api"),
     "standings": public(
-        "standings.html", lambda st: views.standings(st.store), lambda r: "/api/standings"
+        "standings.html",
+        lambda st: views.standings(st.store),
+        lambda r: "/api/standings",
+        shape=Shape(views.standings_variant, views.standings_shown),
     ),
     "round": public(
         "round.html",
@@ -201,12 +95,15 @@ PAGES = {
         "match.html",
         lambda st, number: views.match(st.store, number, st.settings.db, st.settings.lexicon),
         lambda r: f"/api/matches/{_quoted(r.path_params['number'])}",
-        cache=False,
+        # What the page verifies, read each time: that match's stored rows (#27).
+        stamp=lambda st, params: views.match_stamp(st.store, params["number"]),
     ),
     "player": public(
         "player.html",
         lambda st, name: views.player(st.store, name, st.settings.season),
         lambda r: f"/api/players/{_quoted(r.path_params['name'])}",
+        # A season's chart reads files beside the store: no position stands for them.
+        stands=lambda r: not r.app.state.settings.season,
     ),
 }
 
@@ -369,7 +266,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
             Middleware(Guard),
             # Pages and their JSON compressed (the event stream is not: Starlette leaves
             # text/event-stream alone, and a proxy must not buffer it either).
-            Middleware(GZipMiddleware, minimum_size=1000, compresslevel=5),
+            Middleware(Compressed, minimum_size=1000, compresslevel=5),
             Middleware(
                 SessionMiddleware,
                 secret_key=secret,
@@ -387,5 +284,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
-    app.state.pages, app.state.rendered = {}, {}
+    # The public pages kept, rendered and compressed once for what they stand on (#27), and
+    # the data each gathered (shared by both languages and the JSON twin).
+    app.state.shelf, app.state.pages = Shelf(), {}
     return app

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from tournament.services.stores import Store
 from tournament.web import views
+from tournament.web.shelf import public
 
 TOP = 16  # the standings' rows the screen shows (the rest are a page away, on /standings)
 
@@ -26,12 +24,9 @@ def gather(store: Store) -> dict[str, Any]:
     return info
 
 
-async def screen(request: Request) -> Response:
-    from tournament.web.pages import page
-
-    data = await run_in_threadpool(gather, request.app.state.store)
-    return await run_in_threadpool(page, request, "screen.html", data)
+# Kept for the store's position as every public page is (#27): a hall's screens, one render.
+SCREEN = public("screen.html", lambda st: gather(st.store), lambda request: "/api")[0]
 
 
 def routes() -> list[BaseRoute]:
-    return [Route("/screen", screen)]
+    return [Route("/screen", SCREEN)]

@@ -7,6 +7,7 @@ could read them on their phones.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +55,19 @@ def current_tournament(store: Store) -> Tournament:
 
 
 def now(store: Store) -> dict[str, Any]:
-    """``/``: the round in play, its tables and what each waits for; matches outside rounds."""
+    """``/``: the round in play, its tables and what each waits for; matches outside rounds.
+
+    Only the round in play is read (its matches' outcomes, not every match's: #27)."""
     t = tournament_or_none(store)
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
-        info["tournament"] = day.status(t, queries.outcome_of(store))
-        waiting = {m["id"]: m for m in queries.matches(store, status="in_progress")}
+        current = views.last_round(t)
+        known = queries.outcomes_in_round(store, current.number) if current else {}
+        info["tournament"] = day.status(t, known.get)
+        waiting = {}
+        if current is not None:
+            waiting = {m["id"]: m for m in queries.matches(
+                store, status="in_progress", round_number=current.number)}  # fmt: skip
         for tb in info["tournament"]["tables"]:
             tb["waiting"] = [
                 {"game": g, "match": n, "events": waiting[n]["events"], "next": _next(store, n)}
@@ -75,11 +83,18 @@ def now(store: Store) -> dict[str, Any]:
 def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Where each player of the round plays: by name (without regard to case or accents), their
     table (or their bye)."""
-    from tournament.domain.names import key
-
     seats = [{"player": p, "table": tb["table"], "bye": bool(tb.get("bye"))}
              for tb in tables for p in tb["players"]]  # fmt: skip
-    return sorted(seats, key=lambda s: (key(s["player"]), s["player"]))
+    return sorted(seats, key=lambda s: (name_key(s["player"]), s["player"]))
+
+
+@functools.lru_cache(maxsize=16384)
+def name_key(name: str) -> str:
+    """:func:`tournament.domain.names.key`, worked out once a name (a festival's index sorts a
+    thousand names on every move)."""
+    from tournament.domain.names import key
+
+    return key(name)
 
 
 def _next(store: Store, number: str) -> list[dict[str, Any]]:
@@ -99,12 +114,63 @@ def standings(store: Store) -> dict[str, Any]:
     latest = []
     if last is not None:
         latest = queries.matches(store, status="finished", round_number=last.number)
-    stage = day.swiss_stage(store)  # a Swiss with a cut: its table first (#24)
+    start = knockouts.first_round(t)
+    # A Swiss with a cut, once its bracket is paired: its table first (#24).
+    stage = day.swiss_stage(store) if start is not None and 1 < start <= len(t.rounds) else None
     return {
         "name": t.settings["name"],
+        "round": last.number if last is not None else None,
         "rows": queries.standings(store),
         "latest": latest,
         "swiss": {"round": stage[0], "rows": stage[1]} if stage else None,
+    }
+
+
+TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
+LATEST = 20  # the round's latest results it shows (the round's page has them all)
+
+
+def standings_variant(request: Any) -> tuple[str, ...]:
+    """What ``/standings`` is asked for: the whole list (``?all=1``), the top and one player's
+    row (``?player=NAME``), or the top."""
+    query = request.query_params
+    if query.get("all") not in (None, "", "0"):
+        return ("all",)
+    name = query.get("player", "").strip()
+    return ("player", name) if name else ()
+
+
+def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
+    """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
+    rows with the player's own row after them (``("player", NAME)``); the round's last
+    :data:`LATEST` results either way; with what was left out counted for the links to the
+    rest."""
+    whole = variant == ("all",)
+    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
+
+    def marked(r: dict[str, Any]) -> dict[str, Any]:
+        return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
+
+    def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
+        if whole:
+            return {"rows": rows, "own": [], "left": 0}
+        top = [marked(r) for r in rows[:TOP]]
+        own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
+        return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
+
+    shown = trimmed(data["rows"])
+    swiss = data["swiss"]
+    return {
+        **data,
+        "rows": shown["rows"],
+        "own": shown["own"],
+        "more": shown["left"],
+        "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
+        "latest": data["latest"][-LATEST:],
+        "earlier": max(0, len(data["latest"]) - LATEST),
+        "whole": whole,
+        "player": variant[1] if mine else "",
+        "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
     }
 
 
@@ -113,7 +179,7 @@ def round_(store: Store, number: int) -> dict[str, Any]:
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
         raise NotFound(msg("there is no round %(round)s", round=number))
-    known = queries.outcome_of(store)
+    known = queries.outcomes_in_round(store, number).get  # that round's matches alone (#27)
     r = views.paired(t, number)
     tables = [table_state(t, tb, known, why=True) for tb in r.tables]
     return {
@@ -143,6 +209,22 @@ def bracket(store: Store) -> dict[str, Any]:
         "third": drawn["third"] if drawn else None,
         "champion": drawn["champion"] if drawn else None,
     }
+
+
+def match_stamp(store: Store, number: str) -> tuple[str, str] | None:
+    """What a match's page stands on: a digest of that match's stored rows (the bytes its page
+    verifies: a change behind the program's back changes it) and where it is recorded when not
+    here (a table file, #26); None: nothing is stored under that number."""
+    from tournament.services.tablefiles import out_of
+
+    try:
+        number = normalise_number(number)
+    except UserError as e:
+        raise NotFound(said(e)) from None
+    digest = queries.stored_digest(store, number)
+    if digest is None:
+        return None
+    return digest, repr(out_of(store, number))
 
 
 def match(
