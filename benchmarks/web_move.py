@@ -33,7 +33,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
-
 from web_load import GAMES, PASSPHRASE, TEXAS, TIRO, build, cpu_seconds, free_port, setup  # noqa: E402
 
 PROFILED = "--profiled-server"  # (this script, run as the server under yappi)
@@ -60,8 +59,17 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
         head = [__file__, PROFILED, profile] if profile else ["-m", "tournament"]
         self.process = subprocess.Popen(
-            [sys.executable, *head, "--db", db, "serve", "--port", str(port),
-             "--organizer-passphrase", PASSPHRASE],  # fmt: skip
+            [
+                sys.executable,
+                *head,
+                "--db",
+                db,
+                "serve",
+                "--port",
+                str(port),
+                "--organizer-passphrase",
+                PASSPHRASE,
+            ],  # fmt: skip
             env={**os.environ},
         )
         self.profile = profile

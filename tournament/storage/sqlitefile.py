@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -74,6 +75,29 @@ def connect(path: Path, *, readonly: bool = True, timeout: float = 10) -> sqlite
     return sqlite3.connect(
         read_uri(path) if readonly else write_uri(path), uri=True, timeout=timeout
     )
+
+
+def share_connections(store: Any) -> None:
+    """Let every thread of this process read ``store``'s file through one connection of its
+    own, kept (a server's store, #27: a query then costs no connection opened; a reading
+    connection in autocommit sees every commit made since, by any process)."""
+    if not store.location.is_server:
+        store._file_connections = threading.local()
+
+
+def kept_connection(store: Any, readonly: bool) -> sqlite3.Connection:
+    """A plain connection to the store's file: this thread's own, kept, in a store that shares
+    them (see :func:`share_connections`); else a new one, closed when dropped."""
+    shared = getattr(store, "_file_connections", None)
+    if shared is None:
+        return connect(store.path, readonly=readonly)
+    key = "reading" if readonly else "writing"
+    conn: sqlite3.Connection | None = getattr(shared, key, None)
+    if conn is None:
+        conn = connect(store.path, readonly=readonly)
+        conn.isolation_level = None  # autocommit: each read sees the file as it is now
+        setattr(shared, key, conn)
+    return conn
 
 
 @contextmanager
