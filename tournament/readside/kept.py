@@ -31,7 +31,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
-from tournament.storage.sqlitefile import share_connections
+from tournament.storage.sqlitefile import share_connections, version_of
 from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
@@ -102,6 +102,8 @@ def _newer(store: Store, t: Tournament) -> list[Any]:
     """The tournament's events stored after the version ``t`` is at (one indexed query)."""
     from tournament.domain.tournaments import TOURNAMENT_ID
 
+    if not _moved(store, TOURNAMENT_ID, t.version):
+        return []
     try:
         return list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
     except Exception:  # an event that cannot be read: said by the next full read
@@ -194,7 +196,8 @@ def stored_match(store: Store, number: str) -> Any | None:
     if not kept(store):
         return None
     with _lock:
-        return _as_read.get(store, {}).get(number)
+        cache = _as_read.get(store)
+        return None if cache is None else cache.get(number)
 
 
 def keep_match(store: Store, match: Any) -> None:
@@ -217,6 +220,8 @@ def match_to_write(store: Store, number: str) -> Match:
         with _lock:
             match = _writing.get(store, {}).pop(number, None)
         if match is not None:
+            if not _moved(store, match.id, match.version):
+                return match
             try:
                 newer = list(store.repository.event_store.get(match.id, gt=match.version))
                 if not newer:
@@ -239,3 +244,10 @@ def written(store: Store, match: Match) -> None:
         cache[match.number] = match
         while len(cache) > REPLAYS:
             del cache[next(iter(cache))]
+
+
+def _moved(store: Store, originator: Any, version: int) -> bool:
+    """Whether the store holds events of ``originator`` after ``version`` (True: look; a
+    server's file answers in one indexed read through its kept connection)."""
+    at = version_of(store, originator)
+    return at is None or at != version

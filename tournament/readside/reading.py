@@ -25,6 +25,7 @@ from engine.message import msg
 from tournament.logformat.lexicons import lexicon_for
 from tournament.logformat.matchlog import genesis, link
 from tournament.readside import kept
+from tournament.storage.sqlitefile import version_of
 from tournament.storage.store import (
     STARTED,
     SealedLog,
@@ -60,6 +61,8 @@ def read_match(store: Store, number: str) -> StoredMatch:
     uuid = match_uuid(number)
     # A server brings the match it read before forward by the rows stored since (#27).
     was: StoredMatch | None = kept.stored_match(store, number)
+    if was is not None and version_of(store, uuid) == len(was.lines) + 1:
+        return was  # (one indexed read of a server's file: nothing stored since)
     try:
         rows = store.recorder.select_events(uuid, gt=len(was.lines) + 1 if was else None)
     except ValueError:

@@ -14,6 +14,7 @@ from typing import Any
 
 from tournament.domain.tablefiles import Holds, refusal
 from tournament.errors import Refused
+from tournament.storage import sqlitefile
 
 TOPICS = tuple(f"tournament.tournaments:Tournament.{kind}" for kind in (
     "TableCheckedOut", "TableCheckedIn", "TableReleased", "TableFileWritten"
@@ -29,7 +30,7 @@ def holds(store: Any) -> Holds:
     """The holds of the store's table events, read on from the last one this store saw."""
     seen: tuple[int, list[Any]] = vars(store).get("_table_events") or (0, [])
     last, events = seen
-    upto = store.recorder.max_notification_id() or 0  # read up to here: the next call goes on
+    upto = sqlitefile.last_id(store)  # read up to here: the next call goes on
     while last < upto:
         page = store.recorder.select_notifications(last + 1, PAGE, stop=upto, topics=TOPICS)
         events = events + [store.mapper.to_domain_event(n) for n in page]
