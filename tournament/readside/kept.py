@@ -27,11 +27,12 @@ from collections.abc import Callable, Sequence
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
-from tournament.storage.sqlitefile import share_connections, version_of
+from tournament.storage.sqlitefile import last_of, share_connections, version_of
 from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
@@ -220,12 +221,15 @@ def match_to_write(store: Store, number: str) -> Match:
         with _lock:
             match = _writing.get(store, {}).pop(number, None)
         if match is not None:
-            if not _moved(store, match.id, match.version):
+            same = unchanged(store, match.id, match.version, match.head or match.start)
+            if same:
                 return match
             try:
                 newer = list(store.repository.event_store.get(match.id, gt=match.version))
                 if not newer:
-                    return match
+                    if same is None:
+                        return match
+                    raise ValueError  # changed underneath (another file in its place)
                 match = _project(match, newer)
                 if match.intact():
                     return match
@@ -251,3 +255,19 @@ def _moved(store: Store, originator: Any, version: int) -> bool:
     server's file answers in one indexed read through its kept connection)."""
     at = version_of(store, originator)
     return at is None or at != version
+
+
+def unchanged(store: Store, originator: Any, version: int, head: str | None) -> bool | None:
+    """Whether a match the store holds is still at ``version`` with the chain's ``head`` (its
+    last hash, which seals every line before it): one indexed read of a server's file; None
+    when the store cannot tell so cheaply (a PostgreSQL server: ask for the events after
+    ``version``)."""
+    last = last_of(store, originator)
+    if last is None:
+        return None
+    if last[0] != version or last[1] is None:
+        return False
+    try:
+        return bool(orjson.loads(last[1]).get("hash") == head)
+    except (ValueError, AttributeError):  # (orjson's errors are ValueErrors)
+        return False

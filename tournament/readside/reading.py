@@ -25,7 +25,6 @@ from engine.message import msg
 from tournament.logformat.lexicons import lexicon_for
 from tournament.logformat.matchlog import genesis, link
 from tournament.readside import kept
-from tournament.storage.sqlitefile import version_of
 from tournament.storage.store import (
     STARTED,
     SealedLog,
@@ -61,20 +60,37 @@ def read_match(store: Store, number: str) -> StoredMatch:
     uuid = match_uuid(number)
     # A server brings the match it read before forward by the rows stored since (#27).
     was: StoredMatch | None = kept.stored_match(store, number)
-    if was is not None and version_of(store, uuid) == len(was.lines) + 1:
-        return was  # (one indexed read of a server's file: nothing stored since)
+    if was is not None:
+        went_on = _brought_forward(store, was)
+        if went_on is not None:
+            return went_on
     try:
-        rows = store.recorder.select_events(uuid, gt=len(was.lines) + 1 if was else None)
+        rows = store.recorder.select_events(uuid)
     except ValueError:
         raise unreadable(number) from None
-    if was is not None and not rows:
-        return was
     if not rows:
         raise no_match(number)
     try:
-        match = _decoded(number, uuid, rows) if was is None else _went_on(was, rows)
+        match = _decoded(number, uuid, rows)
     except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors
         raise unreadable(number) from None
+    kept.keep_match(store, match)
+    return match
+
+
+def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
+    """A match kept as read, with the rows stored after it; None when the store's match is not
+    the kept one any more (another file in its place: read it whole)."""
+    same = kept.unchanged(store, was.id, len(was.lines) + 1, was.head or was.start)
+    if same:
+        return was  # (one indexed read of a server's file: nothing stored since)
+    try:
+        rows = store.recorder.select_events(was.id, gt=len(was.lines) + 1)
+        if not rows:
+            return was if same is None else None
+        match = _went_on(was, rows)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
     kept.keep_match(store, match)
     return match
 
@@ -100,9 +116,7 @@ def _went_on(was: StoredMatch, rows: Sequence[Any]) -> StoredMatch:
         hashes.append(digest)
         times.append(at)
         previous = digest
-    return StoredMatch(
-        was.number, was.id, was.header, was.start, tuple(lines), tuple(hashes), tuple(times)
-    )
+    return StoredMatch(was.number, was.id, was.header, was.start, lines, hashes, times)
 
 
 def outcome(store: Store, number: str) -> Outcome | None:

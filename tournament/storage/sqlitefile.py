@@ -114,17 +114,26 @@ def last_id(store: Any) -> int:
 def version_of(store: Any, originator: UUID) -> int | None:
     """The version an aggregate is at in the store (0: none stored), as :func:`last_id` reads;
     None in a store that keeps no connections."""
+    last = last_of(store, originator)
+    return None if last is None else last[0]
+
+
+def last_of(store: Any, originator: UUID) -> tuple[int, bytes | None] | None:
+    """An aggregate's last stored event, its version and state (``(0, None)``: none stored),
+    in one indexed read through this thread's kept connection; None in a store that keeps no
+    connections."""
     if getattr(store, "_file_connections", None) is None:
         return None
     row = (
         kept_connection(store, True)
         .execute(
-            f"select max(originator_version) from {EVENTS} where originator_id = ?",
+            f"select originator_version, state from {EVENTS} where originator_id = ? "
+            "order by originator_version desc limit 1",
             [originator.hex],  # (as eventsourcing stores an id)
         )
         .fetchone()
     )
-    return int(row[0] or 0)
+    return (0, None) if row is None else (int(row[0]), row[1])
 
 
 @contextmanager

@@ -196,6 +196,15 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
 OPENED = 8  # the table links a phone's session remembers having opened
 
 
+def _looked_up(store: Store, token: str) -> tuple[tuple[int, int], bool] | None:
+    """A token's round and table, and whether that round is closed (None: no table's token);
+    in one worker thread's turn (#27: every request of a table asks)."""
+    found = find(store, token)
+    if found is None:
+        return None
+    return found, paired(views.current_tournament(store), found[0]).closed
+
+
 async def _table_of(request: Request) -> tuple[int, int] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
     per session and per address: see :class:`tournament.web.security.RateLimit`).
@@ -212,7 +221,8 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
-    found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
+    looked = await run_in_threadpool(_looked_up, store, token) if len(token) < 64 else None
+    found, closed = looked if looked is not None else (None, False)
     opened = dict(request.session.get("opened") or {})
     key = token_hash(token)[:16]
     if found is None:
@@ -228,8 +238,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
     if opened.get(key) != list(found):
         opened[key] = list(found)
         request.session["opened"] = dict(list(opened.items())[-OPENED:])
-    t = await run_in_threadpool(views.current_tournament, store)
-    if paired(t, found[0]).closed:
+    if closed:
         return refusal(
             request,
             403,
