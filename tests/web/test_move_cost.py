@@ -19,7 +19,8 @@ from tournament.services.matches import load
 from tournament.storage.sealedlog import match_uuid
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, csrf, issue, log_in, make_client, paired
+from .conftest import GAMES, build, csrf, log_in, make_client, paired
+from .test_festival import start_tiro
 
 MOVE_TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
 
@@ -31,19 +32,10 @@ def form_of(page: str) -> dict[str, str]:
     return {"csrf": csrf(page), "match": match.group(1), "position": position.group(1)}
 
 
-def tiro_table(client: TestClient, store: Store) -> str:
-    paired(store, client)
-    table = issue(client, log_in(client))
-    page = client.get(table).text
-    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
-    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
-    return table
-
-
 def test_a_move_the_cli_records_between_two_web_moves_is_seen_and_judged(
     client: TestClient, store: Store
 ) -> None:
-    table = tiro_table(client, store)
+    table = start_tiro(client, store)
     page = client.get(table).text
     data = form_of(page)
     roll = {"kind": "roll", "by": "giallo", "die": "d6", "values": "6 6 5 1"}
