@@ -28,6 +28,9 @@ Refresh after changing texts::
 from __future__ import annotations
 
 import gettext
+import struct
+from bisect import bisect_left
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -49,7 +52,121 @@ def check_lang(lang: str) -> str:
 def translator(lang: str) -> gettext.GNUTranslations:
     """The catalogue of one language, with ``gettext`` and ``ngettext`` (plural forms)."""
     check_lang(lang)
-    return gettext.translation("messages", LOCALES, languages=[lang])  # type: ignore[return-value]
+    return gettext.translation(  # type: ignore[return-value]
+        "messages", LOCALES, languages=[lang], class_=Catalogue
+    )
+
+
+class Catalogue(gettext.GNUTranslations):
+    """A compiled catalogue read as it is asked: a text is found by a binary search of the
+    file's sorted message ids, where gettext would decode every message of the file when it
+    opens it (#27: a command line call says a few texts of a catalogue of thousands, and the
+    whole decoding cost it more than the rest of its work). Anything unusual about the file
+    (another byte order, ids not sorted as Babel and msgfmt write them) is read by gettext's
+    own way."""
+
+    def _parse(self, fp: Any) -> None:
+        buf = fp.read()
+        try:
+            self._catalog = _Sorted(buf)  # type: ignore[assignment]
+        except ValueError:
+            import io
+
+            super()._parse(io.BytesIO(buf))  # type: ignore[misc]
+            return
+        self.plural = lambda n: int(n != 1)
+        self._read_header(self._catalog.header())
+
+    def _read_header(self, text: str) -> None:
+        """What gettext takes from the header entry: its fields, charset and plural rule."""
+        last = None
+        for line in text.split("\n"):
+            item = line.strip()
+            if not item:
+                continue
+            if ":" in item:
+                k, v = (x.strip() for x in item.split(":", 1))
+                last = k = k.lower()
+                self._info[k] = v  # type: ignore[attr-defined]
+                if k == "content-type" and "charset=" in v:
+                    self._charset = v.split("charset=")[1]
+                elif k == "plural-forms":
+                    self.plural = gettext.c2py(v.split(";")[1].split("plural=")[1])
+            elif last:
+                self._info[last] += "\n" + item  # type: ignore[attr-defined]
+
+
+class _Sorted(Mapping[Any, str]):
+    """The messages of a little-endian .mo file as gettext's catalogue keys them (``id``, or
+    ``(id, n)`` for a plural form), looked up in the file itself. ValueError: not such a file,
+    or its ids out of order."""
+
+    def __init__(self, buf: bytes) -> None:
+        magic, version, count, ids, texts = struct.unpack("<5I", buf[:20])
+        if magic != gettext.GNUTranslations.LE_MAGIC or version >> 16 not in (0, 1):
+            raise ValueError("not a little-endian .mo file")
+        self.buf, self.count = buf, count
+        where = struct.unpack(f"<{2 * count}I", buf[ids : ids + 8 * count])
+        self.ids = [buf[o : o + n] for n, o in zip(where[::2], where[1::2], strict=True)]
+        self.texts = struct.unpack(f"<{2 * count}I", buf[texts : texts + 8 * count])
+        if count and self.ids[0] != b"":
+            raise ValueError("no header entry first")
+        if not all(a < b for a, b in zip(self.ids, self.ids[1:])):
+            raise ValueError("message ids not sorted")
+        self.charset = "utf-8"
+        self._whole: dict[Any, str] | None = None
+
+    def _id(self, i: int) -> bytes:
+        return self.ids[i]
+
+    def _text(self, i: int) -> str:
+        length, offset = self.texts[2 * i], self.texts[2 * i + 1]
+        return self.buf[offset : offset + length].decode(self.charset)
+
+    def header(self) -> str:
+        return self._text(0) if self.count else ""
+
+    def _find(self, prefix: bytes) -> int:
+        i = bisect_left(self.ids, prefix)
+        return i if i < self.count else -1
+
+    def __getitem__(self, key: Any) -> str:
+        if isinstance(key, tuple):  # a plural form: stored as "id\0plural"
+            wanted = key[0].encode(self.charset) + b"\0"
+            i = self._find(wanted)
+            if i < 0 or not self._id(i).startswith(wanted):
+                raise KeyError(key)
+            forms = self._text(i).split("\0")
+            if not 0 <= key[1] < len(forms):
+                raise KeyError(key)
+            return forms[key[1]]
+        if key == "" and self.count:
+            return self.header()
+        wanted = key.encode(self.charset) if isinstance(key, str) else b"\xff"
+        i = self._find(wanted)
+        if i <= 0 or self._id(i) != wanted:  # (entry 0 is the header, found above)
+            raise KeyError(key)
+        return self._text(i)
+
+    def _all(self) -> dict[Any, str]:
+        """Every message decoded, as gettext would hold them (for a listing of them all)."""
+        if self._whole is None:
+            whole: dict[Any, str] = {"": self.header()} if self.count else {}
+            for i in range(1, self.count):
+                original, text = self._id(i).decode(self.charset), self._text(i)
+                if "\0" in original:
+                    for n, form in enumerate(text.split("\0")):
+                        whole[(original.split("\0")[0], n)] = form
+                else:
+                    whole[original] = text
+            self._whole = whole
+        return self._whole
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 def say(text: Any, lang: str) -> str:

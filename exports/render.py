@@ -199,12 +199,14 @@ def pairings_html(
     date: str = "",
     closed: Sequence[Mapping[str, Any]] = (),
     stage: tuple[str, int] | None = None,
+    missing: Sequence[str] = (),
 ) -> str:
     """The pairings of a round, with the results of the closed rounds before it.
 
     ``closed`` holds, per closed round, ``number`` and ``tables`` (each with ``table``,
     ``players`` and ``points``: player -> challenge points, or None while undecided);
-    ``stage``: a round of a bracket's name code and players (#24).
+    ``stage``: a round of a bracket's name code and players (#24); ``missing``: the active
+    players left out, not checked in (#24).
     """
     reasons = {t["table"]: pairing_reason(t, lang) for t in round_["tables"]}
     return _page(
@@ -217,6 +219,7 @@ def pairings_html(
         date=date,
         closed=closed,
         stage=round_name(*stage, lang) if stage else "",
+        missing=missing,
     )
 
 
@@ -325,7 +328,7 @@ def pairings_json(round_: Mapping[str, Any]) -> str:
     )
 
 
-def pairings_markdown(round_: Mapping[str, Any], lang: str) -> str:
+def pairings_markdown(round_: Mapping[str, Any], lang: str, missing: Sequence[str] = ()) -> str:
     w = words(lang)
     lines = [
         f"## {translator(lang).gettext('Round %(n)s') % {'n': round_['number']}}",
@@ -336,6 +339,9 @@ def pairings_markdown(round_: Mapping[str, Any], lang: str) -> str:
     for t in round_["tables"]:
         bye = f" ({w['bye']})" if t["bye"] else ""
         lines.append(f"| {t['table']} | {' – '.join(t['players'])}{bye} |")
+    if missing:
+        said = translator(lang).gettext("Not checked in, not paired")
+        lines += ["", f"{said}: {', '.join(missing)}"]
     return "\n".join(lines) + "\n"
 
 

@@ -35,5 +35,10 @@ class StoreError(UserError):
 class NewerVersionError(StoreError):
     """The database holds what only a newer version of the program can read; nothing is changed."""
 
-    def __init__(self, what: str = "this database") -> None:
-        super().__init__(f"{what} was {NEWER}")
+    def __init__(self, what: str | None = None) -> None:
+        from engine.message import msg  # (the errors module imports nothing at its top)
+
+        super().__init__(
+            msg("%(what)s was written by a newer version of tournament (upgrade to read it)",
+                what=what if what is not None else msg("this database"))
+        )  # fmt: skip

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po  # noqa: E402
 
 from engine.games import game  # noqa: E402
 from engine.message import msg, nmsg  # noqa: E402
-from exports.i18n import LANGS, LOCALES, say, translator  # noqa: E402
+from exports.i18n import LANGS, LOCALES, Catalogue, say, translator  # noqa: E402
 from tests.support import EXAMPLES  # noqa: E402
 from tests.tournament.test_match_cli import ok  # noqa: E402
 from tournament.services.demo import build_demo  # noqa: E402
@@ -85,6 +85,56 @@ def test_the_compiled_catalogue_matches_its_po(lang: str) -> None:
     it = gettext.GNUTranslations(io.BytesIO(committed))
     if lang == "it":
         assert it.gettext("Score sheet") == "Foglio di gioco"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_catalogue_read_as_asked_says_what_gettext_says(lang: str) -> None:
+    """The catalogue found by binary search of the file (#27) holds every text, plural form and
+    header field gettext's whole reading does, and misses what it misses."""
+    data = (LOCALES / lang / "LC_MESSAGES" / "messages.mo").read_bytes()
+    whole, asked = gettext.GNUTranslations(io.BytesIO(data)), Catalogue(io.BytesIO(data))
+    assert type(asked._catalog).__name__ == "_Sorted"  # not gettext's fallback
+    for key, text in whole._catalog.items():
+        assert asked._catalog.get(key) == text, key
+    assert dict(asked._catalog) == whole._catalog
+    assert (asked._info, asked._charset) == (whole._info, whole._charset)
+    for n in (0, 1, 2, 5):
+        assert asked.plural(n) == whole.plural(n)
+        assert asked.ngettext("%(num)s player", "%(num)s players", n) == whole.ngettext(
+            "%(num)s player", "%(num)s players", n
+        )
+    for missing in ("no such text in any catalogue", ("no such text", 0), ("Score sheet", 0)):
+        assert asked._catalog.get(missing) is None
+    assert asked.gettext("no such text") == "no such text"
+
+
+def test_a_catalogue_out_of_order_is_read_whole() -> None:
+    """A .mo whose ids are not sorted (not as Babel or msgfmt write them) is read gettext's way."""
+    import struct
+
+    def mo(entries: list[tuple[bytes, bytes]]) -> bytes:
+        n = len(entries)
+        ids, texts = 28, 28 + 8 * n
+        data = 28 + 16 * n
+        blob, table_ids, table_texts = b"", [], []
+        for original, text in entries:
+            table_ids += [len(original), data + len(blob)]
+            blob += original + b"\0"
+        for original, text in entries:
+            table_texts += [len(text), data + len(blob)]
+            blob += text + b"\0"
+        head = struct.pack("<7I", 0x950412DE, 0, n, ids, texts, 0, 0)
+        return head + struct.pack(f"<{4 * n}I", *table_ids, *table_texts) + blob
+
+    header = b"Content-Type: text/plain; charset=UTF-8\n"
+    unsorted = mo([(b"", header), (b"zebra", b"zebra!"), (b"apple", b"mela")])
+    asked = Catalogue(io.BytesIO(unsorted))
+    assert type(asked._catalog) is dict
+    assert asked.gettext("apple") == "mela" and asked.gettext("zebra") == "zebra!"
+    ordered = Catalogue(io.BytesIO(mo([(b"", header), (b"apple", b"mela"), (b"zebra", b"z!")])))
+    assert type(ordered._catalog).__name__ == "_Sorted"
+    assert ordered.gettext("apple") == "mela" and ordered.gettext("zebra") == "z!"
+    assert ordered.gettext("mango") == "mango"
 
 
 def test_plural_forms_and_engine_messages() -> None:

@@ -58,3 +58,47 @@ def test_check_in_is_a_setting_of_swiss_and_pods_only(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="does not ask for check-in"):
         day.check_in(store, ["Anna"])
     store.close()
+
+
+def test_the_players_list_says_who_is_checked_in_for_the_next_round(tmp_path: Path) -> None:
+    db = tmp_path / "sera.db"
+    ok(db, "create", "Sera", "--plays", "tiro", "--check-in")
+    ok(db, "players", "add", "Anna", "Bruno", "Carla")
+    ok(db, "players", "checkin", "Anna", "Carla")
+    ok(db, "players", "withdraw", "Bruno")
+    rows = json.loads(ok(db, "players", "list", "--json"))
+    assert {r["name"]: r["checked_in"] for r in rows} == {
+        "Anna": True, "Bruno": None, "Carla": True,
+    }  # fmt: skip
+    table = ok(db, "players", "list")
+    assert "checked in for round 1" in table
+    line = {name: next(x for x in table.splitlines() if name in x) for name in ("Anna", "Bruno")}
+    assert "yes" in line["Anna"] and "yes" not in line["Bruno"]
+    ok(db, "players", "checkout", "Carla")
+    assert "not yet" in next(x for x in ok(db, "players", "list").splitlines() if "Carla" in x)
+    italian = ok(db, "--lang", "it", "players", "list")
+    assert "presente al turno 1" in italian and "non ancora" in italian
+
+
+def test_without_check_in_the_players_list_is_as_before(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    ok(db, "create", "Club", "--plays", "tiro")
+    ok(db, "players", "add", "Anna", "Bruno")
+    rows = json.loads(ok(db, "players", "list", "--json"))
+    assert all("checked_in" not in r for r in rows)
+    assert "checked in" not in ok(db, "players", "list")
+
+
+def test_the_printed_pairings_name_who_did_not_check_in(tmp_path: Path) -> None:
+    db = tmp_path / "sera.db"
+    ok(db, "create", "Sera", "--plays", "tiro", "--check-in")
+    ok(db, "players", "add", "Anna", "Bruno", "Carla", "Dario")
+    ok(db, "players", "checkin", "Anna", "Bruno", "Dario")
+    ok(db, "round", "pair")
+    out = tmp_path / "out"
+    ok(db, "export", "pairings", "1", "--format", "html,md", "--out", str(out), "--lang", "en")
+    html, md = (out / "pairings-1.html").read_text(), (out / "pairings-1.md").read_text()
+    assert "Not checked in, not paired: Carla" in html
+    assert md.rstrip().endswith("Not checked in, not paired: Carla")
+    ok(db, "export", "pairings", "1", "--format", "html", "--out", str(out))  # the tournament's
+    assert "Non presenti, non abbinati: Carla" in (out / "pairings-1.html").read_text()

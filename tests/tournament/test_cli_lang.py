@@ -264,3 +264,42 @@ def test_the_console_speaks_the_command_lines_lang_else_the_tables(tmp_path: Pat
     assert "next: giallo" in runner.invoke(app, ["--lang", "en", *play], input="quit\n").stdout
     both = runner.invoke(app, ["--lang", "en", *play, "--lang", "it"], input="quit\n")
     assert "tocca a giallo" in both.stdout  # play's own --lang first
+
+
+def test_the_refusals_of_files_stores_and_seasons_speak_italian(tmp_path: Path) -> None:
+    """A missing database, a folder given as one, a season file that is not there or not
+    TOML, a copy onto itself: one Italian sentence each, exit 1, nothing made."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "bad.toml").write_text("name = [", encoding="utf-8")
+    (tmp_path / "empty.db").write_bytes(b"")
+    missing = tmp_path / "nowhere.db"
+    cases = {
+        ("--db", str(missing), "match", "show", "M1"): "non esiste un database in",
+        ("--db", str(tmp_path / "folder"), "match", "show", "M1"): "è una cartella, non un file",
+        ("--db", str(tmp_path / "empty.db"), "match", "show", "M1"): "è un file vuoto",
+        ("season", "standings", str(tmp_path / "none.toml")): "non esiste un file di stagione",
+        ("season", "standings", str(tmp_path / "bad.toml")): "non è TOML valido",
+        ("db", "copy", str(missing), str(missing)): "sono lo stesso archivio",
+        ("db", "copy", str(missing), str(tmp_path / "new.db")): "non esiste un database in",
+    }
+    for args, italian in cases.items():
+        result = runner.invoke(app, ["--lang", "it", *args])
+        text = result.stdout + result.stderr
+        assert result.exit_code == 1 and italian in text, (args, text)
+        assert "Traceback" not in text and " is not " not in text and "there is" not in text
+        assert text.strip().count("\n") == 0, text  # one sentence
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml", "empty.db", "folder"]
+    english = runner.invoke(app, ["--lang", "en", "--db", str(missing), "match", "show", "M1"])
+    assert f"there is no database at {missing}" in english.stdout + english.stderr
+
+
+def test_a_copy_says_its_steps_in_italian(tmp_path: Path) -> None:
+    source, target = tmp_path / "a.db", tmp_path / "b.db"
+    assert (
+        runner.invoke(app, ["--db", str(source), "match", "new", "tiro", "Anna", "Bruno"]).exit_code
+        == 0
+    )
+    result = runner.invoke(app, ["--lang", "it", "db", "copy", str(source), str(target)])
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "letti 1 eventi e 0 istantanee da" in result.stdout
+    assert "confronto e verifica" in result.stdout and "comparing" not in result.stdout

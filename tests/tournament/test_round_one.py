@@ -60,3 +60,15 @@ def test_round_one_follows_the_seed_order_given_at_creation(tmp_path: Path) -> N
     assert [tb["players"] for tb in tables] == [["Dario", "Carla"], ["Anna", "Bruno"]]
     assert "seed 1 against seed 2" in tables[0]["why"]
     assert "seed 3 against seed 4" in tables[1]["why"]
+
+
+@pytest.mark.parametrize("lot", ["one lot", "another lot"])
+def test_pods_deal_round_one_by_seed_whatever_the_lot(tmp_path: Path, lot: str) -> None:
+    """Tables of several players: seeds 1-4 at the first table, 5-8 at the next (the seats
+    rotate as every round's), whatever the tournament's lot."""
+    store = Store(tmp_path / "p.db")
+    day.create(store, "Sera", plays="roulette_russa", format="pods", seed=lot)
+    day.add_players(store, NAMES[:8])
+    tables = day.pair_next_round(store, day.replayed_outcome(store))["tables"]
+    store.close()
+    assert [sorted(tb["players"], key=NAMES.index) for tb in tables] == [NAMES[:4], NAMES[4:8]]

@@ -121,6 +121,10 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(tmp_path: Path) -> No
     assert "is out" in refused(db, "match", "move", "M1", "pass Giallo")  # before any rule
     assert str(file) in refused(db, "table", "start", "1", "1", "ventuno")
     assert ok(db, "table", "start", "1", "2", "ventuno").strip() == "M6"  # past the reserved
+    status = ok(db, "status")  # the day's status says where the table is
+    assert "table 1 of round 1 is out" in status and str(file) in status
+    tables = {tb["table"]: tb for tb in json.loads(ok(db, "status", "--json"))["tables"]}
+    assert str(file) in tables[1]["out"] and "out" not in tables[2]
     # The file: every usual command, on that table's matches only.
     f = str(file)
     play_rest(f, "M1", seed=1)
@@ -137,6 +141,7 @@ def test_a_partita_recorded_on_a_table_file_and_checked_in(tmp_path: Path) -> No
     before = events_rows(db)
     done = ok(db, "table", "checkin", f)
     assert "M3 (started in the table file)" in done and "is back in the tournament" in done
+    assert "is out" not in ok(db, "status")
     # Each match goes on as the file recorded it: its events, times and hashes.
     assert events_rows(db)[: len(before)] == before
     assert "every hash chain is intact" in ok(db, "verify")

@@ -148,3 +148,25 @@ def test_solve_contracts(tmp_path: Path) -> None:
     chain = json.loads(ok(db, "solve", "catena", "casa", "rete", "geme", "--json"))
     assert chain["length"] == 8 and chain["chain"][0] in ("casa", "geme")
     assert "three anchor words" in refused(db, "solve", "catena", "casa", "rete")
+
+
+def test_a_failure_is_said_in_the_reader_s_language_and_the_json_stays_english(
+    tmp_path: Path,
+) -> None:
+    db = imported(tmp_path)
+    version, state = stored(db, "M1")[3]
+    overwrite(db, "M1", version, state.replace(b'\\"values\\":[11]', b'\\"values\\":[12]'))
+    for jobs in ("1", "3"):  # the failures cross processes as the program's messages
+        result = run(db, "--lang", "it", "verify", "--jobs", jobs)
+        assert result.exit_code == 1, result.stderr
+        assert "M1, posizione 3: la catena di hash si spezza qui" in result.stderr
+        assert "hash chain" not in result.stderr
+    report = json.loads(run(db, "verify", "--json").stdout)
+    assert report["failures"] == [
+        {
+            "match": "M1",
+            "position": 3,
+            "problem": "the hash chain breaks here: this event, or one before it, was changed "
+            "after it was recorded",
+        }
+    ]

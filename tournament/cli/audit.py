@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from engine.message import msg
 from tournament.cli.common import app, fail, guarded, print_json, read_text, settings, store
 from tournament.cli.words import said, t, tn
 
@@ -98,7 +99,11 @@ def verify(
                 Failure(
                     normalise_number(str(match_id)),
                     report.events,
-                    f"the stored head hash is {stored}, not the {head} printed",
+                    msg(
+                        "the stored head hash is %(stored)s, not the %(head)s printed",
+                        stored=stored,
+                        head=head,
+                    ),
                 )
             )
     if as_json:
@@ -141,7 +146,7 @@ def verify(
             )
     else:
         for failure in report.failures:
-            typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
+            typer.echo(t("FAILED %(what)s", what=said(failure.message())), err=True)
         from tournament.services.stores import newer_writers
 
         newer = newer_writers(store())

@@ -25,7 +25,7 @@ from tournament.cli.options import (
     query_rows,
     refresh,
 )
-from tournament.cli.words import t
+from tournament.cli.words import said, t
 
 
 @app.command("create")
@@ -197,9 +197,15 @@ def status(as_json: JSON = False) -> None:
     from tournament.readside import queries, readmodels
     from tournament.services import day
 
+    from tournament.services.tablefiles import tables_out
+
     s = store()
     readmodels.update(s)
     info = day.status(day.get_tournament(s), queries.outcome_of(s))
+    out = tables_out(s, info["round"]) if info["round"] else {}
+    for tb in info["tables"]:  # in a table file (#26): recorded there, not here
+        if tb["table"] in out:
+            tb["out"] = out[tb["table"]]
     if as_json:
         print_json(info)
         return
@@ -247,6 +253,8 @@ def status(as_json: JSON = False) -> None:
             echo("    " + t(N_("drawn: the higher seed goes through")))
         for f in tb.get("forfeits", ()):  # a withdrawal at the table (#24)
             echo("    " + t(N_("%(player)s withdrew: forfeit (%(reason)s)"), **f))
+        if tb.get("out"):
+            echo("    " + said(tb["out"]))
 
 
 @app.command("rebuild")

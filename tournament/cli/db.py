@@ -33,7 +33,9 @@ def copy(
     def words(header: Header) -> Lexicon:
         return lexicon_for(header, lexicon)
 
-    result = copy_store(source, target, words, None if as_json else typer.echo)
+    result = copy_store(
+        source, target, words, None if as_json else lambda line: typer.echo(said(line))
+    )
     if as_json:
         print_json(result.to_json())
     if result.failures:

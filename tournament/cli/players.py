@@ -71,19 +71,33 @@ def players_withdraw(
 @players_app.command("list")
 @guarded
 def players_list(as_json: JSON = False) -> None:
-    """The registered players."""
+    """The registered players (with create --check-in: who is checked in for the next round)."""
     from tournament.readside import queries
+    from tournament.services import day
 
     rows = query_rows(queries.players)
+    t_now = day.get_tournament(store()) if rows else None
+    checking = t_now is not None and bool(t_now.settings.get("check_in"))
+    if checking:
+        state = day.check_in_state(t_now)
+        here = set(state["checked_in"])
+        for r in rows:  # (a player who may not play the next round: null)
+            r["checked_in"] = r["name"] in here if r["name"] in state["players"] else None
     if as_json:
         print_json(rows)
         return
     from tournament.cli.render import Table, cell
 
-    table = Table(t("seed"), t("player"), t("status"), t("from round"))
+    heads = [t("seed"), t("player"), t("status"), t("from round")]
+    if checking:
+        heads.append(t("checked in for round %(round)s", round=state["round"]))
+    table = Table(*heads)
     for r in rows:
         status = t(STATUS.get(r["status"], r["status"]))
-        table.add_row(str(r["seed"]), cell(r["name"]), status, str(r["since"]))
+        row = [str(r["seed"]), cell(r["name"]), status, str(r["since"])]
+        if checking:
+            row.append({True: t("yes"), False: t("not yet"), None: "–"}[r["checked_in"]])
+        table.add_row(*row)
     console().print(table)
 
 

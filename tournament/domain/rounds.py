@@ -142,7 +142,7 @@ def pairings_for(t: Tournament, number: int, outcome_of: OutcomeOf) -> list[Tabl
     # pods
     rows = current_standings(t, outcome_of, before)
     ranked = [r.player for r in rows if r.player in active]
-    if before == 0 and t.settings.get("seed_order"):
+    if before == 0:  # round one by seed, as a Swiss's (README, "Round one"), never by the lot
         ranked = initial_ranking(t, ranked)
     minimum = pod_minimum(t.settings["plays"], t.settings["games"])
     if len(ranked) < minimum:

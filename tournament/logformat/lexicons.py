@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.header import Header
 from engine.lexicon import Lexicon, LexiconError
+from engine.message import msg
 from tournament.errors import Refused
 
 
@@ -20,9 +21,13 @@ def lexicon_for(header: Header, path: str | Path | None) -> Lexicon:
     wanted = header.lexicon
     if wanted and (wanted.get("sha256") != lexicon.sha256):
         raise Refused(
-            f"this match was recorded with the word list {wanted.get('name')!r} (sha256 "
-            f"{str(wanted.get('sha256'))[:12]}…), not {lexicon.name!r}: "
-            "pass that list with --lexicon"
+            msg(
+                "this match was recorded with the word list %(wanted)r (sha256 %(sha)s…), not "
+                "%(given)r: pass that list with --lexicon",
+                wanted=wanted.get("name"),
+                sha=str(wanted.get("sha256"))[:12],
+                given=lexicon.name,
+            )
         )
     return lexicon
 

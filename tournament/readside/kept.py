@@ -19,7 +19,6 @@ Other stores (every command line call) read as before: nothing is kept.
 
 from __future__ import annotations
 
-import pickle
 import threading
 import weakref
 from collections import OrderedDict
@@ -114,6 +113,8 @@ def _newer(store: Store, t: Tournament) -> list[Any]:
 def copied(t: Tournament) -> Tournament:
     """A copy of an aggregate that shares nothing with it (pickled and read back: a few times
     quicker than ``deepcopy`` for the tournament's nested dicts)."""
+    import pickle  # only a server copies (a command line call never loads it: #27)
+
     try:
         return pickle.loads(pickle.dumps(t, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
     except Exception:  # pragma: no cover - something pickle cannot carry

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.message import msg
 from tournament.errors import Refused
 
 DEFAULT_POINTS = (25, 18, 15, 12, 10, 8, 6, 4, 2, 1)
@@ -67,17 +68,23 @@ def load_season(path: str | Path) -> Season:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SeasonError(f"there is no season file at {path}") from None
+        raise SeasonError(msg("there is no season file at %(path)s", path=path)) from None
     except IsADirectoryError:
-        raise SeasonError(f"{path} is a folder, not a season file") from None
+        raise SeasonError(msg("%(path)s is a folder, not a season file", path=path)) from None
     except UnicodeDecodeError:
-        raise SeasonError(f"the season file {path} is not UTF-8 text") from None
+        raise SeasonError(msg("the season file %(path)s is not UTF-8 text", path=path)) from None
     except OSError as e:
-        raise SeasonError(f"cannot read the season file {path}: {e.strerror}") from None
+        raise SeasonError(
+            msg(
+                "cannot read the season file %(path)s: %(strerror)s", path=path, strerror=e.strerror
+            )
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise SeasonError(f"the season file {path} is not valid TOML: {e}") from None
+        raise SeasonError(
+            msg("the season file %(path)s is not valid TOML: %(e)s", path=path, e=e)
+        ) from None
     return parse_season(data, path)
 
 
@@ -85,29 +92,46 @@ def parse_season(data: dict[str, Any], path: Path) -> Season:
     """Check a season's TOML table (``path`` locates the tournaments written relative to it)."""
     name = data.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise SeasonError(f'the season file {path} needs a name = "..."')
+        raise SeasonError(msg('the season file %(path)s needs a name = "..."', path=path))
     listed = data.get("tournaments")
     if not isinstance(listed, list) or not listed or not all(isinstance(t, str) for t in listed):
         raise SeasonError(
-            f'the season file {path} needs tournaments = ["file.db", ...] (at least one)'
+            msg(
+                'the season file %(path)s needs tournaments = ["file.db", ...] (at least one)',
+                path=path,
+            )
         )
     unknown = sorted(set(data) - {"name", "tournaments", "scoring"})
     if unknown:
-        raise SeasonError(f"the season file {path} has an unknown key {unknown[0]!r}")
+        raise SeasonError(
+            msg(
+                "the season file %(path)s has an unknown key %(key)r",
+                path=path,
+                key=unknown[0],
+            )
+        )
     sources: list[Path] = []
     seen: dict[Path, str] = {}
     for entry in listed:
         if entry.startswith(POSTGRES):
             raise SeasonError(
-                f"{entry.split('@')[-1]}: PostgreSQL tournaments are not supported in a season yet "
-                "(name the tournament's SQLite file)"
+                msg(
+                    "%(server)s: PostgreSQL tournaments are not supported in a season yet (name "
+                    "the tournament's SQLite file)",
+                    server=entry.split("@")[-1],
+                )
             )
         resolved = (path.parent / entry).resolve()
         if resolved in seen:
-            raise SeasonError(
-                f"the season names the tournament {entry} twice"
-                + (f" (also as {seen[resolved]})" if seen[resolved] != entry else "")
-            )
+            if seen[resolved] != entry:
+                raise SeasonError(
+                    msg(
+                        "the season names the tournament %(entry)s twice (also as %(other)s)",
+                        entry=entry,
+                        other=seen[resolved],
+                    )
+                )
+            raise SeasonError(msg("the season names the tournament %(entry)s twice", entry=entry))
         seen[resolved] = entry
         sources.append(resolved)
     return Season(name.strip(), path, tuple(listed), tuple(sources), _scoring(data, path))
@@ -116,19 +140,31 @@ def parse_season(data: dict[str, Any], path: Path) -> Season:
 def _scoring(data: dict[str, Any], path: Path) -> SeasonScoring:
     table = data.get("scoring", {})
     if not isinstance(table, dict):
-        raise SeasonError(f"[scoring] of {path} must be a table")
+        raise SeasonError(msg("[scoring] of %(path)s must be a table", path=path))
     unknown = sorted(set(table) - {"points", "participation", "best"})
     if unknown:
-        raise SeasonError(f"[scoring] of {path} has an unknown key {unknown[0]!r}")
+        raise SeasonError(
+            msg(
+                "[scoring] of %(path)s has an unknown key %(key)r",
+                path=path,
+                key=unknown[0],
+            )
+        )
     points = table.get("points", list(DEFAULT_POINTS))
     if not isinstance(points, list) or not points or not all(_number(p) and p >= 0 for p in points):
-        raise SeasonError(f"scoring.points of {path} must be a list of numbers from 0")
+        raise SeasonError(
+            msg("scoring.points of %(path)s must be a list of numbers from 0", path=path)
+        )
     participation = table.get("participation", DEFAULT_PARTICIPATION)
     if not _number(participation) or participation < 0:
-        raise SeasonError(f"scoring.participation of {path} must be a number from 0")
+        raise SeasonError(
+            msg("scoring.participation of %(path)s must be a number from 0", path=path)
+        )
     best = table.get("best", 0)
     if not isinstance(best, int) or isinstance(best, bool) or best < 0:
-        raise SeasonError(f"scoring.best of {path} must be a whole number from 0 (0: all count)")
+        raise SeasonError(
+            msg("scoring.best of %(path)s must be a whole number from 0 (0: all count)", path=path)
+        )
     return SeasonScoring(tuple(points), participation, best)
 
 

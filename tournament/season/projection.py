@@ -25,6 +25,7 @@ from engine.events import End, Event, Ruling, Void, parse_event
 from engine.games.base import Outcome
 from engine.header import parse_header
 from engine.match import Replay
+from engine.message import msg
 from tournament.domain import views
 from tournament.domain.results import current_standings, table_games
 from tournament.domain.standings import Row
@@ -161,13 +162,21 @@ def read_tournament(label: str, path: Path, lexicon: str | None = None) -> Tourn
         try:
             t = day.get_tournament(store)
         except Refused:
-            raise SeasonError(f"{label} holds no tournament (only loose matches)") from None
+            raise SeasonError(
+                msg("%(label)s holds no tournament (only loose matches)", label=label)
+            ) from None
         logs = match_logs(store)
         matches: dict[str, MatchFacts] = {}
         for tb in views.tables(t):
             for number in tb.matches.values():
                 if number not in logs:
-                    raise SeasonError(f"{label}: the log of {number} is missing")
+                    raise SeasonError(
+                        msg(
+                            "%(label)s: the log of %(number)s is missing",
+                            label=label,
+                            number=number,
+                        )
+                    )
                 header, lines, rules = logs[number]
                 where = (number, tb.round, tb.number)
                 matches[number] = _match_facts(label, lexicon, header, lines, rules, *where)
@@ -179,23 +188,37 @@ def read_tournament(label: str, path: Path, lexicon: str | None = None) -> Tourn
 def _check_file(label: str, path: Path) -> None:
     """A file that exists, is SQLite and holds an event store: checked without writing to it."""
     if not path.exists():
-        raise SeasonError(f"the season's tournament {label} does not exist ({path})")
+        raise SeasonError(
+            msg(
+                "the season's tournament %(label)s does not exist (%(path)s)",
+                label=label,
+                path=path,
+            )
+        )
     if path.is_dir():
-        raise SeasonError(f"the season's tournament {label} is a folder, not a database file")
+        raise SeasonError(
+            msg("the season's tournament %(label)s is a folder, not a database file", label=label)
+        )
     try:
         db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as e:
-        raise SeasonError(f"the season's tournament {label} cannot be opened: {e}") from None
+        raise SeasonError(
+            msg("the season's tournament %(label)s cannot be opened: %(e)s", label=label, e=e)
+        ) from None
     try:
         found = db.execute(
             "select 1 from sqlite_master where type = 'table' and name = 'stored_events'"
         ).fetchone()
     except sqlite3.DatabaseError:
-        raise SeasonError(f"the season's tournament {label} is not a SQLite database") from None
+        raise SeasonError(
+            msg("the season's tournament %(label)s is not a SQLite database", label=label)
+        ) from None
     finally:
         db.close()
     if not found:
-        raise SeasonError(f"the season's tournament {label} is not a tournament database")
+        raise SeasonError(
+            msg("the season's tournament %(label)s is not a tournament database", label=label)
+        )
 
 
 def match_logs(store: Store) -> dict[str, tuple[str, list[str], int]]:
@@ -243,9 +266,16 @@ def _match_facts(
         events = [parse_event(json.loads(line)) for line in lines]
         replay = Replay.start(header, lexicon, rules=rules).extend(events)
     except Refused as e:  # the user's word list is not the match's
-        raise SeasonError(f"{label}: {e}") from None
+        raise SeasonError(msg("%(label)s: %(e)s", label=label, e=e)) from None
     except (RuleViolation, ValueError) as e:  # changed outside the program, or older rules
-        raise SeasonError(f"{label}: the stored log of {number} does not replay ({e})") from None
+        raise SeasonError(
+            msg(
+                "%(label)s: the stored log of %(number)s does not replay (%(e)s)",
+                label=label,
+                number=number,
+                e=e,
+            )
+        ) from None
     correction = None
     late = _late_corrections(events)
     if late:

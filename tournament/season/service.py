@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.games import game
+from engine.message import msg
 from tournament.domain import views
 from tournament.domain.tournaments import Tournament
 from tournament.season import projection
@@ -107,8 +108,13 @@ def open_season(
         identity = (str(f.tournament.created_on), f.name)
         if identity in seen:
             raise SeasonError(
-                f"the season names the tournament {f.name!r} twice: {f.label} is a copy of "
-                f"{seen[identity]}"
+                msg(
+                    "the season names the tournament %(name)r twice: %(label)s is a copy of "
+                    "%(seen)s",
+                    name=f.name,
+                    label=f.label,
+                    seen=seen[identity],
+                )
             )
         seen[identity] = f.label
     return SeasonData(season, facts)
@@ -200,7 +206,13 @@ def history_report(data: SeasonData, player: str, ratings: Ratings | None = None
     """One player's overall rating after each tournament they played, and per game now."""
     ratings = ratings or data.ratings()
     if player not in ratings.overall:
-        raise SeasonError(f"{player} has played no rated match in the season {data.season.name}")
+        raise SeasonError(
+            msg(
+                "%(player)s has played no rated match in the season %(season)s",
+                player=player,
+                season=data.season.name,
+            )
+        )
     steps = []
     for step in ratings.history[player]:
         f = data.tournaments[step.tournament]
@@ -300,4 +312,6 @@ def slug(name: str) -> str:
 
 def _check_lang(lang: str) -> None:
     if lang not in ("it", "en"):
-        raise SeasonError(f"printed material is in Italian (it) or English (en), not {lang!r}")
+        raise SeasonError(
+            msg("printed material is in Italian (it) or English (en), not %(lang)r", lang=lang)
+        )

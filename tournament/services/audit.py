@@ -150,12 +150,20 @@ def what_if(loaded: Loaded, change: str) -> tuple[Replay | None, str]:
         or (kind == "replace") != bool(text.strip())
     ):
         raise Refused(
-            "a what-if is void:N or replace:N=MOVE, e.g. replace:4='expr blu 5+5+1' "
-            '(or a JSON event: replace:4=\'{"type": "pass", "by": "blu"}\')'
+            msg(
+                "a what-if is void:N or replace:N=MOVE, e.g. replace:4='expr blu 5+5+1' (or a "
+                'JSON event: replace:4=\'{"type": "pass", "by": "blu"}\')'
+            )
         )
     position = int(where)
     if not 1 <= position <= len(events):
-        raise Refused(f"there is no position {position} in {loaded.match.number}")
+        raise Refused(
+            msg(
+                "there is no position %(position)s in %(number)s",
+                position=position,
+                number=loaded.match.number,
+            )
+        )
     if kind == "void":
         changed = [*events, Void("referee", position, "what-if")]
     else:
@@ -228,6 +236,6 @@ def _replacement(text: str, before: Replay) -> Event:
     except IllegalMove:
         raise
     except (NotationError, RuleViolation) as v:
-        raise Refused(f"the replacement is not an event: {v}") from None
+        raise Refused(msg("the replacement is not an event: %(v)s", v=v)) from None
     except (ValueError, json.JSONDecodeError):
-        raise Refused("the replacement is not an event: its JSON does not parse") from None
+        raise Refused(msg("the replacement is not an event: its JSON does not parse")) from None

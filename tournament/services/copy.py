@@ -18,6 +18,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
+from engine.message import msg
 from tournament.errors import StoreError
 from tournament.storage.backends import holds_store, scan
 from tournament.storage.locations import Location, PostgresServer, close, locate
@@ -91,13 +92,16 @@ def copy(
 
     source, target = locate(source_db), locate(target_db)
     if str(source) == str(target):
-        raise StoreError("the source and the target are the same store")
+        raise StoreError(msg("the source and the target are the same store"))
     if not holds_store(source):
-        raise StoreError(f"there is no database at {source}")
+        raise StoreError(msg("there is no database at %(where)s", where=source))
     if holds_anything(target):
         raise StoreError(
-            f"{target} already holds something: db copy only fills an empty store "
-            "(pass a new file, or an empty database or schema)"
+            msg(
+                "%(target)s already holds something: db copy only fills an empty store (pass a "
+                "new file, or an empty database or schema)",
+                target=target,
+            )
         )
     result = Copied(str(source), str(target))
     say = progress or (lambda _: None)
@@ -110,27 +114,34 @@ def copy(
         kept = provenance.every_row(reader)  # who wrote it, where moved matches came from
     finally:
         close(reader)
-    say(f"read {len(events)} events and {len(snapshots)} snapshots from {source}")
+    say(
+        msg(
+            "read %(events)s events and %(snapshots)s snapshots from %(source)s",
+            events=len(events), snapshots=len(snapshots), source=source,
+        )
+    )  # fmt: skip
     writer = Store(target)
     try:
         # A page a transaction (one statement of a whole season is slow on a server); a copy
         # that fails half-way, or does not verify, is taken away: the target holds nothing again.
         for start in range(0, len(events), WRITE_PAGE):
             writer.recorder.insert_events(events[start : start + WRITE_PAGE])
-            say(f"  {min(start + WRITE_PAGE, len(events))} events written")
+            say(msg("  %(events)s events written", events=min(start + WRITE_PAGE, len(events))))
         if snapshots:
             assert writer.snapshots is not None
             writer.snapshots.recorder.insert_events(snapshots)
         dice.keep_seeds(writer, seeds)
         provenance.keep_rows(writer, kept)
         result.events, result.snapshots = len(events), len(snapshots)
-        say(f"wrote them to {target}; comparing and verifying")
+        say(msg("wrote them to %(target)s; comparing and verifying", target=target))
         _compare(source, target, result)
         if dice.every_seed(writer) != seeds:
-            result.failures.append("the copy's digital dice seeds differ from the source's")
+            result.failures.append(msg("the copy's digital dice seeds differ from the source's"))
         report = verify_store(target, lexicon_for)
         result.matches = report.matches
-        result.failures += [f"the copy: {f}" for f in report.failures]
+        result.failures += [
+            msg("the copy: %(failure)s", failure=f.message()) for f in report.failures
+        ]
         if not result.failures:
             readmodels.rebuild(writer)
     except BaseException:
@@ -158,13 +169,21 @@ def _take_away(target: Location) -> None:
 
 def _compare(source: Location, target: Location, result: Copied) -> None:
     """Every row of the copy is the source's, byte for byte, and nothing is missing or extra."""
-    for what in ("events", "snapshots"):
+    for what, rows in (
+        ("events", msg("the copy's events")),
+        ("snapshots", msg("the copy's snapshots")),
+    ):
         for theirs, ours in zip_longest(scan(source, what), scan(target, what)):
             if theirs is None or ours is None:
-                result.failures.append(f"the copy's {what} are not as many as the source's")
+                result.failures.append(msg("%(rows)s are not as many as the source's", rows=rows))
                 return
             if tuple(theirs[:3]) != tuple(ours[:3]) or bytes(theirs[3]) != bytes(ours[3]):
                 result.failures.append(
-                    f"the copy's {what} differ from the source's at {ours[0]} version {ours[1]}"
+                    msg(
+                        "%(rows)s differ from the source's at %(id)s version %(version)s",
+                        rows=rows,
+                        id=ours[0],
+                        version=ours[1],
+                    )  # fmt: skip
                 )
                 return

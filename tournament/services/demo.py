@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.message import msg
 from tournament.domain import views
 from tournament.errors import Refused
 from tournament.readside import readmodels
@@ -29,7 +30,11 @@ REFEREES = ("Anna", "Bruno", "Carla", "Dario")  # one a table: the sheets name t
 def example_files() -> list[Path]:
     if not EXAMPLES.is_dir():
         raise StoreError(
-            f"the examples folder is not at {EXAMPLES}: install from a checkout (pip install -e .)"
+            msg(
+                "the examples folder is not at %(folder)s: install from a checkout (pip install "
+                "-e .)",
+                folder=EXAMPLES,
+            )
         )
     return sorted(EXAMPLES.glob("*.jsonl"))
 
@@ -54,7 +59,9 @@ def build_demo(db: str | Path | Location, done: Callable[[str, int], None] | Non
     db = locate(db)
     if holds_store(db):
         if not is_demo(db):
-            raise StoreError(f"{db} holds data that is not the demo's: pass another --db")
+            raise StoreError(
+                msg("%(db)s holds data that is not the demo's: pass another --db", db=db)
+            )
         if isinstance(db, PostgresServer):
             from tournament.storage import postgres
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from engine import arithmetic
 from engine.events import Chain, Event, Expression, Word
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse
@@ -95,6 +94,8 @@ def malformed(expr: str) -> Msg | None:
     >>> malformed("6 x (")
     "'6 x (' is not a well-formed expression: the expression ends too early"
     """
+    from engine import arithmetic  # only an expression's move needs it (a roll's call: #27)
+
     try:
         arithmetic.parse(expr)
     except arithmetic.ExpressionError as e:

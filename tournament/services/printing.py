@@ -10,7 +10,7 @@ from typing import Any
 from engine.games import game
 from engine.message import msg
 from exports import render
-from tournament.domain import knockouts, views
+from tournament.domain import knockouts, rounds, views
 from tournament.domain.brackets import drawn_bracket
 from tournament.domain.results import PARTITA, table_result
 from tournament.errors import Refused
@@ -146,6 +146,7 @@ class Printer:
             raise Refused(msg("there is no round %(round)s", round=n))
         r = t.rounds[n - 1]
         name = t.settings["name"]
+        missing = rounds.unpaired(t, n) if t.settings.get("check_in") else []
         makers: dict[str, Any] = {
             "html": lambda: render.pairings_html(
                 self.env,
@@ -155,10 +156,11 @@ class Printer:
                 t.settings.get("date", ""),
                 self._closed(t, n),
                 knockouts.round_name(t, n),  # a round of a bracket: its name (#24)
+                missing,
             ),
             "csv": lambda: render.pairings_csv(r),
             "json": lambda: render.pairings_json(r),
-            "md": lambda: render.pairings_markdown(r, self.lang),
+            "md": lambda: render.pairings_markdown(r, self.lang, missing),
         }
         return [self.write(f"pairings-{n}.{f}", makers[f]()) for f in formats]
 

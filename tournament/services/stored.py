@@ -49,7 +49,10 @@ def save(store: Store, t: Tournament, *matches: Match) -> None:
         store.save(*matches, t)
     except IntegrityError:
         raise Conflict(
-            "another terminal changed the tournament at the same moment; nothing was stored: repeat"
+            msg(
+                "another terminal changed the tournament at the same moment; nothing was stored: "
+                "repeat"
+            )
         ) from None
     snapshot(store, t, before)
 

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from engine.message import msg
 from tournament.errors import Refused
 from tournament.storage import sqlitefile
 from tournament.storage.backends import holds_store
@@ -54,10 +55,13 @@ def open_store(db: str | Path | Location, lexicon: str | None, create: bool = Fa
     present = where.path.exists() if isinstance(where, SqliteFile) else holds_store(where)
     if not create and not present:
         raise Refused(
-            f"there is no database at {where} (import or create a match first, or pass --db)"
+            msg(
+                "there is no database at %(where)s (import or create a match first, or pass --db)",
+                where=where,
+            )
         )
     if isinstance(where, SqliteFile) and where.path.is_dir():
-        raise Refused(f"{where} is a folder, not a database file")
+        raise Refused(msg("%(where)s is a folder, not a database file", where=where))
     store = Store(where)
     store.lexicon = lexicon  # every replay of its matches, the read models' too
     return store

@@ -297,6 +297,12 @@ def out_of(store: Store, number: str) -> Msg | None:
     return where(out) if out is not None else None
 
 
+def tables_out(store: Store, round_number: int) -> dict[int, Msg]:
+    """The tables of a round out in table files, each with where it is (for the status)."""
+    found = holds(store)
+    return {tb: where(out) for (r, tb), out in found.out.items() if r == round_number}
+
+
 def table_out(store: Store, round_number: int, table_number: int) -> Msg | None:
     """Where a table's matches are recorded when not here (for its referee's page)."""
     found = holds(store)

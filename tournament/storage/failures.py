@@ -120,5 +120,5 @@ def as_user_errors() -> Iterator[None]:
             raise known from None
         psycopg = sys.modules.get("psycopg")
         if psycopg is not None and isinstance(e, psycopg.Error):
-            raise StoreError(f"the database cannot be used: {e}") from None
+            raise StoreError(msg("the database cannot be used: %(e)s", e=e)) from None
         raise

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from engine.message import msg
 from engine.record import Record
 
 SCHEMES = ("postgresql://", "postgres://")
@@ -143,8 +144,11 @@ def require_driver() -> None:
     """A PostgreSQL URL needs the ``postgres`` extra (psycopg 3 and its pool): say how to get it."""
     if not all(importlib.util.find_spec(name) for name in ("psycopg", "psycopg_pool")):
         raise _error(
-            "a postgresql:// database needs the PostgreSQL support, which is not installed: "
-            f"{INSTALL} (psycopg 3 with its pool)"
+            msg(
+                "a postgresql:// database needs the PostgreSQL support, which is not installed: "
+                "%(install)s (psycopg 3 with its pool)",
+                install=INSTALL,
+            )
         )
 
 
@@ -168,7 +172,12 @@ def locate(db: str | Path | Location) -> Location:
         url = urlsplit(text)
         port = str(url.port or os.environ.get("POSTGRES_PORT") or "5432")
     except ValueError:
-        raise _error(f"{_without_password(text)} is not a PostgreSQL URL (the port?)") from None
+        raise _error(
+            msg(
+                "%(url)s is not a PostgreSQL URL (the port?)",
+                url=_without_password(text),
+            )
+        ) from None
     dbname = unquote(url.path.lstrip("/")) or os.environ.get("POSTGRES_DBNAME", "")
     user = unquote(url.username or "") or os.environ.get("POSTGRES_USER", "")
     host = unquote(url.hostname or "") or os.environ.get("POSTGRES_HOST", "")
@@ -178,11 +187,14 @@ def locate(db: str | Path | Location) -> Location:
     missing = [what for what, value in needed.items() if not value]
     if missing:
         raise _error(
-            f"{_without_password(text)} is missing {missing[0]}: "
-            "write postgresql://user:password@host:port/name"
+            msg(
+                "%(url)s is missing %(missing)s: write postgresql://user:password@host:port/name",
+                url=_without_password(text),
+                missing=missing[0],
+            )
         )
     if not schema.replace("_", "").isalnum():
-        raise _error(f"{schema!r} is not a schema name (letters, digits and _)")
+        raise _error(msg("%(schema)r is not a schema name (letters, digits and _)", schema=schema))
     return PostgresServer(
         host=host,
         port=port,

@@ -30,6 +30,7 @@ from eventsourcing.sqlite import (
     SQLiteFactory,
 )
 
+from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
 from tournament.storage.topics import known
 
@@ -174,10 +175,14 @@ def tables(path: Path, topics: bool = True) -> set[str] | None:
     if not path.exists():
         return None
     if path.is_dir():
-        raise StoreError(f"{path} is a folder, not a database file")
+        raise StoreError(msg("%(path)s is a folder, not a database file", path=path))
     if path.stat().st_size == 0:
         raise StoreError(
-            f"{path} is an empty file, not a tournament database (remove it or pass another --db)"
+            msg(
+                "%(path)s is an empty file, not a tournament database (remove it or pass another "
+                "--db)",
+                path=path,
+            )
         )
     try:
         conn = connect(path)
@@ -188,12 +193,16 @@ def tables(path: Path, topics: bool = True) -> set[str] | None:
             conn.close()
     except sqlite3.DatabaseError as e:
         if "not a database" in str(e):
-            raise StoreError(f"{path} is not a tournament database (not even SQLite)") from None
-        raise StoreError(f"{path} cannot be read: {e}") from None
+            raise StoreError(
+                msg("%(path)s is not a tournament database (not even SQLite)", path=path)
+            ) from None
+        raise StoreError(msg("%(path)s cannot be read: %(e)s", path=path, e=e)) from None
     if version > FORMAT:
         raise NewerVersionError(str(path))
     if EVENTS not in names and not (version == FORMAT and not names):  # (made, no tables yet)
-        raise StoreError(f"{path} is not a tournament database; it was left as it is")
+        raise StoreError(
+            msg("%(path)s is not a tournament database; it was left as it is", path=path)
+        )
     if topics and EVENTS in names:
         _check_topics(path, "_projections" in names)
     return names
@@ -307,7 +316,9 @@ def _folder_locked(path: Path) -> Iterator[None]:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except (FileNotFoundError, NotADirectoryError):
-        raise StoreError(f"the database cannot be used: there is no folder {folder}") from None
+        raise StoreError(
+            msg("the database cannot be used: there is no folder %(folder)s", folder=folder)
+        ) from None
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)  # released when fd is closed
         yield

@@ -244,7 +244,7 @@ class Store(Application):
             except Conflict:
                 continue  # another terminal took this number a moment ago
             return match
-        raise StoreError("could not find a free match number")  # pragma: no cover
+        raise StoreError(msg("could not find a free match number"))  # pragma: no cover
 
     def _moved(self, header: str, lines: Sequence[str], binding: Binding) -> Match | None:
         """The match of an exported log stored as it was (None: its number is taken here, or
@@ -297,8 +297,10 @@ class Store(Application):
             # Count again (someone else stored a match), and never guess the same number twice.
             self._next_number = max(self._count_matches(), int(match.number[1:])) + 1
             raise Conflict(
-                "another terminal changed the tournament at the same moment; nothing was stored: "
-                "repeat"
+                msg(
+                    "another terminal changed the tournament at the same moment; nothing was "
+                    "stored: repeat"
+                )
             ) from None
         self._next_number = int(match.number[1:]) + 1
 

@@ -60,7 +60,7 @@ from tournament.storage.locations import Location, SqliteFile, locate
 from tournament.storage.store import NUMBER, match_uuid, new_mapper, normalise_number
 from tournament.verify import parallel
 from tournament.verify import tournament as verifytournament
-from tournament.verify.findings import TOURNAMENT, Failure, Report
+from tournament.verify.findings import TOURNAMENT, Failure, Report, why
 from tournament.verify.storedrows import (
     Row,
     Start,
@@ -94,7 +94,7 @@ def verify_store(
     else:
         present = holds_store(place)
     if not present:
-        raise StoreError(f"there is no database at {place}")
+        raise StoreError(msg("there is no database at %(where)s", where=place))
     mapper = new_mapper()
     report = Report()
     wanted = match_uuid(normalise_number(number)).hex if number else None
@@ -135,7 +135,7 @@ def verify_store(
                 if checked is not None:
                     checked(TOURNAMENT)
     if number and not report.matches:
-        report.failures.append(Failure(normalise_number(number), 0, "no such match is stored"))
+        report.failures.append(Failure(normalise_number(number), 0, msg("no such match is stored")))
     if tournament is not None and not number:
         verifytournament.cross_check(tournament[1], heads, report)
         verifytournament.snapshot_failures(tournament[2], report)
@@ -165,11 +165,11 @@ def _check_stream(
 ) -> _Stream:
     """Check one aggregate's rows as far as they can be checked alone."""
     part = Report()
-    where = f"the events stored as {aggregate}"
+    where = msg("the events stored as %(aggregate)s", aggregate=aggregate)
     try:
         first = match_start(mapper, rows[0])
     except Unreadable as e:
-        part.failures.append(Failure(where, 0, str(e)))
+        part.failures.append(Failure(where, 0, why(e)))
         return _Stream("", part)
     if isinstance(first, Start):
         part.matches, part.events = 1, len(rows) - 1
@@ -182,7 +182,7 @@ def _check_stream(
         try:
             decode(mapper, row)
         except Unreadable as e:
-            part.failures.append(Failure(where, row[1], str(e)))
+            part.failures.append(Failure(where, row[1], why(e)))
     return _Stream("", part)
 
 
@@ -196,19 +196,23 @@ def _verify_match(
 ) -> tuple[str, list[str]]:
     """Check one match (its first row read as ``started``); return its number and its chain's
     hashes (as far as they hold)."""
-    where = f"the match stored as {aggregate}"
+    where = msg("the match stored as %(uuid)s", uuid=aggregate)
     hashes: list[str] = []
     name = started.number if started.number is not None else where
     if not started.readable or not NUMBER.match(name):
-        report.failures.append(Failure(name, 0, "the first event is not a readable match start"))
+        report.failures.append(
+            Failure(name, 0, msg("the first event is not a readable match start"))
+        )
         return name, hashes
     if aggregate != match_uuid(name).hex:
         report.failures.append(
             Failure(
                 name,
                 0,
-                "it is stored under another match's id (ids exchanged, or the "
-                "number changed after it was recorded)",
+                msg(
+                    "it is stored under another match's id (ids exchanged, or the number changed "
+                    "after it was recorded)"
+                ),
             )
         )
         return name, hashes
@@ -223,7 +227,7 @@ def _verify_match(
             Failure(
                 name,
                 0,
-                "the start was changed after it was recorded (its number, id, time or header)",
+                msg("the start was changed after it was recorded (its number, id, time or header)"),
             )
         )
         return name, hashes
@@ -233,7 +237,9 @@ def _verify_match(
     except Refused:
         raise  # the user gave another word list than the match's: one sentence, not a failure
     except (ValueError, RuleViolation) as e:
-        report.failures.append(Failure(name, 0, f"the header does not start a match: {e}"))
+        report.failures.append(
+            Failure(name, 0, msg("the header does not start a match: %(why)s", why=why(e)))
+        )
         return name, hashes
     # The rows and the chain in one pass, then the replay in one go (Replay.extend); the first
     # failure in log order is the one reported, as if each event were checked in turn.
@@ -241,20 +247,24 @@ def _verify_match(
     broken: Failure | None = None
     for position, row in enumerate(rows[1:], 1):
         if row[1] != position + 1:
-            broken = Failure(name, position, "an event is missing here, or the order was changed")
+            broken = Failure(
+                name, position, msg("an event is missing here, or the order was changed")
+            )
             break
         try:
             line, digest, at = recorded(mapper, row)
         except Unreadable as e:
-            broken = Failure(name, position, str(e))
+            broken = Failure(name, position, why(e))
             break
         previous = link(previous, line, at if chain_format == 2 else None, hashlib.sha256)
         if digest != previous:
             broken = Failure(
                 name,
                 position,
-                "the hash chain breaks here: this event, or one before it, was changed after "
-                "it was recorded",
+                msg(
+                    "the hash chain breaks here: this event, or one before it, was changed after "
+                    "it was recorded"
+                ),
             )
             break
         hashes.append(previous)
@@ -269,7 +279,9 @@ def _verify_match(
     try:
         replay = replay.extend(events())
     except (ValueError, RuleViolation) as e:
-        report.failures.append(Failure(name, replayed, f"the replay refuses it: {e}"))
+        report.failures.append(
+            Failure(name, replayed, msg("the replay refuses it: %(why)s", why=why(e)))
+        )
         return name, hashes[:replayed]
     if broken is not None:
         report.failures.append(broken)
@@ -279,8 +291,10 @@ def _verify_match(
             Failure(
                 name,
                 position,
-                "a roll entered by hand while the match's digital dice were sealed: its "
-                "faces do not come from the seed",
+                msg(
+                    "a roll entered by hand while the match's digital dice were sealed: its faces "
+                    "do not come from the seed"
+                ),
             )
         )
     report.heads[name] = previous if len(rows) > 1 else None

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.message import Msg, msg
+
 TOURNAMENT = "tournament"
 
 
@@ -13,11 +15,23 @@ TOURNAMENT = "tournament"
 class Failure:
     match: str  # a match's number, "tournament", or where the row is stored
     position: int  # 0: the header (a match's start); the tournament: its event's version
-    problem: str
+    problem: str  # a Msg where the program wrote it: said in the reader's language
 
     def __str__(self) -> str:
-        where = "the header" if self.position == 0 else f"position {self.position}"
-        return f"{self.match}, {where}: {self.problem}"
+        return str(self.message())
+
+    def message(self) -> Msg:
+        """The failure as a sentence (in English as a str: the JSON report's words)."""
+        where = msg("the header") if self.position == 0 else msg("position %(n)s", n=self.position)
+        return msg("%(match)s, %(where)s: %(problem)s", match=self.match, where=where,
+                   problem=self.problem)  # fmt: skip
+
+
+def why(error: BaseException) -> Any:
+    """What an error says: the program's own message (a Msg, said in the reader's language),
+    or the error's text."""
+    args = error.args
+    return args[0] if len(args) == 1 and isinstance(args[0], Msg) else str(error)
 
 
 @dataclass

@@ -25,7 +25,8 @@ import orjson
 from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
-from tournament.errors import NEWER, NewerVersionError
+from engine.message import msg
+from tournament.errors import NewerVersionError
 from tournament.logformat import plainjson
 from tournament.storage import topics
 from tournament.storage.backends import scan
@@ -77,10 +78,14 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
         again = mapper.to_stored_event(event)
     except NewerVersionError:
         raise Unreadable(
-            f"an event type this version does not know ({topic}): {NEWER}, or changed"
+            msg(
+                "an event type this version does not know (%(topic)s): written by a newer "
+                "version of tournament (upgrade to read it), or changed",
+                topic=topic,
+            )
         ) from None
     except Exception:
-        raise Unreadable("the stored event is not readable") from None
+        raise Unreadable(msg("the stored event is not readable")) from None
     if (
         not _fields_of(event, set(vars(event)))
         or not isinstance(event.timestamp, datetime)
@@ -91,7 +96,9 @@ def _decode(mapper: Mapper[UUID], row: Row) -> Any:
         or again.originator_version != version
         or event.originator_id.hex != aggregate
     ):
-        raise Unreadable("the stored bytes are not what the program writes: changed afterwards")
+        raise Unreadable(
+            msg("the stored bytes are not what the program writes: changed afterwards")
+        )
     return event
 
 
@@ -275,7 +282,7 @@ def recorded(mapper: Mapper[UUID], row: Row) -> tuple[str, str, str]:
             return values["line"], values["hash"], values["timestamp"]["_data_"]
     recorded = decode(mapper, row)
     if not isinstance(recorded, Match.Recorded):  # type: ignore[attr-defined]
-        raise Unreadable("the stored event is not a recorded line")
+        raise Unreadable(msg("the stored event is not a recorded line"))
     return recorded.line, recorded.hash, recorded.timestamp.isoformat()
 
 

@@ -11,11 +11,12 @@ from uuid import UUID
 
 from eventsourcing.persistence import Mapper
 
+from engine.message import msg
 from tournament.domain import views
 from tournament.domain.tournaments import TOURNAMENT_ID, Tournament, event_fields, seal
 from tournament.logformat import plainjson
 from tournament.storage.locations import Location
-from tournament.verify.findings import TOURNAMENT, Failure, Report
+from tournament.verify.findings import TOURNAMENT, Failure, Report, why
 from tournament.verify.storedrows import Row, Unreadable, read, streams
 
 
@@ -57,7 +58,7 @@ def verify_tournament(
     way; return its events, the tournament they give and what the snapshots showed (None:
     broken)."""
     if aggregate != TOURNAMENT_ID.hex:
-        report.failures.append(Failure(TOURNAMENT, 1, "it is stored under another id"))
+        report.failures.append(Failure(TOURNAMENT, 1, msg("it is stored under another id")))
         return None
     seen = Snapshots()
     for owner, version, snapshot, plain in snapshots:
@@ -72,15 +73,17 @@ def verify_tournament(
         report.tournament_events += 1
         if row[1] != version:
             report.failures.append(
-                Failure(TOURNAMENT, version, "an event is missing here, or the order was changed")
+                Failure(
+                    TOURNAMENT, version, msg("an event is missing here, or the order was changed")
+                )
             )
             return None
         try:
             e, times, at = read(mapper, row)
             if not isinstance(e, Tournament.Event):
-                raise Unreadable("the stored event is not the tournament's")
+                raise Unreadable(msg("the stored event is not the tournament's"))
         except Unreadable as err:
-            report.failures.append(Failure(TOURNAMENT, version, str(err)))
+            report.failures.append(Failure(TOURNAMENT, version, why(err)))
             return None
         try:
             expected = seal(previous, row[2], version, at, event_fields(e), times == 0)
@@ -100,8 +103,10 @@ def verify_tournament(
                 Failure(
                     TOURNAMENT,
                     version,
-                    "the tournament's hash chain breaks here: this event, or one before it, was "
-                    "changed after it was recorded",
+                    msg(
+                        "the tournament's hash chain breaks here: this event, or one before it, "
+                        "was changed after it was recorded"
+                    ),
                 )
             )
             return None
@@ -109,7 +114,7 @@ def verify_tournament(
             t = e.mutate(t)
         except Exception:
             report.failures.append(
-                Failure(TOURNAMENT, version, "the event does not apply to the tournament")
+                Failure(TOURNAMENT, version, msg("the event does not apply to the tournament"))
             )
             return None
         previous = stored
@@ -135,12 +140,22 @@ def verify_tournament(
         if not isinstance(snapshot, Unreadable):
             sealed_snapshot = isinstance(snapshot, Tournament.Snapshot)
             report.formats[f"snapshot v{2 if sealed_snapshot else 1}"] += 1
-        where = f"the snapshot at version {version}"
+        where = msg("the snapshot at version %(version)s", version=version)
         if isinstance(snapshot, Unreadable):
-            seen.failures.append(Failure(TOURNAMENT, version, f"{where}: {snapshot}"))
+            seen.failures.append(
+                Failure(
+                    TOURNAMENT,
+                    version,
+                    msg("%(where)s: %(snapshot)s", where=where, snapshot=why(snapshot)),
+                )
+            )
         elif owner != TOURNAMENT_ID.hex or not 1 <= version <= len(events):
             seen.failures.append(
-                Failure(TOURNAMENT, version, f"{where} belongs to no tournament event")
+                Failure(
+                    TOURNAMENT,
+                    version,
+                    msg("%(where)s belongs to no tournament event", where=where),
+                )
             )
     return events, t, seen
 
@@ -178,8 +193,12 @@ def cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
                     Failure(
                         number,
                         0,
-                        f"round {tb.round}, table {tb.number} plays it, but it is not "
-                        "stored (or cannot be read)",
+                        msg(
+                            "round %(round)s, table %(number)s plays it, but it is not stored (or "
+                            "cannot be read)",
+                            round=tb.round,
+                            number=tb.number,
+                        ),
                     )
                 )
     for number, (count, head) in t.heads.items():
@@ -191,8 +210,11 @@ def cross_check(t: Any, heads: dict[str, list[str]], report: Report) -> None:
                 Failure(
                     number,
                     min(count, len(hashes) + 1),
-                    f"the tournament recorded its head hash at position {count} when it finished;"
-                    " the stored log no longer has it (events removed or changed)",
+                    msg(
+                        "the tournament recorded its head hash at position %(count)s when it "
+                        "finished; the stored log no longer has it (events removed or changed)",
+                        count=count,
+                    ),
                 )
             )
 
@@ -205,6 +227,9 @@ def snapshot_failures(seen: Snapshots, report: Report) -> None:
             Failure(
                 TOURNAMENT,
                 version,
-                f"the snapshot at version {version} is not what the events give",
+                msg(
+                    "the snapshot at version %(version)s is not what the events give",
+                    version=version,
+                ),
             )
         )
