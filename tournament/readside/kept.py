@@ -31,7 +31,6 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
-from tournament.storage.sqlitefile import last_of, share_connections, version_of
 from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
@@ -49,6 +48,8 @@ _forwarding = threading.Lock()
 
 def keep(store: Store) -> None:
     """Keep this store's tournament and replays in memory from now on (a server's store)."""
+    from tournament.storage.sqlitefile import share_connections  # (a server only: #15)
+
     share_connections(store)  # and each thread reads its file through a connection kept
     with _lock:
         _keeping.add(store)
@@ -254,6 +255,8 @@ def written(store: Store, match: Match) -> None:
 def _moved(store: Store, originator: Any, version: int) -> bool:
     """Whether the store holds events of ``originator`` after ``version`` (True: look; a
     server's file answers in one indexed read through its kept connection)."""
+    from tournament.storage.sqlitefile import version_of
+
     at = version_of(store, originator)
     return at is None or at != version
 
@@ -263,6 +266,8 @@ def unchanged(store: Store, originator: Any, version: int, head: str | None) -> 
     last hash, which seals every line before it): one indexed read of a server's file; None
     when the store cannot tell so cheaply (a PostgreSQL server: ask for the events after
     ``version``)."""
+    from tournament.storage.sqlitefile import last_of
+
     last = last_of(store, originator)
     if last is None:
         return None

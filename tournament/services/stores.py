@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.message import msg
 from tournament.errors import Refused
-from tournament.storage import sqlitefile
+from tournament.storage import holds
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close, close_reads, is_url, locate
@@ -85,7 +85,7 @@ def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
 
 def last_id(store: Store) -> int:
     """The id of the last event stored, whatever aggregate it is of (0: none yet)."""
-    return sqlitefile.last_id(store)  # (a server's file: through its kept connection, #27)
+    return holds.last_id(store)  # (a server's file: through its kept connection, #27)
 
 
 def stored_since(store: Store, last: int, limit: int) -> list[Any]:
