@@ -196,7 +196,6 @@ def status(as_json: JSON = False) -> None:
     from tournament.cli.render import echo
     from tournament.readside import queries, readmodels
     from tournament.services import day
-
     from tournament.services.tablefiles import tables_out
 
     s = store()

@@ -26,11 +26,12 @@ from collections.abc import Callable, Sequence
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
-from tournament.storage.store import Store, _project
+from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
     from tournament.domain.tournaments import Tournament
@@ -47,6 +48,9 @@ _forwarding = threading.Lock()
 
 def keep(store: Store) -> None:
     """Keep this store's tournament and replays in memory from now on (a server's store)."""
+    from tournament.storage.sqlitefile import share_connections  # (a server only: #15)
+
+    share_connections(store)  # and each thread reads its file through a connection kept
     with _lock:
         _keeping.add(store)
         _replays.setdefault(store, OrderedDict())
@@ -99,6 +103,8 @@ def _newer(store: Store, t: Tournament) -> list[Any]:
     """The tournament's events stored after the version ``t`` is at (one indexed query)."""
     from tournament.domain.tournaments import TOURNAMENT_ID
 
+    if not _moved(store, TOURNAMENT_ID, t.version):
+        return []
     try:
         return list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
     except Exception:  # an event that cannot be read: said by the next full read
@@ -178,3 +184,96 @@ def at_position(store: Store, position: int, compute: Callable[[], Any]) -> Any:
     with _lock:
         _outcomes[store] = (position, value)
     return value
+
+
+# --- the matches as stored (#27): a read is one indexed query for the rows after the kept ones
+
+_as_read: weakref.WeakKeyDictionary[Store, OrderedDict[str, Any]] = weakref.WeakKeyDictionary()
+_writing: weakref.WeakKeyDictionary[Store, dict[str, Match]] = weakref.WeakKeyDictionary()
+
+
+def stored_match(store: Store, number: str) -> Any | None:
+    """The match as last read in this process (a ``StoredMatch``), to be brought forward by the
+    rows stored after it (:func:`tournament.readside.reading.read_match`); None in a store
+    that keeps nothing."""
+    if not kept(store):
+        return None
+    with _lock:
+        cache = _as_read.get(store)
+        return None if cache is None else cache.get(number)
+
+
+def keep_match(store: Store, match: Any) -> None:
+    """Keep a match as read (the store's rows up to its last line)."""
+    if not kept(store):
+        return
+    with _lock:
+        cache = _as_read.setdefault(store, OrderedDict())
+        cache[match.number] = match
+        cache.move_to_end(match.number)
+        while len(cache) > REPLAYS:
+            cache.popitem(last=False)
+
+
+def match_to_write(store: Store, number: str) -> Match:
+    """A match's aggregate to write to: the one this process's last write to it left, brought
+    forward by the events stored since by anyone (one indexed query), else read from the store.
+    Taken, not shared: a second writer of the same match at the same moment reads its own."""
+    if kept(store):
+        with _lock:
+            match = _writing.get(store, {}).pop(number, None)
+        if match is not None:
+            same = unchanged(store, match.id, match.version, match.head or match.start)
+            if same:
+                return match
+            try:
+                newer = list(store.repository.event_store.get(match.id, gt=match.version))
+                if not newer:
+                    if same is None:
+                        return match
+                    raise ValueError  # changed underneath (another file in its place)
+                match = _project(match, newer)
+                if match.intact():
+                    return match
+            except Exception:  # anything a changed byte can make of a stored event
+                pass  # read whole below, which says what is wrong
+    return store.get_match(number)
+
+
+def written(store: Store, match: Match) -> None:
+    """Keep the aggregate of a match just saved (its version is the store's), for the next
+    write to it."""
+    if not kept(store) or match.pending_events:
+        return
+    with _lock:
+        cache = _writing.setdefault(store, {})
+        cache[match.number] = match
+        while len(cache) > REPLAYS:
+            del cache[next(iter(cache))]
+
+
+def _moved(store: Store, originator: Any, version: int) -> bool:
+    """Whether the store holds events of ``originator`` after ``version`` (True: look; a
+    server's file answers in one indexed read through its kept connection)."""
+    from tournament.storage.sqlitefile import version_of
+
+    at = version_of(store, originator)
+    return at is None or at != version
+
+
+def unchanged(store: Store, originator: Any, version: int, head: str | None) -> bool | None:
+    """Whether a match the store holds is still at ``version`` with the chain's ``head`` (its
+    last hash, which seals every line before it): one indexed read of a server's file; None
+    when the store cannot tell so cheaply (a PostgreSQL server: ask for the events after
+    ``version``)."""
+    from tournament.storage.sqlitefile import last_of
+
+    last = last_of(store, originator)
+    if last is None:
+        return None
+    if last[0] != version or last[1] is None:
+        return False
+    try:
+        return bool(orjson.loads(last[1]).get("hash") == head)
+    except (ValueError, AttributeError):  # (orjson's errors are ValueErrors)
+        return False

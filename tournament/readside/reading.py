@@ -23,6 +23,7 @@ from engine.header import parse_header
 from engine.match import Replay
 from engine.message import msg
 from tournament.logformat.lexicons import lexicon_for
+from tournament.logformat.matchlog import genesis, link
 from tournament.readside import kept
 from tournament.storage.store import (
     STARTED,
@@ -57,6 +58,12 @@ def read_match(store: Store, number: str) -> StoredMatch:
     """A stored match, read in one query; one sentence when it is missing or was changed."""
     number = normalise_number(number)
     uuid = match_uuid(number)
+    # A server brings the match it read before forward by the rows stored since (#27).
+    was: StoredMatch | None = kept.stored_match(store, number)
+    if was is not None:
+        went_on = _brought_forward(store, was)
+        if went_on is not None:
+            return went_on
     try:
         rows = store.recorder.select_events(uuid)
     except ValueError:
@@ -64,9 +71,52 @@ def read_match(store: Store, number: str) -> StoredMatch:
     if not rows:
         raise no_match(number)
     try:
-        return _decoded(number, uuid, rows)
+        match = _decoded(number, uuid, rows)
     except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors
         raise unreadable(number) from None
+    kept.keep_match(store, match)
+    return match
+
+
+def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
+    """A match kept as read, with the rows stored after it; None when the store's match is not
+    the kept one any more (another file in its place: read it whole)."""
+    same = kept.unchanged(store, was.id, len(was.lines) + 1, was.head or was.start)
+    if same:
+        return was  # (one indexed read of a server's file: nothing stored since)
+    try:
+        rows = store.recorder.select_events(was.id, gt=len(was.lines) + 1)
+        if not rows:
+            return was if same is None else None
+        match = _went_on(was, rows)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    kept.keep_match(store, match)
+    return match
+
+
+def _went_on(was: StoredMatch, rows: Sequence[Any]) -> StoredMatch:
+    """``was`` with the events of ``rows`` (those stored after it), each link of the chain
+    checked as :meth:`SealedLog.intact` checks it (the lines before were checked when read)."""
+    loads = orjson.loads
+    lines, hashes, times = list(was.lines), list(was.hashes), list(was.times)
+    previous = was.head or (was.start if was.start is not None else genesis(was.header))
+    for version, row in enumerate(rows, len(lines) + 2):
+        state = loads(row.state)
+        if row.topic != RECORDED or row.originator_version != version:
+            raise ValueError
+        line, digest, at = (
+            _text(state["line"]),
+            _text(state["hash"]),
+            _text(state["timestamp"]["_data_"]),
+        )
+        if digest != link(previous, line, None if was.start is None else at):
+            raise ValueError
+        lines.append(line)
+        hashes.append(digest)
+        times.append(at)
+        previous = digest
+    return StoredMatch(was.number, was.id, was.header, was.start, lines, hashes, times)
 
 
 def outcome(store: Store, number: str) -> Outcome | None:

@@ -86,7 +86,7 @@ def current(store: Store) -> ReadDB:
 def _behind(db: ReadDB, store: Store) -> bool:
     if "_projections" not in db.tables():
         return True
-    last = store.recorder.max_notification_id() or 0
+    last = sqlitefile.last_id(store)
     return _schema(db) != SCHEMA or position(db) < last
 
 

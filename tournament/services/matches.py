@@ -25,7 +25,7 @@ from tournament.logformat.lexicons import lexicon_for, open_lexicon  # noqa: F40
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.readside import kept
 from tournament.storage import holds
-from tournament.storage.store import Match, Store, StoreError
+from tournament.storage.store import Match, Store, StoreError, normalise_number
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
     from tournament.readside.reading import StoredMatch
@@ -44,7 +44,8 @@ def load(
     """Read a stored match and replay it: read in one query (:mod:`tournament.readside.reading`),
     or, to ``write`` to it, as its aggregate."""
     if write:
-        match: Match | StoredMatch = store.get_match(number)
+        # A server takes the aggregate its last write to the match left, brought forward (#27).
+        match: Match | StoredMatch = kept.match_to_write(store, normalise_number(number))
         holds.check(store, [match])  # its table out in a table file (#26): said before any rule
     else:
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
@@ -217,7 +218,7 @@ def record(
     """
     loaded = load(store, number, lexicon_path, write=True)
     event = obj if isinstance(obj, Record) else parsed(obj)
-    return _store_event(store, loaded, event)
+    return _store_event(store, loaded, event, lexicon_path=lexicon_path)
 
 
 def record_move(
@@ -252,7 +253,7 @@ def record_move(
     except NotationError as e:
         raise Refused(refusal(e)) from None
     try:
-        return _store_event(store, loaded, event, seed if reveal else None)
+        return _store_event(store, loaded, event, seed if reveal else None, lexicon_path)
     except StoreError:
         if expected_position is None:
             raise
@@ -288,7 +289,11 @@ def refusal(e: RuleViolation | NotationError) -> Msg | str:
 
 
 def _store_event(
-    store: Store, loaded: Loaded, event: Event, seed: str | None = None
+    store: Store,
+    loaded: Loaded,
+    event: Event,
+    seed: str | None = None,
+    lexicon_path: str | None = None,
 ) -> tuple[Loaded, list[Event]]:
     assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
@@ -310,6 +315,11 @@ def _store_event(
         except RuleViolation:
             pass  # a seed that is not the one sealed: the match stays sealed (verify says so)
     store.append(loaded.match, [event_line(e) for e in stored])
+    # A server keeps the aggregate and the replay as the move left them: the page drawn next
+    # and the next move start from there (each checked against the store first, #27).
+    kept.written(store, loaded.match)
+    key = _replay_key(store, loaded.match, lexicon_path)
+    kept.remember(store, key, loaded.match.header, loaded.match.lines, replay)
     if replay.outcome is not None:
         from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.message import msg
 from tournament.errors import Refused
-from tournament.storage import writers
+from tournament.storage import holds, writers
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
@@ -111,7 +111,7 @@ def wake_on_notify(store: Store, wake: Callable[[bool], None], stopped: threadin
 
 def last_id(store: Store) -> int:
     """The id of the last event stored, whatever aggregate it is of (0: none yet)."""
-    return store.recorder.max_notification_id() or 0
+    return holds.last_id(store)  # (a server's file: through its kept connection, #27)
 
 
 def stored_since(store: Store, last: int, limit: int) -> list[Any]:

@@ -29,13 +29,24 @@ def holds(store: Any) -> Holds:
     """The holds of the store's table events, read on from the last one this store saw."""
     seen: tuple[int, list[Any]] = vars(store).get("_table_events") or (0, [])
     last, events = seen
-    upto = store.recorder.max_notification_id() or 0  # read up to here: the next call goes on
+    upto = last_id(store)  # read up to here: the next call goes on
     while last < upto:
         page = store.recorder.select_notifications(last + 1, PAGE, stop=upto, topics=TOPICS)
         events = events + [store.mapper.to_domain_event(n) for n in page]
         last = page[-1].id if len(page) == PAGE else upto
     vars(store)["_table_events"] = (last, events)
     return Holds.of(events)
+
+
+def last_id(store: Any) -> int:
+    """The store's last notification id (0: nothing stored): through a server's kept
+    connection to its file where it has one (:func:`tournament.storage.sqlitefile.last_id`),
+    else asked of eventsourcing's recorder (a command line call loads nothing more, #15)."""
+    if vars(store).get("_file_connections") is None:
+        return int(store.recorder.max_notification_id() or 0)
+    from tournament.storage import sqlitefile
+
+    return sqlitefile.last_id(store)
 
 
 def check(store: Any, objs: Sequence[Any]) -> None:

@@ -363,14 +363,18 @@ class PostgresReadDB(PostgresSQL):
         pass  # kept with the store
 
 
+def _file_connection(store: Any, readonly: bool) -> sqlite3.Connection:
+    from tournament.storage import sqlitefile
+
+    return sqlitefile.kept_connection(store, readonly)
+
+
 def read_db(store: Any) -> ReadDB:
     """The read models' database of a store: a file's, read-only unless this process writes;
     a server's (one connection a thread, kept with the store: a web server's threads read
     while its live task updates, and none may see another's transaction half done)."""
     if not store.location.is_server:
-        from tournament.storage import sqlitefile
-
-        return SqliteReadDB(sqlitefile.connect(store.path, readonly=not store.has_written))
+        return SqliteReadDB(_file_connection(store, not store.has_written))
     with _MAKING:
         if not hasattr(store, "_read_dbs"):
             store._read_dbs = ThreadDBs()
@@ -410,14 +414,14 @@ def own_tables(store: Any, write: bool = True) -> Iterator[ReadDB]:
     holding its write lock; else read-only), in the tournament's schema on a server (a
     connection of the store's pool, so that a web server's threads never share one)."""
     if not store.location.is_server:
+        if not write:  # (a server's thread reads through its own connection, kept)
+            yield SqliteReadDB(_file_connection(store, True))
+            return
         from tournament.storage import sqlitefile
 
-        conn = sqlitefile.connect(store.path, readonly=not write)
+        conn = sqlitefile.connect(store.path, readonly=False)
         try:
             db: ReadDB = SqliteReadDB(conn)
-            if not write:
-                yield db
-                return
             with db.transaction():
                 yield db
         finally:

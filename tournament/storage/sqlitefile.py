@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+from uuid import UUID
 
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.sqlite import (
@@ -75,6 +77,64 @@ def connect(path: Path, *, readonly: bool = True, timeout: float = 10) -> sqlite
     return sqlite3.connect(
         read_uri(path) if readonly else write_uri(path), uri=True, timeout=timeout
     )
+
+
+def share_connections(store: Any) -> None:
+    """Let every thread of this process read ``store``'s file through one connection of its
+    own, kept (a server's store, #27: a query then costs no connection opened; a reading
+    connection in autocommit sees every commit made since, by any process)."""
+    if not store.location.is_server:
+        store._file_connections = threading.local()
+
+
+def kept_connection(store: Any, readonly: bool) -> sqlite3.Connection:
+    """A plain connection to the store's file: this thread's own, kept, in a store that shares
+    them (see :func:`share_connections`); else a new one, closed when dropped."""
+    shared = getattr(store, "_file_connections", None)
+    if shared is None:
+        return connect(store.path, readonly=readonly)
+    key = "reading" if readonly else "writing"
+    conn: sqlite3.Connection | None = getattr(shared, key, None)
+    if conn is None:
+        conn = connect(store.path, readonly=readonly)
+        conn.isolation_level = None  # autocommit: each read sees the file as it is now
+        setattr(shared, key, conn)
+    return conn
+
+
+def last_id(store: Any) -> int:
+    """The store's last notification id (0: nothing stored), read through this thread's kept
+    connection where the store keeps them (some fifteen microseconds where eventsourcing's
+    recorder takes a few hundred, #27), else asked of the recorder."""
+    if getattr(store, "_file_connections", None) is None:
+        return int(store.recorder.max_notification_id() or 0)
+    row = kept_connection(store, True).execute(f"select max(rowid) from {EVENTS}").fetchone()
+    return int(row[0] or 0)
+
+
+def version_of(store: Any, originator: UUID) -> int | None:
+    """The version an aggregate is at in the store (0: none stored), as :func:`last_id` reads;
+    None in a store that keeps no connections."""
+    last = last_of(store, originator)
+    return None if last is None else last[0]
+
+
+def last_of(store: Any, originator: UUID) -> tuple[int, bytes | None] | None:
+    """An aggregate's last stored event, its version and state (``(0, None)``: none stored),
+    in one indexed read through this thread's kept connection; None in a store that keeps no
+    connections."""
+    if getattr(store, "_file_connections", None) is None:
+        return None
+    row = (
+        kept_connection(store, True)
+        .execute(
+            f"select originator_version, state from {EVENTS} where originator_id = ? "
+            "order by originator_version desc limit 1",
+            [originator.hex],  # (as eventsourcing stores an id)
+        )
+        .fetchone()
+    )
+    return (0, None) if row is None else (int(row[0]), row[1])
 
 
 @contextmanager

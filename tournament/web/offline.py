@@ -131,14 +131,15 @@ async def send_move(request: Request) -> Response:
     match, at, form = move
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False)
-    now = await run_in_threadpool(position_of, store, found, match, lexicon)
     if ok:
-        stored, salt = said
+        stored, salt, after = said
+        position = int(after.replay.position)  # (the match as the move left it: not read again)
         if salt:
             request.session["salt"] = {"player": form.get("by", ""), "salt": salt}
         text = recorded(stored, request)
         flash(request, text)  # the page drawn next says it, as after a form
-        return answer(request, 200, "stored", text, position=now)
+        return answer(request, 200, "stored", text, position=position)
+    now = await run_in_threadpool(position_of, store, found, match, lexicon)
     if now is not None and now != at:
         after = await run_in_threadpool(already, store, form, at, lexicon)
         if after is not None:  # stored before, its answer lost on the way

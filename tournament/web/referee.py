@@ -24,7 +24,7 @@ from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
 from tournament.services import day, dice, matches, play, tablefiles, tables
-from tournament.services.matches import load, parsed, summary
+from tournament.services.matches import Loaded, load, parsed, summary
 from tournament.services.stores import Store
 from tournament.web import views
 from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
@@ -115,10 +115,10 @@ def event_from_form(kind: str, by: str, form: FormData) -> dict[str, Any]:
 
 def record_at(
     store: Store, number_: str, event: dict[str, Any], expected: int, lexicon: str | None
-) -> list[Any]:
+) -> tuple[Loaded, list[Any]]:
     """Record a form's move through the notation service, as the CLI and the console do: if
     the match is no longer at ``expected`` (another phone at the table), nothing is stored."""
-    return play.record_move(store, number_, notation(parsed(event)), lexicon, expected)[1]
+    return play.record_move(store, number_, notation(parsed(event)), lexicon, expected)
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -196,6 +196,15 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
 OPENED = 8  # the table links a phone's session remembers having opened
 
 
+def _looked_up(store: Store, token: str) -> tuple[tuple[int, int], bool] | None:
+    """A token's round and table, and whether that round is closed (None: no table's token);
+    in one worker thread's turn (#27: every request of a table asks)."""
+    found = find(store, token)
+    if found is None:
+        return None
+    return found, paired(views.current_tournament(store), found[0]).closed
+
+
 async def _table_of(request: Request) -> tuple[int, int] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
     per session and per address: see :class:`tournament.web.security.RateLimit`).
@@ -212,7 +221,8 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
-    found = await run_in_threadpool(find, store, token) if len(token) < 64 else None
+    looked = await run_in_threadpool(_looked_up, store, token) if len(token) < 64 else None
+    found, closed = looked if looked is not None else (None, False)
     opened = dict(request.session.get("opened") or {})
     key = token_hash(token)[:16]
     if found is None:
@@ -228,8 +238,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
     if opened.get(key) != list(found):
         opened[key] = list(found)
         request.session["opened"] = dict(list(opened.items())[-OPENED:])
-    t = await run_in_threadpool(views.current_tournament, store)
-    if paired(t, found[0]).closed:
+    if closed:
         return refusal(
             request,
             403,
@@ -298,9 +307,9 @@ def move_text(form: FormData) -> str:
 
 def store_move(
     store: Store, found: tuple[int, int], form: FormData, lexicon: str | None
-) -> tuple[list[Any], str | None]:
+) -> tuple[list[Any], str | None, Loaded]:
     """Record the move a table's form describes (at the position it carries): the events
-    stored, and the salt of a word sealed (shown once to the referee)."""
+    stored, the salt of a word sealed (shown once to the referee), and the match after it."""
     bounded(form)
     match = _match_of_table(store, found, field(form, "match"))
     expected = number(form, "position", DIGITS)
@@ -310,8 +319,10 @@ def store_move(
             raise Refused(msg("an empty word cannot be sealed"))
         commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
         event = {"type": "seal", "by": field(form, "by"), "commitment": commitment}
-        return record_at(store, match, event, expected, lexicon), salt
-    return play.record_move(store, match, move_text(form), lexicon, expected)[1], None
+        loaded, stored = record_at(store, match, event, expected, lexicon)
+        return stored, salt, loaded
+    loaded, stored = play.record_move(store, match, move_text(form), lexicon, expected)
+    return stored, None, loaded
 
 
 async def record_move(request: Request) -> Response:

@@ -112,9 +112,20 @@ def lang_of(request: Any) -> str:
 
 
 def page_words(lang: str) -> dict[str, str]:
-    """The exports' words and the pages' own, in one language (``it`` or ``en``)."""
-    t = translator(lang)
-    return {**words(lang), **{key: t.gettext(text) for key, text in PAGE_WORDS.items()}}
+    """The exports' words and the pages' own, in one language (``it`` or ``en``): looked up in
+    the catalogue once a process and language (#27: every page asks), a copy each call."""
+    made = _PAGE_WORDS.get(lang)
+    if made is None or made[0] != len(PAGE_WORDS):  # (words added since: looked up again)
+        t = translator(lang)
+        made = (
+            len(PAGE_WORDS),
+            {**words(lang), **{k: t.gettext(v) for k, v in PAGE_WORDS.items()}},
+        )
+        _PAGE_WORDS[lang] = made
+    return dict(made[1])
+
+
+_PAGE_WORDS: dict[str, tuple[int, dict[str, str]]] = {}
 
 
 # What a referee records, by the event's kind (the buttons and the turns' descriptions).
