@@ -10,8 +10,10 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
+from tournament.errors import Refused
 from tournament.readside import kept, readmodels
 from tournament.readside.reading import read_match
 from tournament.services import play, tables
@@ -144,3 +146,57 @@ def test_a_kept_match_whose_store_changed_underneath_is_read_again(tmp_path: Pat
     play.record_move(server, number, "roll giallo d20 11")
     assert load(Store(one), number).match.lines[:-1] == load(Store(other), number).match.lines
     assert Store(one).get_match(number).intact()
+
+
+def test_a_move_of_another_thread_while_one_is_kept_never_leaves_a_replay_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two referees' moves on one match at the same moment (a PostgreSQL server takes no lock):
+    the second, run in the first's last step, finds the replay kept with the lines it replayed;
+    the server then judges the next move as a fresh read of the store does."""
+    store = build(tmp_path / "t.db")
+    paired(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    number = tables.start_match(store, 1, 1, "tiro").number
+    server = Store(tmp_path / "t.db")
+    kept.keep(server)
+    play.record_move(server, number, "roll giallo d6 6 6 5 1")
+    handed_on = kept.written
+    interleaved: list[str] = []
+
+    def written(store: Store, match: object) -> None:
+        handed_on(store, match)
+        if not interleaved:  # the other thread, in this one's window
+            interleaved.append("B")
+            play.record_move(server, number, "roll giallo d20 11")
+
+    monkeypatch.setattr(kept, "written", written)
+    play.record_move(server, number, "roll blu d6 5 4 2 1")
+    monkeypatch.setattr(kept, "written", handed_on)
+    assert interleaved == ["B"]
+    fresh, served = load(Store(tmp_path / "t.db"), number), load(server, number)
+    assert len(served.replay.events) == len(fresh.replay.events) == 3
+    assert served.replay.state == fresh.replay.state
+    with pytest.raises(Refused, match="may not roll now"):
+        play.record_move(server, number, "roll giallo d20 12")
+
+
+def test_a_tournament_started_over_under_a_server_is_read_again(tmp_path: Path) -> None:
+    """Another process replaces the tournament (its events gone, a new one created, as the
+    demo's rebuild does): the server serves and writes the new one, never on top of the old."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.services import day
+
+    db = tmp_path / "t.db"
+    build(db, ("a", "b", "c", "d"))
+    server = Store(db)
+    kept.keep(server)
+    assert kept.tournament(server).settings["name"] == "Torneo di prova"
+    with sqlite3.connect(db) as c:
+        c.execute("delete from stored_events where originator_id = ?", [TOURNAMENT_ID.hex])
+        c.execute("delete from stored_snapshots")
+    day.create(Store(db), "Altro torneo", games=GAMES, rounds=1)
+    assert kept.tournament(server).settings["name"] == "Altro torneo"
+    day.add_players(server, ["zeta"])
+    again = day.get_tournament(Store(db))  # a fresh read: the store's chain whole
+    assert (again.settings["name"], list(again.players)) == ("Altro torneo", ["zeta"])

@@ -40,8 +40,9 @@ def test_forty_tables_starting_at_once_all_start_each_written_once(
 ) -> None:
     store = build(server_db, players=tuple(f"p{i:02d}" for i in range(2 * TABLES)))
     day.pair_next_round(store)
-    # Eight servers' stores (each its own connections and kept tournament), five tables each.
-    terminals = [Store(server_db) for _ in range(8)]
+    # Four servers' stores (each its own connections and kept tournament), ten tables each
+    # (more would take the connections the test server keeps for the other test worker).
+    terminals = [Store(server_db) for _ in range(4)]
     for terminal in terminals:
         kept.keep(terminal)
     opened: list[int] = []
@@ -74,7 +75,10 @@ def test_forty_tables_starting_at_once_all_start_each_written_once(
         for terminal in terminals:
             stores.close(terminal)
     assert refused == []
-    t = day.get_tournament(Store(server_db))
+    reader = Store(server_db)
+    t = day.get_tournament(reader)
+    stores.close(reader)
+    stores.close(store)
     started = [tb for tb in t.rounds[0]["tables"] if tb.get("matches")]
     assert len(started) == TABLES
     numbers = [m for tb in started for m in tb["matches"].values()]
@@ -247,3 +251,44 @@ def test_a_server_that_cannot_listen_polls_at_the_interval(
             messages = seen.result()
         assert not hub.listening.is_set()
     assert [(m["match"], m["type"]) for m in messages] == [("M1", "roll")]
+
+
+def test_a_store_that_fails_to_count_is_asked_again_after_the_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One failure of the store (a busy file, a lost server) makes this process count alone
+    for a window, not for good: the limit holds across processes again after it."""
+    from tournament.web import security
+
+    clock = [1000.0]
+    monkeypatch.setattr(security.time, "monotonic", lambda: clock[0])
+    asked: list[str] = []
+
+    def count(store: Any, keys: list[str], since: float) -> dict[str, int]:
+        asked.append("count")
+        if len(asked) == 1:
+            raise OSError("database is locked")
+        return {key: 9 for key in keys}  # the other processes' failures
+
+    monkeypatch.setattr(stores, "count_guesses", count)
+    limit = security.RateLimit(limit=5, window=60, store=object())
+    assert limit._stored("count", ["address x"]) is None  # failed: this process counts
+    assert not limit._asks()
+    clock[0] += 30
+    assert not limit._asks() and asked == ["count"]
+    clock[0] += 31
+    assert limit._asks() and limit._stored("count", ["address x"]) == {"address x": 9}
+
+
+def test_a_name_looked_up_in_the_standings_is_drawn_not_kept(tmp_path: Path) -> None:
+    """Any text can be typed in the standings' name field: such a page is not kept, so no one
+    can push the room's pages off the shelf by typing names."""
+    store = build(str(tmp_path / "t.db"))
+    with make_client(Store(str(tmp_path / "t.db"))) as client:
+        shelf = client.app.state.shelf  # type: ignore[attr-defined]
+        assert client.get("/standings").status_code == 200
+        kept_before = len(shelf.pages)
+        for n in range(20):
+            assert client.get(f"/standings?player=nobody{n}").status_code == 200
+        assert len(shelf.pages) == kept_before
+    store.close()

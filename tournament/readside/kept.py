@@ -93,8 +93,13 @@ def tournament(store: Store) -> Tournament | None:
             return t
         try:
             forward: Tournament = _project(copied(t), new)
-        except Exception:  # anything a changed byte can make of a stored event
-            return _stored(store)
+        except Exception:  # a changed byte, or a tournament replaced: read it afresh
+            fresh = _stored(store)
+            if fresh is None:
+                _tournaments.pop(store, None)
+            else:
+                _tournaments[store] = fresh
+            return fresh
         _tournaments[store] = forward
     return forward
 
@@ -106,7 +111,12 @@ def _newer(store: Store, t: Tournament) -> list[Any]:
     if not _moved(store, TOURNAMENT_ID, t.version):
         return []
     try:
-        return list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
+        newer = list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
+        if not newer:  # none after it: unless the one stored is below it (started over)
+            last = list(store.repository.event_store.get(TOURNAMENT_ID, desc=True, limit=1))
+            if not last or last[0].originator_version != t.version:
+                return [None]
+        return newer
     except Exception:  # an event that cannot be read: said by the next full read
         return [None]
 

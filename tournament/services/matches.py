@@ -317,15 +317,17 @@ def _store_event(
     store.append(loaded.match, [event_line(e) for e in stored])
     # A server keeps the aggregate and the replay as the move left them: the page drawn next
     # and the next move start from there (each checked against the store first, #27).
-    kept.written(store, loaded.match)
+    # The replay is kept with the lines it replayed before the aggregate is handed on: once
+    # handed on, another thread's move may extend it (its lines change in place).
     key = _replay_key(store, loaded.match, lexicon_path)
-    kept.remember(store, key, loaded.match.header, loaded.match.lines, replay)
+    kept.remember(store, key, loaded.match.header, tuple(loaded.match.lines), replay)
     if replay.outcome is not None:
         from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head
         )
 
         record_head(store, loaded.match)
+    kept.written(store, loaded.match)  # the last use of it here
     return Loaded(loaded.match, replay), stored
 
 

@@ -76,8 +76,13 @@ def open_store(db: str | Path | Location, lexicon: str | None, create: bool = Fa
 def close(store: Store) -> None:
     """Give back a store's connections: its read models', its turn's to write the tournament
     (:mod:`tournament.storage.writers`) and its own."""
+    close_store(store)  # (its turn's too)
+
+
+def close_turn(store: Store) -> None:
+    """Give back the connection a store's turn to write the tournament holds (a server's, as it
+    stops; the store stays open)."""
     writers.close(store)
-    close_store(store)
 
 
 def discard(path: Path) -> bool:

@@ -127,8 +127,12 @@ Location = SqliteFile | PostgresServer
 
 
 def close(store: Any) -> None:
-    """Give back a store's connections (its read models' too): a server counts them."""
+    """Give back a store's connections (its read models' and its writers' turn too): a server
+    counts them."""
     close_reads(store)
+    turn = getattr(store, "_turn", None)  # (storage.writers: a PostgreSQL store's lock)
+    if turn is not None:
+        turn.close()
     store.close()
 
 

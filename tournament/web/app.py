@@ -258,6 +258,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         finally:
             await hub.stop()
             close_reads(store)  # a server's connections, one a worker thread
+            stores.close_turn(store)  # and the writers' lock (PostgreSQL)
 
     secret = settings.secret or signing_secret(store)
     app = Starlette(

@@ -109,7 +109,8 @@ class RateLimit:
     :func:`tournament.services.stores.note_guess`), so that every server process over it
     (``serve --workers``, servers on several machines) counts the same guesses (#27); a look is
     one indexed query, made only by a request that could fail (a login, a table's link). Where
-    the store cannot keep them (a file opened read-only), this process counts alone.
+    the store cannot keep them (a file opened read-only, a moment of a busy or lost database),
+    this process counts alone for a window, then asks the store again.
     """
 
     def __init__(
@@ -117,6 +118,7 @@ class RateLimit:
     ) -> None:
         self.limit, self.window, self.room, self.store = limit, window, room, store
         self.failures: dict[str, deque[float]] = {}
+        self.resting = float("-inf")  # the store is not asked before then (it failed)
 
     def _recent(self, client: str) -> deque[float]:
         now = time.monotonic()
@@ -139,7 +141,7 @@ class RateLimit:
 
     async def blocked(self, request: Request) -> bool:
         keys = self._keys(request, False)
-        if self.store is not None:
+        if self._asks():
             counted = await run_in_threadpool(self._stored, "count", [k for k, _ in keys])
             if counted is not None:
                 return any(counted.get(k, 0) >= most for k, most in keys)
@@ -147,12 +149,16 @@ class RateLimit:
 
     async def failed(self, request: Request) -> None:
         keys = [k for k, _ in self._keys(request, True)]
-        if self.store is not None:
+        if self._asks():
             if await run_in_threadpool(self._stored, "note", keys) is not None:
                 return
         for key in keys:
             self._recent(key)
             self.failures.setdefault(key, deque()).append(time.monotonic())
+
+    def _asks(self) -> bool:
+        """Whether the store is asked (given one, and it did not fail in the last window)."""
+        return self.store is not None and time.monotonic() >= self.resting
 
     def _stored(self, what: str, keys: list[str]) -> dict[str, int] | None:
         """The store's count of each key's recent failures (``note``: one more each); None
@@ -167,10 +173,10 @@ class RateLimit:
                 return stores.count_guesses(self.store, keys, time.time() - self.window)
         except Exception as e:  # noqa: BLE001 - guesses are still counted, in this process
             logging.getLogger("tournament.web").warning(
-                "wrong guesses are counted in this process only (the store cannot keep them): %s",
-                e,
-            )
-            self.store = None
+                "wrong guesses are counted in this process only for %d s (the store cannot "
+                "keep them): %s", self.window, e,
+            )  # fmt: skip
+            self.resting = time.monotonic() + self.window
             return None
 
 

@@ -245,6 +245,10 @@ def public(
                 data = await run_in_threadpool(gathered, state, dict(request.path_params), None)
                 shown = shape.data(data, variant)
                 return await run_in_threadpool(page, request, template, shown, api(request))
+            if variant[:1] == ("player",):  # a name typed (any text): drawn, not kept
+                data = await run_in_threadpool(gathered, state, dict(request.path_params), at)
+                shown = shape.data(data, variant)
+                return await run_in_threadpool(page, request, template, shown, api(request))
             tag = etag(at, lang, variant)
             if (same := unchanged(request, tag)) is not None:
                 return same
