@@ -297,7 +297,11 @@ class Load:
         self.started.set()
         await asyncio.gather(*referees, *(self.pages() for _ in range(loaders)))
         self.elapsed = time.monotonic() - start
-        await asyncio.sleep(2)  # the last messages
+        for _ in range(8):  # the last messages: until none has come for half a second (<= 2 s)
+            seen = len(self.delays)
+            await asyncio.sleep(0.25)
+            if len(self.delays) == seen and (not listeners or self.delays):
+                break
         self.cpu.append(self.cpu_at())
         self.own_cpu = time.process_time() - own
         self.stop = time.monotonic()  # a stream closed from now on is not an error
