@@ -173,13 +173,13 @@ def arguments() -> argparse.Namespace:
     add("--page-players", type=int, nargs="*", default=[16, 1024])
     add("--no-pages", action="store_true", help="leave out the requests a second")
     add("--dir", type=Path, help="where web_pages.py keeps its simulated tournaments")
-    add("--settle", type=float, default=90, help="seconds at most to wait for the load < 2.5")
-    add("--quick", action="store_true", help="a smoke run: 8 s steps of 5 referees, 20 with "
-        "1,000 viewers, pages at 16 players")
+    add("--settle", type=float, default=60, help="seconds at most to wait for the load < 2.5")
+    add("--quick", action="store_true", help="a smoke run: 5 s steps of 5 referees with no "
+        "viewers and with 1,000, pages at 16 players, 5 s at most waiting for the load")
     args = parser.parse_args()  # fmt: skip
     if args.quick:
-        args.seconds, args.referees, args.crowd = min(args.seconds, 8), [5], [20]
-        args.page_players, args.settle = [16], min(args.settle, 15)
+        args.seconds, args.cpu_referees, args.referees, args.crowd = 5, 5, [], [5]
+        args.page_players, args.settle = [16], min(args.settle, 5)
     return args
 
 
