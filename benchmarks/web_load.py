@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import socket
@@ -25,12 +24,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from viewers import Viewer  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"
 GAMES = ["tiro", "texas", "ventuno", "updown"]
@@ -136,54 +137,6 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-@lru_cache(maxsize=4096)
-def stamp(at: bytes) -> float:
-    """A message's ``at`` (the write's own time) as seconds since the epoch (every viewer reads
-    the same ones: parsed once)."""
-    return datetime.fromisoformat(at.decode()).timestamp()
-
-
-class Viewer(asyncio.Protocol):
-    """One phone on ``/api/live``, cheap enough that a thousand of them leave the cores to the
-    server: a raw socket, one GET, and of what comes back only each match message's ``at``
-    read (the delay from the move's write to its arrival here)."""
-
-    def __init__(self, load: Load, request: bytes, ready: Any) -> None:
-        self.load, self.request, self.ready = load, request, ready
-        self.head: bytes | None = b""  # None once the response's headers are read
-        self.tail = b""
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        transport.write(self.request)
-
-    def data_received(self, data: bytes) -> None:
-        if self.head is not None:
-            head, found, data = (self.head + data).partition(b"\r\n\r\n")
-            if not found:
-                self.head = head
-                return
-            self.head = None
-            if head.split(b" ", 2)[1:2] != [b"200"]:
-                self.load.error(f"stream {head.split(b' ', 2)[1:2][0].decode()}")
-                self.transport.close()
-                return
-            self.ready()
-        now, chunk = time.time(), self.tail + data
-        cut = chunk.rfind(b"\n") + 1
-        self.tail, delays = chunk[cut:], self.load.delays
-        at = chunk.find(b'"at":"', 0, cut)
-        while at >= 0:  # (a message without a match says "match":null before its "at")
-            line = chunk.rfind(b"data:", 0, at)
-            if chunk.find(b'"match":null', line, at) < 0:
-                delays.append(now - stamp(chunk[at + 6 : chunk.index(b'"', at + 6)]))
-            at = chunk.find(b'"at":"', at + 6, cut)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if time.monotonic() < self.load.stop:
-            self.load.error("stream")
-
-
 class Load:
     def __init__(self, url: str, seconds: float) -> None:
         self.url, self.seconds = url, seconds
@@ -205,20 +158,16 @@ class Load:
         """``count`` open streams, connected a hundred at a time; each has read its headers."""
         host, port = self.url.removeprefix("http://").split(":")
         request = (
-            f"GET /api/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
-            "Accept: text/event-stream\r\n\r\n"
+            f"GET /api/live HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n"
         ).encode()
         loop, open_ = asyncio.get_running_loop(), []
         for first in range(0, count, 100):
             ready = [asyncio.Event() for _ in range(first, min(first + 100, count))]
-            made = await asyncio.gather(
-                *(
-                    loop.create_connection(
-                        lambda e=e: Viewer(self, request, e.set), host, int(port)  # type: ignore[misc]
-                    )
-                    for e in ready
-                )
-            )
+
+            def phone(e: asyncio.Event) -> Any:
+                return loop.create_connection(lambda: Viewer(self, request, e.set), host, int(port))
+
+            made = await asyncio.gather(*(phone(e) for e in ready))
             open_ += [transport for transport, _ in made]
             await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 60)
         return open_
@@ -339,15 +288,23 @@ def serve(db: str, port: int, workers: int = 1, profile: str | None = None) -> A
             sys.executable,
             *(["-m", "pyinstrument", "-r", "text", "-o", profile] if profile else []),
             "-m", "tournament", "--db", str(db), "serve", "--port", str(port),
-            "--organizer-passphrase", PASSPHRASE, *(["--workers", str(workers)] if workers > 1 else []),
+            "--organizer-passphrase", PASSPHRASE,
+            *(["--workers", str(workers)] if workers > 1 else []),
         ],
         env={**os.environ},
     )  # fmt: skip
 
 
 def step(
-    server: str | None, referees: int, listeners: int, seconds: float, *, loaders: int = 0,
-    pace: float = 1.5, workers: int = 1, profile: str | None = None,
+    server: str | None,
+    referees: int,
+    listeners: int,
+    seconds: float,
+    *,
+    loaders: int = 0,
+    pace: float = 1.5,
+    workers: int = 1,
+    profile: str | None = None,
 ) -> Load:
     """One measure on a new store (a file, or a new schema of ``server``) and a new server,
     both gone after it."""  # fmt: skip

@@ -15,7 +15,7 @@ def test_the_smallest_step_measures_a_real_server() -> None:
     command = [
         sys.executable, str(ROOT / "benchmarks" / "festival.py"), "--backends", "sqlite",
         "--cpu-referees", "0", "--referees", "1", "--viewers", "3", "--crowd", "--no-pages",
-        "--seconds", "3", "--pace", "0.3", "--settle", "0",
+        "--seconds", "1.5", "--pace", "0.25", "--settle", "0",
     ]  # fmt: skip
     done = subprocess.run(
         command, capture_output=True, text=True, timeout=90,
