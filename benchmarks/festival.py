@@ -156,7 +156,8 @@ def page_table(rates: dict[tuple[int, str], float], players: list[int]) -> list[
     return lines
 
 
-def arguments() -> argparse.Namespace:
+def arguments_from(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line's options (``argv``: the process's own when None)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add = parser.add_argument
     add(
@@ -188,7 +189,7 @@ def arguments() -> argparse.Namespace:
         help="a smoke run: 5 s steps of 5 referees with no "
         "viewers and with 1,000, pages at 16 players, 5 s at most waiting for the load",
     )
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.quick:
         args.seconds, args.cpu_referees, args.referees, args.crowd = 5, 5, [], [5]
         args.page_players, args.settle = [16], min(args.settle, 5)
@@ -196,7 +197,7 @@ def arguments() -> argparse.Namespace:
 
 
 def main() -> None:
-    args = arguments()
+    args = arguments_from()
     started = time.monotonic()
     steps = plan(args)
     print(f"machine: {os.cpu_count()} cores; {len(steps)} steps of {args.seconds:g} s", flush=True)
