@@ -203,7 +203,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores; {len(steps)} steps of {args.seconds:g} s", flush=True)
     if "postgresql" in args.backends and not args.server:
         print("  (no --server: PostgreSQL left out)")
-    results = []
+    results, failed = [], []
     for s in steps:
         before = settle(args.settle)
         print(
@@ -211,7 +211,12 @@ def main() -> None:
             f"(load average {before:.1f})",
             flush=True,
         )
-        f = measure(s, args)
+        try:
+            f = measure(s, args)
+        except (Exception, SystemExit) as e:  # (one step's failure loses not the others)
+            print(f"    the step failed: {type(e).__name__}: {e}", flush=True)
+            failed.append(s)
+            continue
         results.append((s, f, before))
         print("  " + row(s, f, before), flush=True)
     rates, output = ({}, "") if args.no_pages or not args.page_players else pages(args)
@@ -221,6 +226,8 @@ def main() -> None:
         print(HEADER)
         print("\n".join(row(s, f, before) for s, f, before in results))
         print("\n" + "\n".join(goals(results)))
+    for s in failed:
+        print(f"- failed: {s.backend}, {s.workers} worker(s), {s.referees} x {s.viewers:,}")
     if rates:
         print("\nRequests a second, one worker (loaded again):\n")
         print("\n".join(page_table(rates, args.page_players)))
