@@ -238,6 +238,11 @@ class Load:
         self.started = asyncio.Event()
         referees = [asyncio.create_task(self.referee(k, pace)) for k in links]
         while self.chosen < len(links):
+            lost = [r.exception() for r in referees if r.done() and r.exception()]
+            if lost:  # (the server went away before every partita was chosen)
+                for r in referees:
+                    r.cancel()
+                raise SystemExit(f"a referee's table page failed: {lost[0]!r}")
             await asyncio.sleep(0.05)  # (each table's partita: not the moves' figures)
         self.post_ms.clear()
         self.cpu, own = [self.cpu_at()], time.process_time()
