@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import re
 import socket
@@ -25,11 +24,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from viewers import Viewer  # noqa: E402
 
 PASSPHRASE = "benchmark passphrase"
 GAMES = ["tiro", "texas", "ventuno", "updown"]
@@ -101,17 +103,25 @@ def build(db: str, tables: int) -> None:
     close(store)
 
 
+def descendants(pid: int) -> list[int]:
+    """A process and every process under it (uvicorn's workers, their own children)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*/children"):
+            try:
+                todo += [int(c) for c in task.read_text().split()]
+            except OSError:
+                continue
+    return found
+
+
 def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time a process (and its children: workers) has used so far."""
+    """The user and system CPU time a process and its children (workers) have used so far."""
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
-    pids = [pid]
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(c) for c in children]
-    except OSError:
-        pass
-    for p in pids:
+    for p in descendants(pid):
         try:
             fields = Path(f"/proc/{p}/stat").read_text().rpartition(")")[2].split()
         except OSError:
@@ -134,32 +144,33 @@ class Load:
         self.page_ms: list[float] = []
         self.post_ms: list[float] = []
         self.errors: dict[str, int] = {}
-        self.moves = 0
+        self.moves = self.chosen = 0
         self.stop = 0.0
         self.cpu: list[float] = []
         self.cpu_at = lambda: 0.0
+        self.elapsed = float("nan")  # from the first move's wait to the last referee's end
+        self.own_cpu = float("nan")  # this process's CPU (the load itself) over that time
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
 
-    async def listener(self, ready: asyncio.Event, count: list[int], total: int) -> None:
-        try:
-            async with httpx.AsyncClient(timeout=None) as http:
-                async with http.stream("GET", f"{self.url}/api/live") as stream:
-                    count[0] += 1
-                    if count[0] == total:
-                        ready.set()
-                    async for line in stream.aiter_lines():
-                        if line.startswith("data:"):
-                            m = json.loads(line[5:])
-                            if m["match"]:  # from the write's own time stamp to here
-                                stored = datetime.fromisoformat(m["at"]).timestamp()
-                                self.delays.append(time.time() - stored)
-                        if time.monotonic() > self.stop + 2:
-                            return
-        except (httpx.HTTPError, asyncio.CancelledError):
-            if time.monotonic() < self.stop:
-                self.error("stream")
+    async def viewers(self, count: int) -> list[Any]:
+        """``count`` open streams, connected a hundred at a time; each has read its headers."""
+        host, port = self.url.removeprefix("http://").split(":")
+        request = (
+            f"GET /api/live HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n"
+        ).encode()
+        loop, open_ = asyncio.get_running_loop(), []
+        for first in range(0, count, 100):
+            ready = [asyncio.Event() for _ in range(first, min(first + 100, count))]
+
+            def phone(e: asyncio.Event) -> Any:
+                return loop.create_connection(lambda: Viewer(self, request, e.set), host, int(port))
+
+            made = await asyncio.gather(*(phone(e) for e in ready))
+            open_ += [transport for transport, _ in made]
+            await asyncio.wait_for(asyncio.gather(*(e.wait() for e in ready)), 60)
+        return open_
 
     async def pages(self) -> None:
         async with httpx.AsyncClient(timeout=10) as http:
@@ -174,7 +185,7 @@ class Load:
                 self.page_ms.append((time.monotonic() - start) * 1000)
 
     async def referee(self, link: str, pace: float) -> None:
-        async with httpx.AsyncClient(timeout=10, follow_redirects=True) as http:
+        async with httpx.AsyncClient(timeout=30, follow_redirects=True) as http:
             page = (await http.get(link)).text
 
             async def post(path: str, data: dict[str, Any]) -> str:
@@ -191,9 +202,13 @@ class Load:
                     self.error(f"record {r.status_code}" + (f": {bad.group(1)}" if bad else ""))
                 return r.text
 
-            page = await post("/partita", {"games": GAMES})
-            meta = re.search(r'<p class="meta">(.+?)</p>', page).group(1)  # type: ignore[union-attr]
-            players = re.sub(r"<[^>]+>", "", meta).split(" – ")  # (each name in its own element)
+            try:
+                page = await post("/partita", {"games": GAMES})
+                meta = re.search(r'<p class="meta">(.+?)</p>', page).group(1)  # type: ignore[union-attr]
+                players = re.sub(r"<[^>]+>", "", meta).split(" – ")  # (each name its element)
+            finally:
+                self.chosen += 1
+            await self.started.wait()  # every table's partita chosen: the moves from here
             for seats, moves in ((players, TIRO), (players[1:] + players[:1], TEXAS)):
                 page = await post("/start", {"game": GAMES[0] if moves is TIRO else GAMES[1]})
                 for seat, kind, fields in moves:
@@ -205,9 +220,8 @@ class Load:
                     if not (match and position):
                         self.error("page")
                         return
-                    key = (match.group(1), int(position.group(1)) + 1)
                     data = {
-                        "match": key[0],
+                        "match": match.group(1),
                         "position": position.group(1),
                         "kind": kind,
                         "by": seats[seat],
@@ -216,38 +230,122 @@ class Load:
                     page = await post("/record", data)
                     self.moves += 1
 
-    async def run(
-        self, links: list[str], listeners: int, loaders: int, pace: float, server: Any
-    ) -> None:
-        ready, count = asyncio.Event(), [0]
-        if not listeners:
-            ready.set()
-        self.stop = time.monotonic() + self.seconds + 60
-        streams = [
-            asyncio.create_task(self.listener(ready, count, listeners)) for _ in range(listeners)
-        ]
-        await asyncio.wait_for(ready.wait(), 60)
-        self.cpu = [self.cpu_at()]
-        self.stop = time.monotonic() + self.seconds
-        work = [self.pages() for _ in range(loaders)] + [self.referee(k, pace) for k in links]
-        await asyncio.gather(*work)
-        await asyncio.sleep(2)  # the last messages
+    async def run(self, links: list[str], listeners: int, loaders: int, pace: float) -> None:
+        """The load for ``seconds``: ``listeners`` streams open first, then the referees (each
+        choosing its partita, then its moves at ``pace``) and the ``loaders``."""
+        self.stop = time.monotonic() + self.seconds + 120
+        streams = await self.viewers(listeners)
+        self.started = asyncio.Event()
+        referees = [asyncio.create_task(self.referee(k, pace)) for k in links]
+        while self.chosen < len(links):
+            lost = [r.exception() for r in referees if r.done() and r.exception()]
+            if lost:  # (the server went away before every partita was chosen)
+                for r in referees:
+                    r.cancel()
+                raise SystemExit(f"a referee's table page failed: {lost[0]!r}")
+            await asyncio.sleep(0.05)  # (each table's partita: not the moves' figures)
+        self.post_ms.clear()
+        self.cpu, own = [self.cpu_at()], time.process_time()
+        start = time.monotonic()
+        self.stop = start + self.seconds
+        self.started.set()
+        await asyncio.gather(*referees, *(self.pages() for _ in range(loaders)))
+        self.elapsed = time.monotonic() - start
+        for _ in range(8):  # the last messages: until none has come for half a second (<= 2 s)
+            seen = len(self.delays)
+            await asyncio.sleep(0.25)
+            if len(self.delays) == seen and (not listeners or self.delays):
+                break
         self.cpu.append(self.cpu_at())
+        self.own_cpu = time.process_time() - own
         self.stop = time.monotonic()  # a stream closed from now on is not an error
-        for t in streams:  # the clients hang up first: the server ends each stream cleanly
-            t.cancel()
-        await asyncio.gather(*streams, return_exceptions=True)
+        for transport in streams:  # the clients hang up first: the server ends each stream
+            transport.close()
         await asyncio.sleep(0.5)
-        server.terminate()
+
+    def figures(self) -> dict[str, float]:
+        """What a step measured: moves a second, latencies (ms), the server's CPU a move (ms)."""
+        cpu = self.cpu[-1] - self.cpu[0] if len(self.cpu) == 2 else float("nan")
+        delays = [d * 1000 for d in self.delays]
+        return {
+            "moves": self.moves,
+            "moves_s": self.moves / self.elapsed,
+            "post_p50": pct(self.post_ms, 50),
+            "post_p99": pct(self.post_ms, 99),
+            "page_p50": pct(self.page_ms, 50),
+            "page_p99": pct(self.page_ms, 99),
+            "pages": len(self.page_ms),
+            "deliveries": len(delays),
+            "stream_p50": pct(delays, 50),
+            "stream_p99": pct(delays, 99),
+            "cpu_s": cpu,
+            "cpu_move_ms": cpu * 1000 / max(self.moves, 1),
+            "own_cpu_s": self.own_cpu,
+            "elapsed": self.elapsed,
+            "errors": sum(self.errors.values()),
+        }
+
+
+def serve(db: str, port: int, workers: int = 1, profile: str | None = None) -> Any:
+    """A real ``tournament serve`` process on 127.0.0.1 (``profile``: under pyinstrument)."""
+    return subprocess.Popen(
+        [
+            sys.executable,
+            *(["-m", "pyinstrument", "-r", "text", "-o", profile] if profile else []),
+            "-m", "tournament", "--db", str(db), "serve", "--port", str(port),
+            "--organizer-passphrase", PASSPHRASE,
+            *(["--workers", str(workers)] if workers > 1 else []),
+        ],
+        env={**os.environ},
+    )  # fmt: skip
+
+
+def step(
+    server: str | None,
+    referees: int,
+    listeners: int,
+    seconds: float,
+    *,
+    loaders: int = 0,
+    pace: float = 1.5,
+    workers: int = 1,
+    profile: str | None = None,
+) -> Load:
+    """One measure on a new store (a file, or a new schema of ``server``) and a new server,
+    both gone after it."""  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        db, drop = fresh_store(tmp, server)
+        try:
+            build(db, referees)
+            port = free_port()
+            process = serve(db, port, workers, profile)
+            try:
+                url = f"http://127.0.0.1:{port}"
+                links = asyncio.run(setup(url, process))
+                load = Load(url, seconds)
+                load.cpu_at = lambda: cpu_seconds(process.pid)  # type: ignore[method-assign]
+                asyncio.run(load.run(links, listeners, loaders, pace))
+            finally:
+                process.terminate()
+                try:
+                    process.wait(20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(10)
+        finally:
+            drop()
+    return load
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--seconds", type=float, default=20, help="of moves (a table's script "
+                        "is 18 moves: about 27 s at the default pace)")  # fmt: skip
     parser.add_argument("--listeners", type=int, default=200)
     parser.add_argument("--referees", type=int, default=20)
     parser.add_argument("--loaders", type=int, default=4, help="workers loading /standings")
     parser.add_argument("--pace", type=float, default=1.5, help="seconds between a table's moves")
+    parser.add_argument("--workers", type=int, default=1, help="serve --workers (PostgreSQL)")
     parser.add_argument(
         "--server",
         help="a PostgreSQL server (postgresql://user:password@host/name): the "
@@ -258,78 +356,53 @@ def main() -> None:
         help="write pyinstrument's profile of the server here (pip install pyinstrument)",
     )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        db, drop = fresh_store(tmp, args.server)
-        build(db, args.referees)
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                *(["-m", "pyinstrument", "-r", "text", "-o", args.profile] if args.profile else []),
-                "-m",
-                "tournament",
-                "--db",
-                str(db),
-                "serve",
-                "--port",
-                str(port),
-                "--organizer-passphrase",
-                PASSPHRASE,
-            ],
-            env={**os.environ},
-        )
-        try:
-            links = asyncio.run(setup(url))
-            load = Load(url, args.seconds)
-            started = time.monotonic()
-            load.cpu_at = lambda: cpu_seconds(server.pid)  # type: ignore[attr-defined]
-            asyncio.run(load.run(links, args.listeners, args.loaders, args.pace, server))
-            elapsed = time.monotonic() - started
-        finally:
-            server.terminate()
-            server.wait(10)
-            drop()
-    seconds = args.seconds
+    load = step(
+        args.server, args.referees, args.listeners, args.seconds, loaders=args.loaders,
+        pace=args.pace, workers=args.workers, profile=args.profile,
+    )  # fmt: skip
+    f = load.figures()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
     backend = "PostgreSQL" if args.server else "SQLite"
     print(
-        f"web load on 127.0.0.1 ({backend}), {seconds:g} s: {args.listeners} streams, "
-        f"{len(links)} referees, "
-        f"{args.loaders} /standings loaders ({elapsed:.0f} s in all)"
-    )
-    pages, posts, delays = load.page_ms, load.post_ms, [d * 1000 for d in load.delays]
-    print(
-        f"  /standings: {len(pages)} loads ({len(pages) / seconds:.0f}/s), "
-        f"p50 {pct(pages, 50):.0f} ms, p99 {pct(pages, 99):.0f} ms"
+        f"web load on 127.0.0.1 ({backend}, {args.workers} worker(s)), {f['elapsed']:.0f} s of "
+        f"moves: {args.listeners} streams, {args.referees} referees, {args.loaders} /standings "
+        "loaders"
     )
     print(
-        f"  referees' posts: {len(posts)} ({load.moves} moves), "
-        f"p50 {pct(posts, 50):.0f} ms, p99 {pct(posts, 99):.0f} ms"
+        f"  /standings: {f['pages']} loads ({f['pages'] / f['elapsed']:.0f}/s), "
+        f"p50 {f['page_p50']:.0f} ms, p99 {f['page_p99']:.0f} ms"
     )
     print(
-        f"  move -> stream: {len(delays)} deliveries, p50 {pct(delays, 50):.0f} ms, "
-        f"p99 {pct(delays, 99):.0f} ms (goal p99 <= 1000 ms)"
+        f"  referees' posts: {len(load.post_ms)} ({load.moves} moves), "
+        f"p50 {f['post_p50']:.0f} ms, p99 {f['post_p99']:.0f} ms"
     )
-    cpu = load.cpu[-1] - load.cpu[0] if len(load.cpu) == 2 else float("nan")
     print(
-        f"  server CPU: {cpu:.1f} s, {load.moves / seconds:.1f} moves/s, "
-        f"{cpu * 1000 / max(load.moves, 1):.1f} ms a move (pages and streams too; goal <= 5 ms)"
+        f"  move -> stream: {f['deliveries']} deliveries, p50 {f['stream_p50']:.0f} ms, "
+        f"p99 {f['stream_p99']:.0f} ms (goal p99 <= 1000 ms)"
     )
-    print(f"  errors: {sum(load.errors.values())} {load.errors or ''} (goal 0)")
+    print(
+        f"  server CPU: {f['cpu_s']:.1f} s, {f['moves_s']:.1f} moves/s, "
+        f"{f['cpu_move_ms']:.1f} ms a move (pages and streams too; goal <= 5 ms); "
+        f"this load's own CPU {f['own_cpu_s']:.1f} s"
+    )
+    print(f"  errors: {f['errors']} {load.errors or ''} (goal 0)")
 
 
-async def setup(url: str) -> list[str]:
+async def setup(url: str, process: Any) -> list[str]:
     """Wait for the server, log the organizer in, print the table cards; return their links."""
-    async with httpx.AsyncClient(timeout=10, follow_redirects=True) as http:
-        for _ in range(200):
+    async with httpx.AsyncClient(timeout=30, follow_redirects=True) as http:
+        for _ in range(600):
             try:
                 page = (await http.get(f"{url}/organizer/")).text
                 break
             except httpx.HTTPError:
+                if process.poll() is not None:
+                    break
                 await asyncio.sleep(0.05)
         else:
             raise SystemExit("the server did not start")
+        if process.poll() is not None:
+            raise SystemExit(f"the server stopped (exit status {process.returncode})")
         token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
         page = (
             await http.post(
