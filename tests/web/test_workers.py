@@ -292,3 +292,36 @@ def test_a_name_looked_up_in_the_standings_is_drawn_not_kept(tmp_path: Path) -> 
             assert client.get(f"/standings?player=nobody{n}").status_code == 200
         assert len(shelf.pages) == kept_before
     store.close()
+
+
+def test_workers_starting_at_once_make_the_stores_tables_once(server_db: str) -> None:
+    """serve --workers starts its processes together on a new schema: each makes the store's
+    own tables and its read models at once, and none fails on the other's half-made table."""
+    from tournament.readside import readmodels
+
+    base = server_db.rsplit("?schema=", 1)[0]
+    for attempt in range(3):  # (a race: tried on a few new schemas)
+        db = f"{base}?schema=w{uuid.uuid4().hex[:12]}" if attempt else server_db
+        first = Store(db)  # a tournament, nothing else of the store's yet
+        day.create(first, "Festival", games=GAMES, rounds=1)
+        stores.close(first)
+        starting = [Store(db) for _ in range(4)]
+        together = threading.Barrier(len(starting))
+        failed: list[str] = []
+
+        def start(store: Store, together: Any = together, failed: list[str] = failed) -> None:
+            together.wait()
+            try:
+                stores.prepare_links(store)
+                readmodels.update(store, write=True)
+            except Exception as e:  # noqa: BLE001 - said in the assertion
+                failed.append(f"{type(e).__name__}: {e}")
+
+        threads = [threading.Thread(target=start, args=(s,)) for s in starting]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        for store in starting:
+            stores.close(store)
+        assert failed == []

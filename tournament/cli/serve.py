@@ -24,6 +24,9 @@ LOCAL = ("127.0.0.1", "localhost", "::1")
 OWN = 32
 PER_THREAD = 8  # a worker thread's files: its connections to the store and the read models
 MAX_THREADS = 40  # the page threads a server never goes beyond (anyio's default)
+# The PostgreSQL connections a server takes at most, its processes together: PostgreSQL's
+# default max_connections is 100, and the command line and other servers need some too.
+CONNECTIONS = int(os.environ.get("TOURNAMENT_DB_CONNECTIONS", "80"))
 REPEATING = ("asyncio", "uvicorn.error", "tournament.web")  # loggers whose repeats are counted
 
 
@@ -83,10 +86,6 @@ def serve(
 
     from tournament.services.stores import SqliteFile, holds_store, is_url, locate
 
-    if is_url(str(settings().db)):
-        # A server's threads each take a connection of the store's pool (a command needs one).
-        os.environ.setdefault("POSTGRES_POOL_SIZE", "4")
-        os.environ.setdefault("POSTGRES_MAX_OVERFLOW", "16")
     path = locate(settings().db)
     if isinstance(path, SqliteFile) and path.path.is_dir():
         fail(t("%(path)s is a folder, not a database file", path=path))
@@ -115,11 +114,17 @@ def serve(
     from tournament.web.app import Settings, create_app
 
     plan = budget(descriptors(), open_files(), Settings.live_threads)
+    threads = plan.threads if plan else None
+    if is_url(str(settings().db)):  # the store's pool sized to the threads (unless given)
+        threads = min(threads or MAX_THREADS, database_threads(workers, Settings.live_threads))
+        pool = min(4, threads + Settings.live_threads)
+        os.environ.setdefault("POSTGRES_POOL_SIZE", str(pool))
+        os.environ.setdefault("POSTGRES_MAX_OVERFLOW", str(threads + Settings.live_threads - pool))
     web = create_app(
         Settings(
             db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
             public_url=public,
-            streams=plan.streams if plan else None, threads=plan.threads if plan else None,
+            streams=plan.streams if plan else None, threads=threads,
             https=bool(tls),
         )
     )  # fmt: skip
@@ -326,6 +331,18 @@ class Plan:
     streams: int
     connections: int
     threads: int
+
+
+def database_threads(workers: int, live_threads: int) -> int:
+    """The page threads each of ``workers`` processes may run on PostgreSQL within
+    :data:`CONNECTIONS`: a thread holds at most two (one of the store's pool, one to read the
+    read models), as the live task's threads do, and a process two more (its LISTEN and its
+    writers' lock).
+
+    >>> database_threads(1, 4), database_threads(2, 4), database_threads(8, 4)
+    (35, 15, 2)
+    """
+    return max(2, (CONNECTIONS // workers - 2) // 2 - live_threads)
 
 
 def budget(limit: int | None, open_now: int, live_threads: int) -> Plan | None:

@@ -1,15 +1,12 @@
 """The one SQL surface the read models are written against, in SQLite's and PostgreSQL's dialect.
 
 :mod:`tournament.readside.readmodels` describes its tables and its projection once; a
-:class:`ReadDB` carries the differences: placeholders (``?`` or ``%s``), column types, ``insert or
-replace`` against ``on conflict ... do update``, bulk inserts (``executemany`` or ``COPY``), where
-the stored events are read from, and where the projection's position is kept: a row of its own table
-on SQLite, eventsourcing's tracking table on PostgreSQL, written in the same transaction as the
-read models so that each event is applied exactly once (a concurrent updater that applied the
-same events first makes this transaction roll back, and the update starts again from there).
-
-:func:`own_tables` gives the same surface over the store's own small tables beside its events
-(the web's table links, the digital dice's seeds), in the file or in the tournament's schema.
+:class:`ReadDB` carries the differences: placeholders, column types, upserts, bulk inserts
+(``executemany`` or ``COPY``), where the stored events are read from, and where the projection's
+position is kept (a row of its own table, or eventsourcing's tracking table), written in the
+read models' transaction so that each event is applied exactly once (a concurrent updater that
+applied them first makes it roll back). :func:`own_tables` gives the same surface over the
+store's own small tables (the web's table links, the dice's seeds), in the file or the schema.
 """
 
 from __future__ import annotations
@@ -85,7 +82,6 @@ class ReadDB:
         with its store (closed with it)."""
         self.close()
 
-    # --- shared --------------------------------------------------------------------------
     def create(
         self,
         name: str,
@@ -94,12 +90,17 @@ class ReadDB:
         unique: Sequence[str] = (),
         if_missing: bool = False,
     ) -> None:
+        if self.made_meanwhile(name):
+            return  # (by another process, as this one would have)
         keys = (pk,) if isinstance(pk, str) else pk
         body = ", ".join(f"{c} {self.types[t]}" for c, t in columns.items())
         missing = "if not exists " if if_missing else ""
         self.run(f"create table {missing}{name} ({body}, primary key ({', '.join(keys)}))")
         for column in unique:
             self.run(f"create unique index {name}_{column} on {name} ({column})")
+
+    def made_meanwhile(self, name: str) -> bool:  # (a file's writer holds its write lock)
+        return False
 
     def drop(self, name: str) -> None:
         self.run(f"drop table if exists {name}")
@@ -283,6 +284,12 @@ class PostgresSQL(ReadDB):
             [self.schema],
         )
         return {r[0] for r in rows}
+
+    def made_meanwhile(self, name: str) -> bool:
+        # The schema's creators take turns (a lock for this transaction): two processes starting
+        # at once (serve --workers) would both make a table, the second meeting the first's type.
+        self.run("select pg_advisory_xact_lock(hashtext(?))", [f"tournament tables {self.schema}"])
+        return name in self.tables()
 
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
