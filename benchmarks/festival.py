@@ -82,6 +82,11 @@ def measure(s: Step, args: argparse.Namespace) -> dict[str, float]:
     return figures
 
 
+# A line of web_pages.py: "  1024 players /standings   916/s ( 0.90 ms) again, ..." (the
+# server's CPU a request in brackets).
+PAGE_RATE = r"^\s*(\d+) players (\S+)\s+(\d+)/s(?: \([^)]*\))? again"
+
+
 def pages(args: argparse.Namespace) -> tuple[dict[tuple[int, str], float], str]:
     """web_pages.py's requests a second (loaded again, one worker) by players and path, and
     its whole output."""
@@ -93,10 +98,7 @@ def pages(args: argparse.Namespace) -> tuple[dict[tuple[int, str], float], str]:
     )  # fmt: skip
     if done.returncode:
         return {}, done.stdout + done.stderr
-    rates = {
-        (int(m[1]), m[2]): float(m[3])
-        for m in re.finditer(r"^\s*(\d+) players (\S+)\s+(\d+)/s again", done.stdout, re.M)
-    }
+    rates = {(int(m[1]), m[2]): float(m[3]) for m in re.finditer(PAGE_RATE, done.stdout, re.M)}
     return rates, done.stdout
 
 

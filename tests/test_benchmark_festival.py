@@ -31,3 +31,20 @@ def test_the_smallest_step_measures_a_real_server() -> None:
     assert f["cpu_move_ms"] > 0  # the server process's CPU, from /proc
     cells = festival.row(step, f, 1.0).strip("|").split("|")
     assert [c.strip() for c in cells[:4]] == ["SQLite", "1", "1", "3"]
+
+
+def test_the_page_rates_are_read_from_web_pages_own_lines() -> None:
+    """festival.py reads web_pages.py's lines as that script prints them (the server's CPU a
+    request in brackets), so its page table is never silently empty."""
+    import re
+
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import festival  # type: ignore[import-not-found]
+    finally:
+        while str(BENCHMARKS) in sys.path:
+            sys.path.remove(str(BENCHMARKS))
+    line = "   1024 players /standings         916/s ( 0.90 ms) again,  1007/s ( 0.78 ms) 304"
+    assert [m.groups() for m in re.finditer(festival.PAGE_RATE, line, re.M)] == [
+        ("1024", "/standings", "916")
+    ]
