@@ -32,6 +32,7 @@ import struct
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -111,13 +112,10 @@ class _Sorted(Mapping[Any, str]):
         self.texts = struct.unpack(f"<{2 * count}I", buf[texts : texts + 8 * count])
         if count and self.ids[0] != b"":
             raise ValueError("no header entry first")
-        if not all(a < b for a, b in zip(self.ids, self.ids[1:])):
+        if not all(a < b for a, b in pairwise(self.ids)):
             raise ValueError("message ids not sorted")
         self.charset = "utf-8"
         self._whole: dict[Any, str] | None = None
-
-    def _id(self, i: int) -> bytes:
-        return self.ids[i]
 
     def _text(self, i: int) -> str:
         length, offset = self.texts[2 * i], self.texts[2 * i + 1]
@@ -134,7 +132,7 @@ class _Sorted(Mapping[Any, str]):
         if isinstance(key, tuple):  # a plural form: stored as "id\0plural"
             wanted = key[0].encode(self.charset) + b"\0"
             i = self._find(wanted)
-            if i < 0 or not self._id(i).startswith(wanted):
+            if i < 0 or not self.ids[i].startswith(wanted):
                 raise KeyError(key)
             forms = self._text(i).split("\0")
             if not 0 <= key[1] < len(forms):
@@ -144,7 +142,7 @@ class _Sorted(Mapping[Any, str]):
             return self.header()
         wanted = key.encode(self.charset) if isinstance(key, str) else b"\xff"
         i = self._find(wanted)
-        if i <= 0 or self._id(i) != wanted:  # (entry 0 is the header, found above)
+        if i <= 0 or self.ids[i] != wanted:  # (entry 0 is the header, found above)
             raise KeyError(key)
         return self._text(i)
 
@@ -153,7 +151,7 @@ class _Sorted(Mapping[Any, str]):
         if self._whole is None:
             whole: dict[Any, str] = {"": self.header()} if self.count else {}
             for i in range(1, self.count):
-                original, text = self._id(i).decode(self.charset), self._text(i)
+                original, text = self.ids[i].decode(self.charset), self._text(i)
                 if "\0" in original:
                     for n, form in enumerate(text.split("\0")):
                         whole[(original.split("\0")[0], n)] = form

@@ -117,10 +117,10 @@ def test_a_catalogue_out_of_order_is_read_whole() -> None:
         ids, texts = 28, 28 + 8 * n
         data = 28 + 16 * n
         blob, table_ids, table_texts = b"", [], []
-        for original, text in entries:
+        for original, _ in entries:
             table_ids += [len(original), data + len(blob)]
             blob += original + b"\0"
-        for original, text in entries:
+        for _, text in entries:
             table_texts += [len(text), data + len(blob)]
             blob += text + b"\0"
         head = struct.pack("<7I", 0x950412DE, 0, n, ids, texts, 0, 0)

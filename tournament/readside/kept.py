@@ -110,13 +110,14 @@ def _newer(store: Store, t: Tournament) -> list[Any]:
 
     if not _moved(store, TOURNAMENT_ID, t.version):
         return []
+    events = store.repository.event_store
     try:
-        newer = list(store.repository.event_store.get(TOURNAMENT_ID, gt=t.version))
-        if not newer:  # none after it: unless the one stored is below it (started over)
-            last = list(store.repository.event_store.get(TOURNAMENT_ID, desc=True, limit=1))
-            if not last or last[0].originator_version != t.version:
-                return [None]
-        return newer
+        last = list(events.get(TOURNAMENT_ID, desc=True, limit=1))
+        if not last or last[0].originator_version < t.version:
+            return [None]  # the one stored is below the one kept: started over, read again
+        if last[0].originator_version == t.version:
+            return []
+        return list(events.get(TOURNAMENT_ID, gt=t.version))
     except Exception:  # an event that cannot be read: said by the next full read
         return [None]
 
