@@ -100,7 +100,7 @@ def run(tables: int, db: str, profile: str | None) -> dict[str, Any]:
     build(db, tables)
     server = Server(db, profile)
     try:
-        links = asyncio.run(setup(server.url))
+        links = asyncio.run(setup(server.url, server.process))
         with httpx.Client(base_url=server.url, timeout=30) as http:
             return moves(server, http, [link.removeprefix(server.url) for link in links])
     finally:
