@@ -87,7 +87,7 @@ def turns(state: State) -> tuple[Turn, ...]:
     if not state.standing:
         hand = " ".join(map(str, sorted(state.hand, reverse=True)))
         if len(state.last_throw) > 1:
-            events = ("reroll", "stand")
+            events: tuple[str, ...] = ("reroll", "stand")
             says = expecting("attack %(hand)s: reroll or stand", hand=hand)
         else:  # a reroll keeps at least one die of the last throw: one die leaves none (#28)
             events = ("stand",)

@@ -180,9 +180,9 @@ def _compare(source: Location, target: Location, result: Copied) -> None:
             if tuple(theirs[:3]) != tuple(ours[:3]) or bytes(theirs[3]) != bytes(ours[3]):
                 result.failures.append(
                     msg(
-                        "%(rows)s differ from the source's at %(id)s version %(version)s",
+                        "%(rows)s differ from the source's at %(aggregate)s version %(version)s",
                         rows=rows,
-                        id=ours[0],
+                        aggregate=ours[0],
                         version=ours[1],
                     )  # fmt: skip
                 )

@@ -237,7 +237,7 @@ def _withdraw(
     seated = [tb for tb in current.tables if name in tb.players] if current else []
     if seated and not seated[0].bye:
         known = outcome_of or _read_outcomes(store)
-        if not table_result(t, seated[0], known).decided:
+        if current and not table_result(t, seated[0], known).decided:
             t.forfeit_table(
                 round=current.number, table=seated[0].number, player=name, reason=reason, by=by
             )

@@ -90,7 +90,7 @@ PAGE_WORDS.update({
     "cards_what": N_("One card per table with its private link; printing them again cuts off "
                      "the links printed before (you will be asked first)."),
 })  # fmt: skip
-EXPORT_NAMES = {
+EXPORT_NAMES: dict[str, str] = {
     "standings.html": N_("The standings, to print"),
     "standings.csv": N_("The standings, for a spreadsheet"),
     "standings.json": N_("The standings, for programs"),
@@ -194,7 +194,9 @@ def jinja_globals(lang: str) -> dict[str, Any]:
         "die": lambda name: die(name, lang),
         "turn_words": lambda turn: turn_words(turn, lang),
         "example_move": example_move,
-        "export_name": lambda name: translator(lang).gettext(EXPORT_NAMES.get(name, name)),
+        "export_name": lambda name: translator(lang).gettext(
+            EXPORT_NAMES.get(str(name), str(name))
+        ),
     }
 
 
