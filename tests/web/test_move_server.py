@@ -1,0 +1,70 @@
+"""What a recorded move costs the server (#27), kept correct: the rate limiter asks the store
+for a client's count only while a failure may be in its window (any process's: heard within a
+second), and a phone's JSON move answers with the table page's ``<main>``, the same as the page
+drawn afresh."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tournament.services import stores
+from tournament.storage.store import Store
+
+from .conftest import make_client
+from .test_festival import start_tiro
+
+UNKNOWN = "/table/AAAAAAAAAAAAAAAAAAAAAA"
+
+
+def counting(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """Every count of guesses asked of the store, from now on."""
+    asked: list[list[str]] = []
+    count = stores.count_guesses
+
+    def counted(store: Any, keys: list[str], since: float) -> dict[str, int]:
+        asked.append(keys)
+        return count(store, keys, since)
+
+    monkeypatch.setattr(stores, "count_guesses", counted)
+    return asked
+
+
+def test_a_table_request_asks_no_count_while_no_failure_is_kept(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = start_tiro(client, store)
+    asked = counting(monkeypatch)
+    for _ in range(5):
+        assert client.get(table).status_code == 200
+    assert asked == []  # no failure anywhere: the store was asked for none
+    assert client.get(UNKNOWN).status_code == 404  # a failure: counts are asked from now on
+    assert asked == []
+    assert client.get(table).status_code == 200
+    assert len(asked) == 1 and asked[0][0].startswith("address ")
+
+
+def test_the_limit_holds_across_two_processes_heard_within_the_look(
+    client: TestClient, store: Store
+) -> None:
+    table = start_tiro(client, store)
+    with make_client(Store(store.location.path)) as other:  # a second server over the store
+        limit = other.app.state.guesses  # type: ignore[attr-defined]
+        assert other.get(table).status_code == 200  # it looked: nothing failed anywhere
+        looked = limit.looked
+        session = ""
+        for _ in range(limit.limit):  # a guesser at the first server
+            r = client.get(UNKNOWN, headers={"Cookie": f"session={session}"})
+            assert r.status_code == 404
+            session = r.cookies.get("session") or session
+            client.cookies.clear()
+        stopped = {"Cookie": f"session={session}"}
+        assert client.get(table, headers=stopped).status_code == 429
+        # The second server heard no failure since its look; it looks again past `look`
+        # seconds (here: its look moved back by them), and stops the guesser too.
+        limit.looked = looked - limit.look
+        assert other.get(table, headers=stopped).status_code == 429
+        other.cookies.clear()
+        assert other.get(table).status_code == 200  # another phone of the room still opens it
