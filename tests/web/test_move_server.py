@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 import pytest
 from starlette.testclient import TestClient
 
 from tournament.services import stores
 from tournament.storage.store import Store
 
-from .conftest import make_client
+from .conftest import TIRO, csrf, make_client
 from .test_festival import start_tiro
 
 UNKNOWN = "/table/AAAAAAAAAAAAAAAAAAAAAA"
@@ -68,3 +70,33 @@ def test_the_limit_holds_across_two_processes_heard_within_the_look(
         assert other.get(table, headers=stopped).status_code == 429
         other.cookies.clear()
         assert other.get(table).status_code == 200  # another phone of the room still opens it
+
+
+def main_of(html: str) -> str:
+    found = re.search(r"<main .*</main>", html, re.S)
+    assert found, html[:300]
+    return found.group(0)
+
+
+def test_a_json_move_answers_with_the_page_as_drawn_afresh(
+    client: TestClient, store: Store
+) -> None:
+    table = start_tiro(client, store)
+    page = client.get(table).text
+    number = re.search(r'name="match" value="(M\d+)"', page).group(1)  # type: ignore[union-attr]
+    at = 0
+    for by, kind, fields in TIRO[:3]:
+        body = {"csrf": csrf(page), "match": number, "at": at, "page": True,
+                "fields": {"kind": kind, "by": by, **fields}}  # fmt: skip
+        r = client.post(f"{table}/move", json=body)
+        assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+        at, answered = r.json()["position"], r.json()["page"]
+        assert f'data-at="{at}"' in answered and r.json()["reason"] in answered  # said in it
+        page = client.get(table).text  # drawn afresh: the same main, no flash left for it
+        assert main_of(answered) == main_of(page)
+        assert 'class="flash' not in page.split("<main")[0]
+        assert 'href="/lang/en?next=/table/' in answered  # its switch goes back to the table
+    refused = {"csrf": csrf(page), "match": number, "at": 0, "page": True,
+               "fields": {"kind": "text", "text": "pass giallo"}}  # fmt: skip
+    r = client.post(f"{table}/move", json=refused)
+    assert r.json()["status"] == "conflict" and "page" not in r.json()

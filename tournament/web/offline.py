@@ -6,7 +6,8 @@ The phone (``static/offline.js``) keeps every move it could not send, with the p
 match was at when the move was made, and sends them again in order. The endpoint speaks JSON,
 under the table page's own rules (its link, the session's CSRF token), and stores a move only
 when the match is still at that position: a phone's queue merges as a fast-forward. It answers
-``stored`` (with the match's new position, at which the next move of the queue is sent),
+``stored`` (with the match's new position, at which the next move of the queue is sent, and
+the table's page as the move left it when the phone asks for it: ``"page": true``),
 ``refused`` (the reason, in the page's language: the queue stops there) or ``conflict`` (the
 match moved on meanwhile, a second phone at the table: the queue stops, kept for the referee).
 """
@@ -38,11 +39,12 @@ from tournament.web.referee import (
     DIGITS,
     _match_of_table,
     _table_of,
+    drawn,
     move_text,
     recorded,
     store_move,
 )
-from tournament.web.security import csrf_ok
+from tournament.web.security import FLASH_BYTES, csrf_ok, within
 from tournament.web.words import lang_of
 
 WORKER = Path(__file__).parent / "static" / "sw.js"
@@ -134,9 +136,15 @@ async def send_move(request: Request) -> Response:
     if ok:
         stored, salt, after = said
         position = int(after.replay.position)  # (the match as the move left it: not read again)
-        if salt:
-            request.session["salt"] = {"player": form.get("by", ""), "salt": salt}
+        kept = {"player": form.get("by", ""), "salt": salt} if salt else None
         text = recorded(stored, request)
+        if body.get("page") is True:  # the page drawn with the answer, from the move (#27)
+            said_page = {"text": within(text, FLASH_BYTES), "good": True}
+            drawn_page = await run_in_threadpool(drawn, request, found, said_page, kept, None, after)
+            page_html = bytes(drawn_page.body).decode()
+            return answer(request, 200, "stored", text, position=position, page=page_html)
+        if kept:
+            request.session["salt"] = kept
         flash(request, text)  # the page drawn next says it, as after a form
         return answer(request, 200, "stored", text, position=position)
     now = await run_in_threadpool(position_of, store, found, match, lexicon)

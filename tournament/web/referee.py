@@ -125,10 +125,15 @@ def record_at(
 
 
 def table_view(
-    store: Store, round_number: int, table_number: int, lexicon: str | None, lang: str = "it"
+    store: Store,
+    round_number: int,
+    table_number: int,
+    lexicon: str | None,
+    lang: str = "it",
+    moved: Loaded | None = None,
 ) -> dict:
     """The table, its challenges, and the match in play with who acts and what is legal (its
-    log in the words of ``lang``)."""
+    log in the words of ``lang``); ``moved``: one of its matches as a move just left it."""
     t = views.current_tournament(store)
     tb = paired(t, round_number).table(table_number)
     games = day.table_games(t, tb)
@@ -150,7 +155,8 @@ def table_view(
             info["next_game"] = info["next_game"] or g
             info["challenges"].append({"game": g, "match": None, "status": None})
             continue
-        loaded = load(store, n, lexicon)
+        same = moved is not None and moved.match.number == n
+        loaded = moved if same else load(store, n, lexicon)
         s = summary(loaded)
         info["challenges"].append(
             {"game": g, "match": n, "status": s["status"], "points": s["points"]}
@@ -249,18 +255,31 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def table_page(request: Request) -> Response:
-    from tournament.web.pages import page
-
     found = await _table_of(request)
     if isinstance(found, Response):
         return found
-    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
     flash = request.session.pop("flash", None)
     salt = request.session.pop("salt", None)
     typed = request.session.pop("typed", None)
-    token = request.path_params["token"]
-    return page(request, "table.html", data, flash=flash, salt=salt, token=token, typed=typed)
+    return await run_in_threadpool(drawn, request, found, flash, salt, typed)
+
+
+def drawn(
+    request: Request,
+    found: tuple[int, int],
+    flash: dict[str, Any] | None = None,
+    salt: dict[str, str] | None = None,
+    typed: dict[str, Any] | None = None,
+    moved: Loaded | None = None,
+) -> Response:
+    """The table's page, gathered and rendered in one worker thread's turn (#27); ``moved``:
+    a match as the move just stored left it (not read again)."""
+    from tournament.web.pages import page
+
+    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
+    data = table_view(store, found[0], found[1], lexicon, lang_of(request), moved)
+    return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
+        "token"], typed=typed, switch_to=_here(request))  # fmt: skip
 
 
 def _here(request: Request) -> str:
