@@ -100,3 +100,28 @@ def test_a_json_move_answers_with_the_page_as_drawn_afresh(
                "fields": {"kind": "text", "text": "pass giallo"}}  # fmt: skip
     r = client.post(f"{table}/move", json=refused)
     assert r.json()["status"] == "conflict" and "page" not in r.json()
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
+def test_a_tables_log_says_what_the_sheets_log_says_kept_or_not(
+    client: TestClient, store: Store, lang: str
+) -> None:
+    from exports.eventlog import event_log
+    from engine.notation import format as notation
+    from tournament.services import play
+    from tournament.services.matches import load
+    from tournament.web import referee
+
+    start_tiro(client, store)
+    for move in ("roll giallo d6 6 6 5 1", "roll blu d6 5 4 2 1", "void 2 misread",
+                 "roll blu d6 5 4 2 2"):  # fmt: skip
+        play.record_move(store, "M1", move)
+    replay = load(store, "M1").replay
+    sheet = [
+        {"position": r.position, "what": r.what, "notation": notation(e), "void": r.void}
+        for r, e in zip(event_log(replay, lang), replay.events, strict=True)
+    ]
+    referee.LINES.clear()
+    assert referee._log(replay, lang) == sheet  # drawn afresh
+    assert referee._log(replay, lang) == sheet  # and from the lines kept
+    assert sheet[1]["void"] and not sheet[0]["void"]

@@ -34,7 +34,7 @@ from tournament.errors import UserError
 from tournament.services import dice
 from tournament.services.matches import load
 from tournament.services.stores import Store, as_user_errors
-from tournament.web.actions import field, flash, run
+from tournament.web.actions import field, flash, flashed, run
 from tournament.web.referee import (
     DIGITS,
     _match_of_table,
@@ -44,7 +44,7 @@ from tournament.web.referee import (
     recorded,
     store_move,
 )
-from tournament.web.security import FLASH_BYTES, csrf_ok, within
+from tournament.web.security import csrf_ok
 from tournament.web.words import lang_of
 
 WORKER = Path(__file__).parent / "static" / "sw.js"
@@ -132,19 +132,25 @@ async def send_move(request: Request) -> Response:
         return answer(request, 400, "refused", move)
     match, at, form = move
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False)
-    if ok:
+    with_page = body.get("page") is True  # the page drawn with the answer, from the move (#27)
+
+    def draw(said: tuple[list[Any], str | None, Any]) -> str | None:
         stored, salt, after = said
-        position = int(after.replay.position)  # (the match as the move left it: not read again)
+        if not with_page:
+            return None
         kept = {"player": form.get("by", ""), "salt": salt} if salt else None
+        page = drawn(request, found, flashed(recorded(stored, request)), kept, None, after)
+        return bytes(page.body).decode()
+
+    ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False, then=draw)
+    if ok:
+        (stored, salt, after), page = said
+        position = int(after.replay.position)  # (the match as the move left it: not read again)
         text = recorded(stored, request)
-        if body.get("page") is True:  # the page drawn with the answer, from the move (#27)
-            said_page = {"text": within(text, FLASH_BYTES), "good": True}
-            drawn_page = await run_in_threadpool(drawn, request, found, said_page, kept, None, after)
-            page_html = bytes(drawn_page.body).decode()
-            return answer(request, 200, "stored", text, position=position, page=page_html)
-        if kept:
-            request.session["salt"] = kept
+        if page is not None:
+            return answer(request, 200, "stored", text, position=position, page=page)
+        if salt:
+            request.session["salt"] = {"player": form.get("by", ""), "salt": salt}
         flash(request, text)  # the page drawn next says it, as after a form
         return answer(request, 200, "stored", text, position=position)
     now = await run_in_threadpool(position_of, store, found, match, lexicon)

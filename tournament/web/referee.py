@@ -10,6 +10,7 @@ drawn again.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -18,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from engine.events import Out
 from engine.message import msg
 from engine.notation import format as notation
 from exports.i18n import say
@@ -170,9 +172,34 @@ def table_view(
     return info
 
 
-def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
-    from exports.eventlog import event_log
+LINES: dict[tuple[str, Any], tuple[str, str]] = {}  # (lang, event): its line of a table's log
+MOST_LINES = 50_000  # (forgotten all at once past this many)
 
+
+def _log(replay: Any, lang: str) -> list[dict[str, Any]]:
+    """The match's log as the table's page shows it: each event in words (as the sheets'
+    :func:`exports.eventlog.event_log` says it) and in the notation. Each event's words are a
+    function of the event alone (a player out aside: the engine's reason), kept per process
+    (#27: the page is drawn after every move, its log grown by one line)."""
+    from exports.wording import event_message
+
+    reasons = {o.player: o.reason for o in replay.out}
+    rows = []
+    for position, e in enumerate(replay.events, 1):
+        key = (lang, e)
+        line = None if isinstance(e, Out) else LINES.get(key)
+        if line is None:
+            line = (say(event_message(e, reasons), lang), notation(e))
+            if not isinstance(e, Out):
+                if len(LINES) >= MOST_LINES:
+                    LINES.clear()
+                LINES[key] = line
+        rows.append({"position": position, "what": line[0], "notation": line[1],
+                     "void": position in replay.voided})  # fmt: skip
+    return rows
+
+
+def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
     replay = loaded.replay
     return {
         **s,
@@ -191,10 +218,7 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
             }
             for t in replay.turns
         ],
-        "log": [
-            {"position": row.position, "what": row.what, "notation": notation(e), "void": row.void}
-            for row, e in zip(event_log(replay, lang), replay.events, strict=True)
-        ],
+        "log": _log(replay, lang),
         "others": list(replay.header.players),
     }
 
@@ -202,18 +226,31 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
 OPENED = 8  # the table links a phone's session remembers having opened
 
 
-def _looked_up(store: Store, token: str) -> tuple[tuple[int, int], bool] | None:
-    """A token's round and table, and whether that round is closed (None: no table's token);
-    in one worker thread's turn (#27: every request of a table asks)."""
+def _looked_up(
+    store: Store, token: str, then: Callable[[tuple[int, int]], Any] | None = None
+) -> tuple[tuple[int, int], bool, Any] | None:
+    """A token's round and table, whether that round is closed (None: no table's token), and
+    what ``then`` makes of an open table; in one worker thread's turn (#27: every request of a
+    table asks)."""
     found = find(store, token)
     if found is None:
         return None
-    return found, paired(views.current_tournament(store), found[0]).closed
+    closed = paired(views.current_tournament(store), found[0]).closed
+    return found, closed, None if closed or then is None else then(found)
 
 
 async def _table_of(request: Request) -> tuple[int, int] | Response:
+    """The token's round and table, or the refusal as a page (see :func:`_opened`)."""
+    opened = await _opened(request)
+    return opened if isinstance(opened, Response) else opened[0]
+
+
+async def _opened(
+    request: Request, then: Callable[[tuple[int, int]], Any] | None = None
+) -> tuple[tuple[int, int], Any] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
-    per session and per address: see :class:`tournament.web.security.RateLimit`).
+    per session and per address: see :class:`tournament.web.security.RateLimit`), and what
+    ``then`` made of the table in the same worker thread's turn as its lookup (the page).
 
     A session remembers the tables it opened (by a part of the link's hash): a link that
     opened this phone's table before and is unknown now was replaced by new cards, and says so
@@ -227,8 +264,8 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
-    looked = await run_in_threadpool(_looked_up, store, token) if len(token) < 64 else None
-    found, closed = looked if looked is not None else (None, False)
+    looked = await run_in_threadpool(_looked_up, store, token, then) if len(token) < 64 else None
+    found, closed, made = looked if looked is not None else (None, False, None)
     opened = dict(request.session.get("opened") or {})
     key = token_hash(token)[:16]
     if found is None:
@@ -251,17 +288,16 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
             msg("this table link has expired: round %(round)s is closed", round=found[0]),
             words["expired"],
         )
-    return found
+    return found, made
 
 
 async def table_page(request: Request) -> Response:
-    found = await _table_of(request)
-    if isinstance(found, Response):
-        return found
-    flash = request.session.pop("flash", None)
-    salt = request.session.pop("salt", None)
-    typed = request.session.pop("typed", None)
-    return await run_in_threadpool(drawn, request, found, flash, salt, typed)
+    def draw(found: tuple[int, int]) -> Response:  # (the link opens its table: shown)
+        said = [request.session.pop(k, None) for k in ("flash", "salt", "typed")]
+        return drawn(request, found, *said)
+
+    opened = await _opened(request, draw)  # looked up and drawn in one thread's turn (#27)
+    return opened if isinstance(opened, Response) else opened[1]
 
 
 def drawn(
