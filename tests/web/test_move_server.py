@@ -5,9 +5,8 @@ drawn afresh."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -106,11 +105,11 @@ def test_a_json_move_answers_with_the_page_as_drawn_afresh(
 def test_a_tables_log_says_what_the_sheets_log_says_kept_or_not(
     client: TestClient, store: Store, lang: str
 ) -> None:
-    from exports.eventlog import event_log
     from engine.notation import format as notation
+    from exports.eventlog import event_log
     from tournament.services import play
     from tournament.services.matches import load
-    from tournament.web import referee
+    from tournament.web import tableview
 
     start_tiro(client, store)
     for move in ("roll giallo d6 6 6 5 1", "roll blu d6 5 4 2 1", "void 2 misread",
@@ -121,7 +120,7 @@ def test_a_tables_log_says_what_the_sheets_log_says_kept_or_not(
         {"position": r.position, "what": r.what, "notation": notation(e), "void": r.void}
         for r, e in zip(event_log(replay, lang), replay.events, strict=True)
     ]
-    referee.LINES.clear()
-    assert referee._log(replay, lang) == sheet  # drawn afresh
-    assert referee._log(replay, lang) == sheet  # and from the lines kept
+    tableview.LINES.clear()
+    assert tableview._log(replay, lang) == sheet  # drawn afresh
+    assert tableview._log(replay, lang) == sheet  # and from the lines kept
     assert sheet[1]["void"] and not sheet[0]["void"]

@@ -283,7 +283,8 @@ def test_a_move_sent_online_draws_the_page_in_place_and_a_refused_one_leaves_it(
     online_move(page, f"roll {a} consonant T N")
     assert page.evaluate(RELOADED) is True  # drawn in place: no reload
     main = page.locator("main")
-    assert main.get_attribute("data-at") == "1" and main.get_attribute("data-live") == table["match"]
+    assert main.get_attribute("data-at") == "1"
+    assert main.get_attribute("data-live") == table["match"]
     assert page.locator(".notes .flash.good").count() == 1  # what was stored, said
     assert page.locator(f'section.acts[data-player="{b}"]').count() == 1  # the next to act
     # The focus on the next field to fill (table.js, as after a form), the live badge on.
