@@ -26,7 +26,7 @@ from tournament.storage.store import Store
 from tournament.web import tokens
 
 from .conftest import PASSPHRASE, build, free_port
-from .test_browser import ARGS, CHROMIUM, PHONE
+from .test_browser import ARGS, CHROMIUM, PHONE, in_place
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
@@ -121,11 +121,7 @@ def typed(page: Any, move: str) -> None:
 
 def online_move(page: Any, move: str) -> None:
     """A move typed and sent online: the page is drawn again in place from the answer (#27)."""
-    from playwright.sync_api import expect
-
-    at = page.locator("main").get_attribute("data-at")
-    typed(page, move)
-    expect(page.locator("main")).not_to_have_attribute("data-at", at or "")
+    in_place(page, lambda: typed(page, move))
     assert page.locator(".flash.bad").count() == 0, page.locator(".flash.bad").inner_text()
 
 
