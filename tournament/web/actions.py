@@ -71,7 +71,18 @@ async def run(
     ``refresh`` brings the read models up to date at once, for a page that reads them next
     (the referee's page does not: the live task refreshes them within its interval).
     """
+    locked = writer(request, fn, *args, refresh=refresh, then=then)
+    return await run_in_threadpool(written, request, locked)
 
+
+def writer(
+    request: Request,
+    fn: Callable[..., Any],
+    *args: Any,
+    refresh: bool = True,
+    then: Callable[[Any], Any] | None = None,
+) -> Callable[[], Any]:
+    """The write :func:`run` makes, to call in a worker thread (see :func:`written`)."""
     live = request.app.state.live
     server = live.store.location.is_server
 
@@ -90,9 +101,15 @@ async def run(
         except UserError:  # the write stands, said as written: nothing drawn with it
             return result, None
 
+    return locked
+
+
+def written(request: Request, locked: Callable[[], Any]) -> tuple[bool, Any]:
+    """``locked()`` (a write, in a worker thread): (True, what it gave), or (False, one
+    sentence why not)."""
     try:
         with as_user_errors():  # the store's libraries' errors, said as the application's
-            return True, await run_in_threadpool(locked)
+            return True, locked()
     except UserError as e:
         return False, refused(request, e)
 
