@@ -2,9 +2,10 @@
 ``tournament serve`` process (its CPU read from /proc, every thread, as
 :func:`web_load.cpu_seconds` does), a tournament of ``--tables`` tables in round 1, each table's
 referee recording a Tiro (a partita chosen, the challenge started, five moves) from its page:
-the POST and then the table page it redirects to, as a phone does. Then each table's Texas
-Word'em (thirteen moves) through ``POST /table/TOKEN/move``, the JSON a phone sends when it
-kept its moves offline. The client's own work is not counted; the server's live task (its
+the POST and then the table page it redirects to, as a phone without scripts does. Then each
+table's Texas Word'em (thirteen moves) through ``POST /table/TOKEN/move``, the JSON a phone's
+script sends, asking for the page with its answer (a server that sends none: the page reloaded,
+as offline.js does then). The client's own work is not counted; the server's live task (its
 polling and its refresh of the read models) is, as it is the moves' cost too.
 
 Prints, at each size: the CPU a move (the POSTs, the pages after them, and the JSON moves),
@@ -13,6 +14,7 @@ page and /standings. A move's cost should not grow with the tournament (goal <= 
 
     python benchmarks/web_move.py                  # 20 and 100 tables, SQLite
     python benchmarks/web_move.py --tables 20 --profile /tmp/move.txt   # yappi, in the server
+    python benchmarks/web_move.py --tables 20 --code /work/main   # another checkout's server
 """
 
 from __future__ import annotations
@@ -154,7 +156,7 @@ def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any
         http.post(f"{link}/start", data={"csrf": csrf(page), "game": "texas"})
         pages[link] = http.get(link).text
     settle(server)
-    json_cpu, json_count = server.cpu(), 0
+    json_cpu, json_count, reloads = server.cpu(), 0, 0
     at = {link: int(found(r'name="position" value="(\d+)"', pages[link])) for link in links}
     for seat, kind, fields in TEXAS:
         for link in links:
@@ -165,11 +167,15 @@ def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any
                 "match": found(r'name="match" value="(M\d+)"', page),
                 "at": at[link],
                 "fields": {"kind": kind, "by": seats[seat], **fields},
+                "page": True,  # the page drawn with the answer (a server that does not: a GET)
             }
             r = http.post(f"{link}/move", json=body)
             assert r.status_code == 200 and r.json()["status"] == "stored", r.text[:300]
             at[link] = r.json()["position"]
             json_count += 1
+            if "page" not in r.json():  # offline.js reloads the page then
+                reloads += 1
+                assert http.get(link).status_code == 200
     settle(server)
     json_cpu = server.cpu() - json_cpu
     server.signal(signal.SIGUSR2)
@@ -189,6 +195,7 @@ def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any
         "page": get / count,
         "json": json_cpu / json_count,
         "json_moves": json_count,
+        "reloads": reloads,
         "idle": idle,
         "wall": form_wall,
         "match": match_cpu,
@@ -232,7 +239,14 @@ def main() -> None:
         help="write yappi's profile of the server over the moves here, every thread "
         "(pip install yappi): its CPU grows some 3x under it",
     )
+    parser.add_argument(
+        "--code",
+        help="the checkout the server runs (its PYTHONPATH; default: as this script is run), "
+        "to compare two in one run",
+    )
     args = parser.parse_args()
+    if args.code:
+        os.environ["PYTHONPATH"] = str(Path(args.code).resolve())
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     print("CPU of the `tournament serve` process alone (every thread, from /proc), each:")
     for n in args.tables:
@@ -243,7 +257,8 @@ def main() -> None:
             f"{(r['post'] + r['page']) * 1000:.1f} ms a move from the form (goal <= 5 ms): "
             f"the POST {r['post'] * 1000:.1f} ms (with the live task's refresh), "
             f"the page after it {r['page'] * 1000:.1f} ms; "
-            f"JSON /move {r['json'] * 1000:.1f} ms ({r['moves']} + {r['json_moves']} moves); "
+            f"a phone's move (JSON /move {'and a reload' if r['reloads'] else 'with its page'}) "
+            f"{r['json'] * 1000:.1f} ms ({r['moves']} + {r['json_moves']} moves); "
             f"idle {r['idle'] * 1000:.0f} ms/s; "
             f"/matches/M {r['match'] * 1000:.1f} ms, /standings {r['standings'] * 1000:.1f} ms"
         )

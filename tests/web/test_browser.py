@@ -69,6 +69,16 @@ def logs_in(page: Any, url: str) -> None:
         page.click("button[type=submit]")
 
 
+def in_place(page: Any, press: Any) -> None:
+    """A move sent by ``press`` (offline.js): the page is drawn again in place from the
+    server's answer, at the position the move left the match (#27), with no navigation."""
+    from playwright.sync_api import expect
+
+    at = page.locator("main").get_attribute("data-at")
+    press()
+    expect(page.locator("main")).not_to_have_attribute("data-at", at or "")
+
+
 def act(page: Any, player: str, kind: str, fields: dict[str, str]) -> None:
     """Fill one of the referee's forms for a player and press its button."""
     section = page.locator(f'section.acts[data-player="{player}"]')
@@ -79,8 +89,7 @@ def act(page: Any, player: str, kind: str, fields: dict[str, str]) -> None:
     for name, value in fields.items():
         if name != "die":
             form.locator(f'[name="{name}"]').fill(value)
-    with page.expect_navigation():
-        form.locator("button[type=submit]").first.click()
+    in_place(page, lambda: form.locator("button[type=submit]").first.click())
     flash = page.locator(".flash.bad")
     assert flash.count() == 0, flash.first.inner_text()
 

@@ -26,13 +26,13 @@ from tournament.storage.store import Store
 from tournament.web import tokens
 
 from .conftest import PASSPHRASE, build, free_port
-from .test_browser import ARGS, CHROMIUM, PHONE
+from .test_browser import ARGS, CHROMIUM, PHONE, in_place
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
 )
 ROOT = Path(__file__).resolve().parents[2]
-PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco")
+PLAYERS = ("giallo", "blu", "verde", "rosso", "nero", "bianco", "viola", "grigio")
 CONTROLLED = """new Promise((done) => navigator.serviceWorker.controller ? done(true)
     : navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))"""
 SENDING = 30_000  # ms a page may take to send its moves once online (a loaded CI machine)
@@ -81,7 +81,7 @@ class Served:
 
 @pytest.fixture(scope="module")
 def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    """A round of Texas Word'em at three tables, each started, their links, a server, a browser."""
+    """A round of Texas Word'em at four tables, each started, their links, a server, a browser."""
     from playwright.sync_api import sync_playwright
 
     db = tmp_path_factory.mktemp("offline") / "t.db"
@@ -120,8 +120,8 @@ def typed(page: Any, move: str) -> None:
 
 
 def online_move(page: Any, move: str) -> None:
-    with page.expect_navigation():
-        typed(page, move)
+    """A move typed and sent online: the page is drawn again in place from the answer (#27)."""
+    in_place(page, lambda: typed(page, move))
     assert page.locator(".flash.bad").count() == 0, page.locator(".flash.bad").inner_text()
 
 
@@ -258,4 +258,47 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     drained(page)
     assert stored(room["db"], table["match"]) == [*moves[:2], theirs, *moves[3:]]
     other.close()
+    context.close()
+
+
+RELOADED = "window.drawnOnce === true"  # set on the page as loaded: a reload forgets it
+
+
+def test_a_move_sent_online_draws_the_page_in_place_and_a_refused_one_leaves_it(
+    room: dict,
+) -> None:
+    from playwright.sync_api import expect
+
+    table = room["tables"][3]
+    a, b = table["seats"]
+    context = room["browser"].new_context(**PHONE)
+    page = context.new_page()
+    page.goto(room["url"] + table["link"])
+    assert page.evaluate(CONTROLLED) is True
+    page.evaluate("window.drawnOnce = true")
+    online_move(page, f"roll {a} consonant T N")
+    assert page.evaluate(RELOADED) is True  # drawn in place: no reload
+    main = page.locator("main")
+    assert main.get_attribute("data-at") == "1"
+    assert main.get_attribute("data-live") == table["match"]
+    assert page.locator(".notes .flash.good").count() == 1  # what was stored, said
+    assert page.locator(f'section.acts[data-player="{b}"]').count() == 1  # the next to act
+    # The focus on the next field to fill (table.js, as after a form), the live badge on.
+    assert page.evaluate("document.activeElement.closest('section.acts') !== null")
+    expect(page.locator("#live")).to_be_visible()
+    # The service worker's copy is the page as the move left it (what a reload offline shows).
+    kept = page.evaluate("caches.match(location.pathname).then((r) => r.text())")
+    assert 'data-at="1"' in kept
+    # A move the rules refuse: nothing stored, the page as it was, the move as typed, the
+    # reason said, the focus back in the field typed in.
+    typed(page, f"roll {a} consonant S N")  # not the first seat's turn
+    expect(page.locator(".notes .flash.bad")).to_have_count(1)
+    assert "(TEX-" in page.locator(".notes .flash.bad").inner_text()
+    assert page.evaluate(RELOADED) is True and main.get_attribute("data-at") == "1"
+    assert page.locator("#move").input_value() == f"roll {a} consonant S N"
+    assert page.evaluate("document.activeElement.id") == "move"
+    assert stored(room["db"], table["match"]) == [f"roll {a} consonant T N"]
+    online_move(page, f"roll {b} consonant S N")
+    assert page.evaluate(RELOADED) is True and main.get_attribute("data-at") == "2"
+    assert page.locator(".notes .flash.bad").count() == 0
     context.close()

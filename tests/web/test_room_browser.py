@@ -15,7 +15,7 @@ from tournament.services import day, tables
 from tournament.storage.store import Store
 
 from .conftest import GAMES, Server, build
-from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, logs_in
+from .test_browser import ARGS, CHROMIUM, DESKTOP, PHONE, in_place, logs_in
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="Chromium is missing: apt-get install chromium"
@@ -66,8 +66,7 @@ def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:
             first = phone.locator("section.acts").first
             who = first.get_attribute("data-player")
             first.locator('input[name="values"]').fill("6651")
-            with phone.expect_navigation():
-                first.locator("button[type=submit]").click()
+            in_place(phone, first.locator("button[type=submit]").click)
             assert phone.locator(".flash.bad").count() == 0
             focused = phone.evaluate(
                 "[document.activeElement.name, document.activeElement.closest('section.acts')"

@@ -38,6 +38,7 @@ __all__ = [
     "holds_store",
     "is_url",
     "last_id",
+    "latest_guess",
     "locate",
     "newer_writers",
     "normalise_number",
@@ -241,3 +242,11 @@ def count_guesses(store: Store, clients: list[str], since: float) -> dict[str, i
             [*clients, since],
         )
     return {str(client): int(n) for client, n in rows}
+
+
+def latest_guess(store: Store) -> float | None:
+    """When the latest failed guess still kept was made, any client's (None: none is kept):
+    a server that finds none old enough asks no client's count (#27)."""
+    with own_tables(store, write=False) as db:
+        rows = db.rows(f"select max(at) from {GUESSES}", [])
+    return float(rows[0][0]) if rows and rows[0][0] is not None else None

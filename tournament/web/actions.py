@@ -56,16 +56,33 @@ async def checked_form(request: Request) -> FormData | Response:
 
 
 async def run(
-    request: Request, fn: Callable[..., Any], *args: Any, refresh: bool = True
+    request: Request,
+    fn: Callable[..., Any],
+    *args: Any,
+    refresh: bool = True,
+    then: Callable[[Any], Any] | None = None,
 ) -> tuple[bool, Any]:
-    """Run a service that writes; (True, result), or (False, one sentence why not).
+    """Run a service that writes; (True, result), or (False, one sentence why not); with
+    ``then``, (True, (result, then(result))), ``then`` run after the write in the same worker
+    thread's turn (#27: the page a move draws), outside the writers' lock.
 
     A write that meets another terminal's save is made again by the service itself
     (:mod:`tournament.services.retry`), as from the command line: nothing is retried here.
     ``refresh`` brings the read models up to date at once, for a page that reads them next
     (the referee's page does not: the live task refreshes them within its interval).
     """
+    locked = writer(request, fn, *args, refresh=refresh, then=then)
+    return await run_in_threadpool(written, request, locked)
 
+
+def writer(
+    request: Request,
+    fn: Callable[..., Any],
+    *args: Any,
+    refresh: bool = True,
+    then: Callable[[Any], Any] | None = None,
+) -> Callable[[], Any]:
+    """The write :func:`run` makes, to call in a worker thread (see :func:`written`)."""
     live = request.app.state.live
     server = live.store.location.is_server
 
@@ -77,11 +94,22 @@ async def run(
                 result = fn(*args)
         if refresh:
             live.refresh()
-        return result
+        if then is None:
+            return result
+        try:
+            return result, then(result)
+        except UserError:  # the write stands, said as written: nothing drawn with it
+            return result, None
 
+    return locked
+
+
+def written(request: Request, locked: Callable[[], Any]) -> tuple[bool, Any]:
+    """``locked()`` (a write, in a worker thread): (True, what it gave), or (False, one
+    sentence why not)."""
     try:
         with as_user_errors():  # the store's libraries' errors, said as the application's
-            return True, await run_in_threadpool(locked)
+            return True, locked()
     except UserError as e:
         return False, refused(request, e)
 
@@ -106,7 +134,12 @@ def dice_named(why: Msg) -> Msg:
 def flash(request: Request, text: str, good: bool = True) -> None:
     """A message for the next page, carried by the session's cookie: bounded, so that the cookie
     stays one a browser keeps (#29)."""
-    request.session["flash"] = {"text": within(text, FLASH_BYTES), "good": good}
+    request.session["flash"] = flashed(text, good)
+
+
+def flashed(text: str, good: bool = True) -> dict[str, Any]:
+    """A page's message as its template shows it (bounded as a cookie carries it)."""
+    return {"text": within(text, FLASH_BYTES), "good": good}
 
 
 def back(request: Request, to: str, text: str, good: bool = True) -> Response:

@@ -6,7 +6,8 @@ The phone (``static/offline.js``) keeps every move it could not send, with the p
 match was at when the move was made, and sends them again in order. The endpoint speaks JSON,
 under the table page's own rules (its link, the session's CSRF token), and stores a move only
 when the match is still at that position: a phone's queue merges as a fast-forward. It answers
-``stored`` (with the match's new position, at which the next move of the queue is sent),
+``stored`` (with the match's new position, at which the next move of the queue is sent, and
+the table's page as the move left it when the phone asks for it: ``"page": true``),
 ``refused`` (the reason, in the page's language: the queue stops there) or ``conflict`` (the
 match moved on meanwhile, a second phone at the table: the queue stops, kept for the referee).
 """
@@ -33,11 +34,12 @@ from tournament.errors import UserError
 from tournament.services import dice
 from tournament.services.matches import load
 from tournament.services.stores import Store, as_user_errors
-from tournament.web.actions import field, flash, run
+from tournament.web.actions import field, flash, flashed, writer, written
 from tournament.web.referee import (
     DIGITS,
     _match_of_table,
-    _table_of,
+    _opened,
+    drawn,
     move_text,
     recorded,
     store_move,
@@ -112,31 +114,54 @@ def already(store: Store, form: FormData, at: int, lexicon: str | None) -> int |
 
 
 async def send_move(request: Request) -> Response:
-    """``POST /table/TOKEN/move``: one move at the position it was made at (JSON in and out)."""
-    found = await _table_of(request)
-    if isinstance(found, Response):  # the link's refusal, its status kept (429: try later)
-        why = getattr(found, "reason", None) or bytes(found.body).decode()  # a page's refusal
-        return answer(request, found.status_code, "refused", why)
+    """``POST /table/TOKEN/move``: one move at the position it was made at (JSON in and out).
+
+    The link is looked up, the move stored and the page drawn in one worker thread's turn
+    (#27); the link's refusal comes first, then the form's (its CSRF token, its fields)."""
     try:
         body = await request.json()
     except ValueError:
         body = None
-    if not isinstance(body, dict) or not csrf_ok(request.session, body.get("csrf")):
+    stale = not isinstance(body, dict) or not csrf_ok(request.session, body.get("csrf"))
+    move = sent(body) if not stale else msg("this is not a move sent by a table's page")
+    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
+    with_page = not stale and body.get("page") is True  # the page drawn with the answer
+
+    def write(found: tuple[int, int]) -> tuple[bool, Any]:
+        assert not isinstance(move, Msg)
+        form = move[2]
+
+        def draw(said: tuple[list[Any], str | None, Any]) -> str | None:
+            stored, salt, after = said
+            if not with_page:
+                return None
+            kept = {"player": form.get("by", ""), "salt": salt} if salt else None
+            page = drawn(request, found, flashed(recorded(stored, request)), kept, None, after)
+            return bytes(page.body).decode()
+
+        locked = writer(request, store_move, store, found, form, lexicon, refresh=False, then=draw)
+        return written(request, locked)
+
+    opened = await _opened(request, None if isinstance(move, Msg) else write)
+    if isinstance(opened, Response):  # the link's refusal, its status kept (429: try later)
+        why = getattr(opened, "reason", None) or bytes(opened.body).decode()  # a page's refusal
+        return answer(request, opened.status_code, "refused", why)
+    if stale:
         # (a server started again has new sessions: the phone asks the page for its new token)
         why = msg("the form is stale or forged (CSRF token): reload the page")
         return answer(request, 403, "refused", why, stale=True)
-    move = sent(body)
     if isinstance(move, Msg):
         return answer(request, 400, "refused", move)
+    found, (ok, said) = opened
     match, at, form = move
-    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False)
     if ok:
-        stored, salt, after = said
+        (stored, salt, after), page = said
         position = int(after.replay.position)  # (the match as the move left it: not read again)
+        text = recorded(stored, request)
+        if page is not None:
+            return answer(request, 200, "stored", text, position=position, page=page)
         if salt:
             request.session["salt"] = {"player": form.get("by", ""), "salt": salt}
-        text = recorded(stored, request)
         flash(request, text)  # the page drawn next says it, as after a form
         return answer(request, 200, "stored", text, position=position)
     now = await run_in_threadpool(position_of, store, found, match, lexicon)

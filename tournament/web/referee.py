@@ -10,6 +10,7 @@ drawn again.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -23,12 +24,13 @@ from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
-from tournament.services import day, dice, matches, play, tablefiles, tables
-from tournament.services.matches import Loaded, load, parsed, summary
+from tournament.services import matches, play, tables
+from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
 from tournament.web import views
 from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
 from tournament.web.security import token_hash
+from tournament.web.tableview import table_view
 from tournament.web.tokens import find
 from tournament.web.words import lang_of
 
@@ -121,93 +123,37 @@ def record_at(
     return play.record_move(store, number_, notation(parsed(event)), lexicon, expected)
 
 
-# --- the page ----------------------------------------------------------------------------------
-
-
-def table_view(
-    store: Store, round_number: int, table_number: int, lexicon: str | None, lang: str = "it"
-) -> dict:
-    """The table, its challenges, and the match in play with who acts and what is legal (its
-    log in the words of ``lang``)."""
-    t = views.current_tournament(store)
-    tb = paired(t, round_number).table(table_number)
-    games = day.table_games(t, tb)
-    attached = tb.matches
-    info: dict[str, Any] = {
-        "round": round_number,
-        "table": table_number,
-        "players": list(tb.players),
-        "games": games,
-        "allowed": list(t.settings["games"]),
-        "partita": t.settings["plays"] == day.PARTITA,
-        "challenges": [],
-        "current": None,
-        "next_game": None,
-    }
-    for g in games:
-        n = attached.get(g)
-        if n is None:
-            info["next_game"] = info["next_game"] or g
-            info["challenges"].append({"game": g, "match": None, "status": None})
-            continue
-        loaded = load(store, n, lexicon)
-        s = summary(loaded)
-        info["challenges"].append(
-            {"game": g, "match": n, "status": s["status"], "points": s["points"]}
-        )
-        if s["status"] != "finished" and info["current"] is None:
-            info["current"] = _match_view(loaded, s, lang)
-    if info["current"] is not None:
-        info["next_game"] = None  # one challenge at a time
-    out = tablefiles.table_out(store, round_number, table_number)  # in a table file (#26)
-    info["out"] = say(out, lang) if out is not None else None
-    return info
-
-
-def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
-    from exports.eventlog import event_log
-
-    replay = loaded.replay
-    return {
-        **s,
-        "state": replay.rules.summary(replay.state),
-        "position": replay.position,
-        "digital": dice.sealed(loaded),  # whether it rolls them (the seed stays on the server)
-        "turns": [
-            {
-                "player": t.player,
-                "events": list(t.events),
-                "say": t.say,
-                "rule": t.rule,
-                "dice": [{"die": d, "count": c} for d, c in t.dice],
-                "choices": [str(c) for c in t.choices],
-                "numbers": list(t.numbers),
-            }
-            for t in replay.turns
-        ],
-        "log": [
-            {"position": row.position, "what": row.what, "notation": notation(e), "void": row.void}
-            for row, e in zip(event_log(replay, lang), replay.events, strict=True)
-        ],
-        "others": list(replay.header.players),
-    }
+# --- the page (gathered in tournament.web.tableview) ---------------------------------------------
 
 
 OPENED = 8  # the table links a phone's session remembers having opened
 
 
-def _looked_up(store: Store, token: str) -> tuple[tuple[int, int], bool] | None:
-    """A token's round and table, and whether that round is closed (None: no table's token);
-    in one worker thread's turn (#27: every request of a table asks)."""
+def _looked_up(
+    store: Store, token: str, then: Callable[[tuple[int, int]], Any] | None = None
+) -> tuple[tuple[int, int], bool, Any] | None:
+    """A token's round and table, whether that round is closed (None: no table's token), and
+    what ``then`` makes of an open table; in one worker thread's turn (#27: every request of a
+    table asks)."""
     found = find(store, token)
     if found is None:
         return None
-    return found, paired(views.current_tournament(store), found[0]).closed
+    closed = paired(views.current_tournament(store), found[0]).closed
+    return found, closed, None if closed or then is None else then(found)
 
 
 async def _table_of(request: Request) -> tuple[int, int] | Response:
+    """The token's round and table, or the refusal as a page (see :func:`_opened`)."""
+    opened = await _opened(request)
+    return opened if isinstance(opened, Response) else opened[0]
+
+
+async def _opened(
+    request: Request, then: Callable[[tuple[int, int]], Any] | None = None
+) -> tuple[tuple[int, int], Any] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
-    per session and per address: see :class:`tournament.web.security.RateLimit`).
+    per session and per address: see :class:`tournament.web.security.RateLimit`), and what
+    ``then`` made of the table in the same worker thread's turn as its lookup (the page).
 
     A session remembers the tables it opened (by a part of the link's hash): a link that
     opened this phone's table before and is unknown now was replaced by new cards, and says so
@@ -221,8 +167,8 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
-    looked = await run_in_threadpool(_looked_up, store, token) if len(token) < 64 else None
-    found, closed = looked if looked is not None else (None, False)
+    looked = await run_in_threadpool(_looked_up, store, token, then) if len(token) < 64 else None
+    found, closed, made = looked if looked is not None else (None, False, None)
     opened = dict(request.session.get("opened") or {})
     key = token_hash(token)[:16]
     if found is None:
@@ -245,22 +191,34 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
             msg("this table link has expired: round %(round)s is closed", round=found[0]),
             words["expired"],
         )
-    return found
+    return found, made
 
 
 async def table_page(request: Request) -> Response:
+    def draw(found: tuple[int, int]) -> Response:  # (the link opens its table: shown)
+        said = [request.session.pop(k, None) for k in ("flash", "salt", "typed")]
+        return drawn(request, found, *said)
+
+    opened = await _opened(request, draw)  # looked up and drawn in one thread's turn (#27)
+    return opened if isinstance(opened, Response) else opened[1]
+
+
+def drawn(
+    request: Request,
+    found: tuple[int, int],
+    flash: dict[str, Any] | None = None,
+    salt: dict[str, str] | None = None,
+    typed: dict[str, Any] | None = None,
+    moved: Loaded | None = None,
+) -> Response:
+    """The table's page, gathered and rendered in one worker thread's turn (#27); ``moved``:
+    a match as the move just stored left it (not read again)."""
     from tournament.web.pages import page
 
-    found = await _table_of(request)
-    if isinstance(found, Response):
-        return found
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = await run_in_threadpool(table_view, store, found[0], found[1], lexicon, lang_of(request))
-    flash = request.session.pop("flash", None)
-    salt = request.session.pop("salt", None)
-    typed = request.session.pop("typed", None)
-    token = request.path_params["token"]
-    return page(request, "table.html", data, flash=flash, salt=salt, token=token, typed=typed)
+    data = table_view(store, found[0], found[1], lexicon, lang_of(request), moved)
+    return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
+        "token"], typed=typed, switch_to=_here(request))  # fmt: skip
 
 
 def _here(request: Request) -> str:
@@ -359,7 +317,6 @@ def keep_typed(request: Request, form: FormData) -> None:
 
 def recorded(stored: list[Any], request: Request) -> str:
     """What was stored, in the page's language (the flash after a move)."""
-    from exports.i18n import say
     from exports.wording import event_message
     from tournament.web.words import lang_of
 

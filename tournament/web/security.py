@@ -25,6 +25,7 @@ CSP = (
 # A flash message rides in the session's cookie, which a browser drops past 4,096 bytes: the
 # message is at most this many bytes as the cookie writes it (JSON, then base64 and a signature).
 FLASH_BYTES = 1000
+LOOK = 1.0  # seconds between two looks at the store's latest failure (a limit heard this late)
 ROOM = 20  # the phones of a hall behind one address: its failures count this many times more
 PRINT_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"  # exports' sheets
 HEADERS = [
@@ -111,14 +112,28 @@ class RateLimit:
     one indexed query, made only by a request that could fail (a login, a table's link). Where
     the store cannot keep them (a file opened read-only, a moment of a busy or lost database),
     this process counts alone for a window, then asks the store again.
+
+    Most requests come from phones that never fail: the process remembers when the store's
+    latest failure was (any client's), looked at most once every ``look`` seconds and set by
+    its own failures at once, and asks for a client's count only while a failure may still be
+    in the window (#27). A limit other processes reached may so be heard ``look`` seconds late,
+    never later.
     """
 
     def __init__(
-        self, limit: int = 5, window: float = 60.0, room: int = ROOM, store: Any = None
+        self,
+        limit: int = 5,
+        window: float = 60.0,
+        room: int = ROOM,
+        store: Any = None,
+        look: float = LOOK,
     ) -> None:
         self.limit, self.window, self.room, self.store = limit, window, room, store
         self.failures: dict[str, deque[float]] = {}
         self.resting = float("-inf")  # the store is not asked before then (it failed)
+        self.look = look
+        self.latest = float("-inf")  # the store's latest failure (the clock's seconds)...
+        self.looked = float("-inf")  # ... as looked at then (monotonic)
 
     def _recent(self, client: str) -> deque[float]:
         now = time.monotonic()
@@ -142,13 +157,35 @@ class RateLimit:
     async def blocked(self, request: Request) -> bool:
         keys = self._keys(request, False)
         if self._asks():
-            counted = await run_in_threadpool(self._stored, "count", [k for k, _ in keys])
-            if counted is not None:
-                return any(counted.get(k, 0) >= most for k, most in keys)
+            if not self._quiet():
+                counted = await run_in_threadpool(self._counted, [k for k, _ in keys])
+                if counted is not None:
+                    return any(counted.get(k, 0) >= most for k, most in keys)
+            elif not self.failures:
+                return False  # no failure in the store's window, nor counted here
         return any(len(self._recent(k)) >= most for k, most in keys)
+
+    def _quiet(self) -> bool:
+        """Whether the store held no failure young enough to count when last looked at (at most
+        ``look`` seconds ago): no client's count is asked then."""
+        fresh = time.monotonic() - self.looked < self.look
+        return fresh and time.time() - self.latest > self.window
+
+    def _counted(self, keys: list[str]) -> dict[str, float] | None:
+        """The keys' counts, the store's latest failure looked at first when it is due (one
+        worker thread's turn): None when the store cannot say."""
+        if time.monotonic() - self.looked >= self.look:
+            latest = self._stored("latest", keys)
+            if latest is None:
+                return None
+            self.latest, self.looked = latest.get("", float("-inf")), time.monotonic()
+            if time.time() - self.latest > self.window:
+                return {}  # none in the window: no count to ask
+        return self._stored("count", keys)
 
     async def failed(self, request: Request) -> None:
         keys = [k for k, _ in self._keys(request, True)]
+        self.latest = time.time()  # this process's own failure: counts are asked from now on
         if self._asks():
             if await run_in_threadpool(self._stored, "note", keys) is not None:
                 return
@@ -160,8 +197,9 @@ class RateLimit:
         """Whether the store is asked (given one, and it did not fail in the last window)."""
         return self.store is not None and time.monotonic() >= self.resting
 
-    def _stored(self, what: str, keys: list[str]) -> dict[str, int] | None:
-        """The store's count of each key's recent failures (``note``: one more each); None
+    def _stored(self, what: str, keys: list[str]) -> dict[str, float] | None:
+        """The store's count of each key's recent failures (``note``: one more each; ``latest``:
+        the latest failure of any, under ""); None
         when the store cannot keep them (then this process counts: said once)."""
         from tournament.services import stores
 
@@ -170,6 +208,9 @@ class RateLimit:
                 if what == "note":
                     stores.note_guess(self.store, keys, time.time(), self.window)
                     return {}
+                if what == "latest":
+                    latest = stores.latest_guess(self.store)
+                    return {} if latest is None else {"": latest}
                 return stores.count_guesses(self.store, keys, time.time() - self.window)
         except Exception as e:  # noqa: BLE001 - guesses are still counted, in this process
             logging.getLogger("tournament.web").warning(

@@ -31,6 +31,8 @@
   // Whether a stored event can change what this page shows.
   function concerns(m) {
     var only = main.dataset.live;  // a match's page may listen to its match alone
+    // (a move the page shows already, drawn with its answer: offline.js, #27, is no news)
+    if (only && m.match === only && main.dataset.at) return m.position > Number(main.dataset.at);
     if (only) return !m.match || m.match === only;
     var path = location.pathname;
     var round = /^\/rounds\/(\d+)$/.exec(path);

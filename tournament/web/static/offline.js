@@ -75,8 +75,9 @@
     return (data.get("by") ? data.get("by") + ": " : "") + said.join(" · ");
   }
 
-  function post(e, again) {
-    var body = JSON.stringify({ csrf: words.csrf, match: e.match, at: e.at, fields: e.fields });
+  function post(e, again, page) {
+    var body = JSON.stringify({ csrf: words.csrf, match: e.match, at: e.at, fields: e.fields,
+      page: !!page });
     return fetch(here + "/move", {
       method: "POST", credentials: "same-origin", cache: "no-store",
       headers: { "Content-Type": "application/json" }, body: body
@@ -87,7 +88,7 @@
         // The session is gone (the server was started again): a new one, and the move again.
         // A stale token says nothing of the move: it is never a reason to stop the queue (the
         // live stream's own fetch of the page may have made the session anew meanwhile).
-        if (j.stale && !again) return fresh().then(function () { return post(e, true); });
+        if (j.stale && !again) return fresh().then(function () { return post(e, true, page); });
         if (j.stale) j.later = true;
         return j;
       });
@@ -153,7 +154,7 @@
   // refusal leaves the form as it was typed, with the reason.
   function sendNow(e, form) {
     busy = true;
-    post(e).then(function (r) {
+    post(e, false, true).then(function (r) {
       busy = false;
       unreachable = !!r.later;
       if (r.later) { clear(form); render(); later(); return; }
@@ -164,9 +165,41 @@
           else if (r.status !== "stored" && x.state === "waiting") x.state = "held";
         });
       });
-      if (r.status === "stored") { location.reload(); return; }
+      if (r.status === "stored") { if (!swap(r.page)) location.reload(); return; }
       say(r.reason);
+      // The focus back where the referee typed, the form as it was (nothing was stored).
+      var typedIn = form.querySelector("input:not([type=hidden]), select");
+      if (typedIn) typedIn.focus();
     });
+  }
+
+  // The page as the move left it, sent with the server's answer (#27): its <main> and its
+  // notes swapped in place (the same elements: the live stream's script keeps its own), the
+  // focus on the next field, and the service worker's copy of the page kept up to date.
+  function swap(html) {
+    if (typeof html !== "string") return false;
+    var drawn = new DOMParser().parseFromString(html, "text/html");
+    var fresh = drawn.querySelector("main"), main = document.querySelector("main");
+    var notes = drawn.querySelector(".notes"), shown = document.querySelector(".notes");
+    if (!fresh || !main || !notes || !shown) return false;
+    main.innerHTML = fresh.innerHTML;
+    Array.prototype.slice.call(main.attributes).forEach(function (a) {
+      if (!fresh.hasAttribute(a.name)) main.removeAttribute(a.name);
+    });
+    Array.prototype.forEach.call(fresh.attributes, function (a) { main.setAttribute(a.name, a.value); });
+    main.classList.remove("stale");
+    shown.innerHTML = notes.innerHTML;
+    document.title = drawn.title;
+    var queued = drawn.getElementById("queue");
+    if (queued && queued.dataset.csrf) words.csrf = queued.dataset.csrf;
+    if (window.caches && navigator.serviceWorker && navigator.serviceWorker.controller) {
+      caches.open("tournament-tables-1").then(function (c) {
+        return c.put(here, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } }));
+      }).catch(function () { /* the copy kept stays the one before */ });
+    }
+    render();
+    if (window.tableFocus) window.tableFocus();
+    return true;
   }
 
   function say(text) {
