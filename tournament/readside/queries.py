@@ -12,6 +12,8 @@ Rows are plain dicts, one per row, keyed by column (what ``--json`` and the page
 from __future__ import annotations
 
 import hashlib
+import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -96,6 +98,54 @@ def stored_digest(store: Store, number: str) -> str | None:
         )
         digest.update(row.state)
     return digest.hexdigest()
+
+
+# Per store, the read models' position last looked at, the position where a finished match's
+# row last changed, and each finished match's events then (#27).
+_decided: weakref.WeakKeyDictionary[Store, tuple[int, int, dict[str, int]]]
+_decided = weakref.WeakKeyDictionary()
+_deciding = threading.Lock()
+
+
+def decided_at(store: Store) -> int:
+    """Where, in the read models as they are, a finished match's row last changed (a match
+    ended, an outcome corrected or voided, a finished match's later event): what the standings
+    and the results stand on besides the tournament itself. A move inside a match in play
+    leaves it as it was, and costs two indexed reads (the matches the events since touched),
+    not a look at every match (#27). From a process's first look, the position then."""
+    db = readmodels.database(store)
+    with _deciding:
+        at = readmodels.position(db)
+        known = _decided.get(store)
+        if known is not None and known[0] == at:
+            return known[1]
+        if known is None or at < known[0]:  # the first look, or the read models made again
+            finished = dict(db.rows("select id, events from matches where status = 'finished'"))
+            _decided[store] = (at, at, finished)
+            return at
+        seen, last, finished = known
+        touched = [row[0] for row in db.rows(
+            "select distinct match from events where id > ? and id <= ? and match is not null",
+            [seen, at])]  # fmt: skip
+        now: dict[str, tuple[str, int]] = {}
+        for chunk in range(0, len(touched), 500):
+            some = touched[chunk : chunk + 500]
+            for number, status, events in db.rows(
+                f"select id, status, events from matches where id in ({db.marks(len(some))})",
+                some,
+            ):
+                now[number] = (status, events)
+        changed = False
+        for number in touched:
+            status, events = now.get(number, ("", 0))
+            if number in finished or status == "finished":
+                changed = changed or finished.get(number) != events or status != "finished"
+                if status == "finished":
+                    finished[number] = events
+                else:
+                    finished.pop(number, None)
+        _decided[store] = (at, at if changed else last, finished)
+        return at if changed else last
 
 
 def outcome_of(store: Store) -> Callable[[str], Outcome | None]:

@@ -39,7 +39,7 @@ from tournament.services.stores import Location, Store, as_user_errors, close_re
 from tournament.web import views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit
-from tournament.web.shelf import Compressed, Shape, Shelf, public
+from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
 from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
@@ -83,6 +83,7 @@ PAGES = {
         "standings.html",
         lambda st: views.standings(st.store),
         lambda r: "/api/standings",
+        stamp=shown(views.standings_stamp),  # what it shows, not the store's position (#27)
         shape=Shape(views.standings_variant, views.standings_shown),
     ),
     "round": public(

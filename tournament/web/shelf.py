@@ -172,6 +172,18 @@ def position(state: Any) -> tuple[int, int]:
     return version
 
 
+def shown(what: Callable[[Any], Hashable | None]) -> Stamp:
+    """A page's stamp of what it shows, ``what(store)``, asked once the read models hold every
+    stored event (:func:`position`): a page that stands on it is kept across the moves it
+    does not show, and drawn again after the first that it shows, whichever process stored it."""
+
+    def stamp(state: Any, params: dict[str, Any]) -> Hashable | None:
+        position(state)
+        return what(state.store)
+
+    return stamp
+
+
 def etag(stamp: Hashable, kind: str, variant: Hashable = ()) -> str:
     """A weak ETag naming what a page stands on: the store's position (``W/"12.12.it"``), or a
     digest of a match's stored rows; a variant of the page (its query) adds its own digest."""

@@ -126,6 +126,17 @@ def standings(store: Store) -> dict[str, Any]:
     }
 
 
+def standings_stamp(store: Store) -> tuple[int, int] | None:
+    """What ``/standings`` and its JSON stand on: the tournament (its players, withdrawals,
+    rounds) and the finished matches' rows (:func:`queries.decided_at`), never the store's
+    position: a move inside a match in play leaves the page kept (#27). The read models are
+    current when this is asked (:func:`tournament.web.shelf.shown`)."""
+    t = tournament_or_none(store)
+    if t is None:
+        return None
+    return t.version, queries.decided_at(store)
+
+
 TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
 LATEST = 20  # the round's latest results it shows (the round's page has them all)
 
