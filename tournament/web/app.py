@@ -78,7 +78,12 @@ def _quoted(name: str) -> str:
 
 
 PAGES = {
-    "now": public("now.html", lambda st: views.now(st.store), lambda r: "/api"),
+    "now": public(
+        "now.html",
+        lambda st: views.now(st.store),
+        lambda r: "/api",
+        shape=Shape(views.now_variant, views.now_shown),  # a big round trimmed (#27)
+    ),
     "standings": public(
         "standings.html",
         lambda st: views.standings(st.store),

@@ -80,6 +80,46 @@ def now(store: Store) -> dict[str, Any]:
     return info
 
 
+FIRST = 12  # the home page's tables shown before "every table" (a festival's round is 512)
+
+
+def now_variant(request: Any) -> tuple[str, ...]:
+    """What ``/`` is asked for: the round's first tables (``()``), or with the visitor's own
+    (``?player=NAME``: "Where do I play?")."""
+    name = request.query_params.get("player", "").strip()
+    return ("player", name) if name else ()
+
+
+def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
+    """The home page as a phone shows a big round (#27): how many tables are decided and in
+    play, the visitor's table (``("player", NAME)``) and the first :data:`FIRST`, the whole
+    round a link away (``/rounds/N``); a round of :data:`FIRST` tables or fewer whole, with
+    where each player plays. The JSON twin is whole either way."""
+    t = data["tournament"]
+    if t is None or len(t["tables"]) <= FIRST:
+        return {**data, "trimmed": False}
+    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
+    seats = [s for s in data["where"] if mine and name_key(s["player"]) == mine]
+    own = {s["table"] for s in seats}
+    tables = t["tables"]
+    shown = [tb for tb in tables if tb["table"] in own] + [
+        tb for tb in tables[:FIRST] if tb["table"] not in own
+    ]
+    played = [tb for tb in tables if not tb.get("bye")]
+    return {
+        **data,
+        "tournament": {**t, "tables": shown},
+        "trimmed": True,
+        "own": sorted(own),
+        "seats": seats,
+        "player": variant[1] if mine else "",
+        "unknown": bool(mine) and not seats,
+        "count": len(tables),
+        "done": sum(1 for tb in played if tb.get("decided")),
+        "playing": sum(1 for tb in played if not tb.get("decided")),
+    }
+
+
 def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Where each player of the round plays: by name (without regard to case or accents), their
     table (or their bye)."""
