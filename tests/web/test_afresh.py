@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tournament.web import views
+from tournament.web import trims, views
 
 from .conftest import TIRO, build, make_client, paired, record
 from .test_festival import start_tiro
@@ -42,9 +42,9 @@ def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
 
 
 def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_ends(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    any_db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = build(tmp_path / "t.db")
+    store = build(any_db)  # a file, or a schema of the PostgreSQL server
     with make_client(store) as client:
         table = start_tiro(client, store)
         gathered = counting(monkeypatch, "standings")
@@ -58,14 +58,17 @@ def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_en
         assert client.get("/standings").content == first.content and len(gathered) == 1
         # (the home page shows who acts next: it moved with them)
         assert client.get("/", headers={"If-None-Match": home}).status_code == 200
+        assert [w["match"] for w in client.get("/api").json()["tournament"]["tables"][0][
+            "waiting"]] == ["M1"]  # fmt: skip
         # The match's last move, stored by another process: the match ends, the page moves.
-        subprocess.run([sys.executable, "-c", LAST, str(tmp_path / "t.db")], check=True,
+        subprocess.run([sys.executable, "-c", LAST, any_db], check=True,
                        timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
         moved = client.get("/standings", headers={"If-None-Match": tag})
         assert moved.status_code == 200 and moved.headers["etag"] != tag
         assert len(gathered) == 2 and 'href="/matches/M1"' in moved.text
         latest = client.get("/api/standings").json()["latest"]
         assert [m["id"] for m in latest] == ["M1"] and latest[0]["status"] == "finished"
+        assert client.get("/api").json()["tournament"]["tables"][0]["waiting"] == []
 
 
 def test_a_big_rounds_home_page_shows_the_first_tables_and_the_visitors_own(
@@ -79,7 +82,7 @@ def test_a_big_rounds_home_page_shows_the_first_tables_and_the_visitors_own(
         assert len(whole) == 30  # the JSON twin is whole
         page = client.get("/").text
         shown = re.findall(r'<section class="card[^"]*" id="table-(\d+)"', page)
-        assert shown == [str(tb["table"]) for tb in whole[: views.FIRST]]
+        assert shown == [str(tb["table"]) for tb in whole[: trims.FIRST]]
         assert "Tavoli decisi: 0 su 30; in gioco: 30" in page and "Dove gioco?" in page
         assert '<a href="/rounds/1">Tutti i tavoli del turno 1</a>' in page
         assert "Giocatore 59" not in page  # (the list of where each plays: on the round's page)

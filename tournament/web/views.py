@@ -8,6 +8,7 @@ could read them on their phones.
 from __future__ import annotations
 
 import functools
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +63,11 @@ def now(store: Store) -> dict[str, Any]:
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
         current = views.last_round(t)
-        known = queries.outcomes_in_round(store, current.number) if current else {}
-        info["tournament"] = day.status(t, known.get)
+        info["tournament"] = day.status(t, {}.get) if current is None else {
+            "name": t.settings["name"], "format": t.settings["format"],
+            "plays": t.settings["plays"], "players": len(t.active), "round": current.number,
+            "round_closed": current.closed, "tables": table_states(store, t, current.number),
+        }  # (as day.status says it, each table's state kept while its matches stand)
         waiting = {}
         if current is not None:
             waiting = {m["id"]: m for m in queries.matches(
@@ -80,44 +84,28 @@ def now(store: Store) -> dict[str, Any]:
     return info
 
 
-FIRST = 12  # the home page's tables shown before "every table" (a festival's round is 512)
+# Per store, each table's state as last worked out: (round, table, why) -> (what it stood on,
+# the state). A move at one table of a festival's 512 works out that table again (#27).
+_states: weakref.WeakKeyDictionary[Store, dict[tuple[int, int, bool], tuple[Any, Any]]]
+_states = weakref.WeakKeyDictionary()
 
 
-def now_variant(request: Any) -> tuple[str, ...]:
-    """What ``/`` is asked for: the round's first tables (``()``), or with the visitor's own
-    (``?player=NAME``: "Where do I play?")."""
-    name = request.query_params.get("player", "").strip()
-    return ("player", name) if name else ()
-
-
-def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
-    """The home page as a phone shows a big round (#27): how many tables are decided and in
-    play, the visitor's table (``("player", NAME)``) and the first :data:`FIRST`, the whole
-    round a link away (``/rounds/N``); a round of :data:`FIRST` tables or fewer whole, with
-    where each player plays. The JSON twin is whole either way."""
-    t = data["tournament"]
-    if t is None or len(t["tables"]) <= FIRST:
-        return {**data, "trimmed": False}
-    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
-    seats = [s for s in data["where"] if mine and name_key(s["player"]) == mine]
-    own = {s["table"] for s in seats}
-    tables = t["tables"]
-    shown = [tb for tb in tables if tb["table"] in own] + [
-        tb for tb in tables[:FIRST] if tb["table"] not in own
-    ]
-    played = [tb for tb in tables if not tb.get("bye")]
-    return {
-        **data,
-        "tournament": {**t, "tables": shown},
-        "trimmed": True,
-        "own": sorted(own),
-        "seats": seats,
-        "player": variant[1] if mine else "",
-        "unknown": bool(mine) and not seats,
-        "count": len(tables),
-        "done": sum(1 for tb in played if tb.get("decided")),
-        "playing": sum(1 for tb in played if not tb.get("decided")),
-    }
+def table_states(store: Store, t: Tournament, number: int, why: bool = False) -> list[Any]:
+    """The tables of round ``number`` as :func:`table_state` gives them (``why``: with the
+    pairing's reasons), each worked out again only when the tournament or its matches' stored
+    outcomes moved; copies, for a page to add to."""
+    rows = queries.round_rows(store, number)
+    kept = _states.setdefault(store, {})
+    tables = []
+    for tb in views.paired(t, number).tables:
+        mine = tuple(rows.get(n) for n in tb.matches.values())
+        stands = (t.version, id(t), mine)
+        hit = kept.get((number, tb.number, why))
+        if hit is None or hit[0] != stands:
+            known = queries.outcomes_of_rows(row for row in mine if row is not None)
+            hit = kept[(number, tb.number, why)] = (stands, table_state(t, tb, known.get, why=why))
+        tables.append(dict(hit[1]))
+    return tables
 
 
 def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -177,62 +165,13 @@ def standings_stamp(store: Store) -> tuple[int, int] | None:
     return t.version, queries.decided_at(store)
 
 
-TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
-LATEST = 20  # the round's latest results it shows (the round's page has them all)
-
-
-def standings_variant(request: Any) -> tuple[str, ...]:
-    """What ``/standings`` is asked for: the whole list (``?all=1``), the top and one player's
-    row (``?player=NAME``), or the top."""
-    query = request.query_params
-    if query.get("all") not in (None, "", "0"):
-        return ("all",)
-    name = query.get("player", "").strip()
-    return ("player", name) if name else ()
-
-
-def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
-    """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
-    rows with the player's own row after them (``("player", NAME)``); the round's last
-    :data:`LATEST` results either way; with what was left out counted for the links to the
-    rest."""
-    whole = variant == ("all",)
-    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
-
-    def marked(r: dict[str, Any]) -> dict[str, Any]:
-        return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
-
-    def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
-        if whole:
-            return {"rows": rows, "own": [], "left": 0}
-        top = [marked(r) for r in rows[:TOP]]
-        own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
-        return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
-
-    shown = trimmed(data["rows"])
-    swiss = data["swiss"]
-    return {
-        **data,
-        "rows": shown["rows"],
-        "own": shown["own"],
-        "more": shown["left"],
-        "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
-        "latest": data["latest"][-LATEST:],
-        "earlier": max(0, len(data["latest"]) - LATEST),
-        "whole": whole,
-        "player": variant[1] if mine else "",
-        "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
-    }
-
-
 def round_(store: Store, number: int) -> dict[str, Any]:
     """``/rounds/N``: the pairings of a round and each table's result."""
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
         raise NotFound(msg("there is no round %(round)s", round=number))
-    known = queries.outcomes_in_round(store, number).get  # that round's matches alone (#27)
     r = views.paired(t, number)
-    tables = [table_state(t, tb, known, why=True) for tb in r.tables]
+    tables = table_states(store, t, number, why=True)  # that round's matches alone (#27)
     return {
         "name": t.settings["name"],
         "number": number,
