@@ -18,6 +18,8 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
@@ -273,7 +275,7 @@ def public(
             return page(request, "missing.html", {"message": e.args[0]}, status=404)
 
     def encoded(state: Any, params: dict[str, Any], at: Hashable, key: Hashable, tag: str) -> Kept:
-        body = JSONResponse(_shown(gathered(state, params, at))).body
+        body = encoded_json(_shown(gathered(state, params, at)))
         return state.shelf.put(key, at, tag, body, "application/json")  # type: ignore[no-any-return]
 
     async def as_json(request: Request) -> Response:
@@ -296,6 +298,16 @@ def public(
             return JSONResponse({"error": str(e)}, status_code=404)
 
     return html, as_json
+
+
+def encoded_json(data: dict[str, Any]) -> bytes:
+    """A JSON twin's body, compact UTF-8 as Starlette's JSONResponse writes it, by orjson
+    (a festival's standings: 1.5 ms where the standard library took 18, #27); what orjson
+    does not take (a number past 64 bits) the standard way."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return JSONResponse(data).body
 
 
 def _shown(gathered: dict[str, Any]) -> dict[str, Any]:
