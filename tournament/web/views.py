@@ -74,7 +74,8 @@ def now(store: Store) -> dict[str, Any]:
                 store, status="in_progress", round_number=current.number)}  # fmt: skip
         for tb in info["tournament"]["tables"]:
             tb["waiting"] = [
-                {"game": g, "match": n, "events": waiting[n]["events"], "next": _next(store, n)}
+                {"game": g, "match": n, "events": waiting[n]["events"],
+                 "next": _next(store, n, waiting[n]["events"])}  # fmt: skip
                 for g, n in tb["matches"].items()
                 if n in waiting
             ]
@@ -125,12 +126,25 @@ def name_key(name: str) -> str:
     return key(name)
 
 
-def _next(store: Store, number: str) -> list[dict[str, Any]]:
+# Per store, who acts next in a match at so many events (its log only grows: the number and
+# the count name what was stored): a move at one table of a festival's round loads one (#27).
+_nexts: weakref.WeakKeyDictionary[Store, dict[tuple[str, int], list[dict[str, Any]]]]
+_nexts = weakref.WeakKeyDictionary()
+
+
+def _next(store: Store, number: str, events: int) -> list[dict[str, Any]]:
     """Who acts in a match in play, and what is expected of them."""
-    try:
-        return list(summary(load(store, number))["next"])
-    except UserError:
-        return []
+    kept = _nexts.setdefault(store, {})
+    hit = kept.get((number, events))
+    if hit is None:
+        try:
+            hit = list(summary(load(store, number))["next"])
+        except UserError:
+            hit = []
+        if len(kept) > 8192:  # (a festival's round in play is 2,560 matches)
+            kept.clear()
+        kept[(number, events)] = hit
+    return [dict(nx) for nx in hit]
 
 
 def standings(store: Store) -> dict[str, Any]:
