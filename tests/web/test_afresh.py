@@ -10,14 +10,14 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tournament.web import trims, views
+from tournament.web import trims
 
 from .conftest import TIRO, build, make_client, paired, record
 from .test_festival import start_tiro
+from .test_shelf import counting
 
 ROOT = Path(__file__).resolve().parents[2]
 # The last move of M1's Tiro (which ends it), stored by another process.
@@ -27,18 +27,6 @@ LAST = (
     "record(Store(sys.argv[1]), 'M1', {'type': 'expression', 'by': 'blu', "
     "'expr': '(5+4+2):1'})"
 )
-
-
-def counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
-    calls: list[int] = []
-    real = getattr(views, name)
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(views, name, counted)
-    return calls
 
 
 def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_ends(

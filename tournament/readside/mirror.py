@@ -69,8 +69,8 @@ def mirrored(store: Store) -> Mirror:
         if kept is None or at < kept.at:  # the first look, or the read models made again
             kept = _mirrors[store] = Mirror(at, at, _all(db))
             return kept
-        touched = [row[0] for row in db.rows(
-            "select distinct match from events where id > ? and id <= ?", [kept.at, at])]  # fmt: skip
+        since = "select distinct match from events where id > ? and id <= ?"
+        touched = [row[0] for row in db.rows(since, [kept.at, at])]
         if None in touched:  # the tournament's own event: every row may have moved
             now = _all(db)
             numbers = set(now) | set(kept.rows)

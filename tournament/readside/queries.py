@@ -155,8 +155,8 @@ def matches(
         if round_number is not None and outside_rounds:
             return []
         chosen = None if outside_rounds else mirror.EVERY if round_number is None else round_number
-        rows = (mirror.decoded(m, n) for n in mirror.in_round(m, chosen))
-        return [r for r in rows if status is None or r["status"] == status]
+        kept_rows = (mirror.decoded(m, n) for n in mirror.in_round(m, chosen))
+        return [r for r in kept_rows if status is None or r["status"] == status]
     where: list[str] = []
     params: list[Any] = []
     if status is not None:

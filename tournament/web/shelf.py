@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
-
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
@@ -307,7 +306,7 @@ def encoded_json(data: dict[str, Any]) -> bytes:
     try:
         return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
-        return JSONResponse(data).body
+        return bytes(JSONResponse(data).body)
 
 
 def _shown(gathered: dict[str, Any]) -> dict[str, Any]:

@@ -10,7 +10,6 @@ from typing import Any
 
 from tournament.web.views import name_key
 
-
 TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
 LATEST = 20  # the round's latest results it shows (the round's page has them all)
 

@@ -63,19 +63,31 @@ def now(store: Store) -> dict[str, Any]:
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
         current = views.last_round(t)
-        info["tournament"] = day.status(t, {}.get) if current is None else {
-            "name": t.settings["name"], "format": t.settings["format"],
-            "plays": t.settings["plays"], "players": len(t.active), "round": current.number,
-            "round_closed": current.closed, "tables": table_states(store, t, current.number),
-        }  # (as day.status says it, each table's state kept while its matches stand)
+        info["tournament"] = (
+            day.status(t, lambda number: None)
+            if current is None
+            else {
+                "name": t.settings["name"],
+                "format": t.settings["format"],
+                "plays": t.settings["plays"],
+                "players": len(t.active),
+                "round": current.number,
+                "round_closed": current.closed,
+                "tables": table_states(store, t, current.number),
+            }
+        )  # (as day.status says it, each table's state kept while its matches stand)
         waiting = {}
         if current is not None:
             waiting = {m["id"]: m for m in queries.matches(
                 store, status="in_progress", round_number=current.number)}  # fmt: skip
         for tb in info["tournament"]["tables"]:
             tb["waiting"] = [
-                {"game": g, "match": n, "events": waiting[n]["events"],
-                 "next": _next(store, n, waiting[n]["events"])}  # fmt: skip
+                {
+                    "game": g,
+                    "match": n,
+                    "events": waiting[n]["events"],
+                    "next": _next(store, n, waiting[n]["events"]),
+                }  # fmt: skip
                 for g, n in tb["matches"].items()
                 if n in waiting
             ]
