@@ -83,7 +83,8 @@ def mirrored(store: Store) -> Mirror:
 
 
 def decoded(mirror: Mirror, number: str) -> dict[str, Any]:
-    """A match's row as a dict, its JSON columns decoded (once a row: a copy each time)."""
+    """A match's row as a dict, its JSON columns decoded (once a row: shared by every page
+    that reads it, never to be changed)."""
     row = mirror.rows[number]
     hit = mirror.decoded.get(number)
     if hit is None or hit[0] != row:
@@ -91,7 +92,7 @@ def decoded(mirror: Mirror, number: str) -> dict[str, Any]:
         for key in JSON_COLUMNS:
             value[key] = orjson.loads(value[key]) if value[key] else None
         hit = mirror.decoded[number] = (row, value)
-    return dict(hit[1])
+    return hit[1]
 
 
 EVERY = "every"  # in_round's key for every match

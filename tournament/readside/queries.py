@@ -149,7 +149,8 @@ def matches(
     player: str | None = None,
 ) -> list[dict[str, Any]]:
     """The stored matches in number order (``status``: ``finished`` or ``in_progress``; in one
-    round, outside every round, or played by ``player``), their JSON columns decoded."""
+    round, outside every round, or played by ``player``), their JSON columns decoded (a
+    server's rows are shared, never to be changed)."""
     if kept.kept(store) and player is None:  # a server's: from the rows it keeps (#27)
         m = mirror.mirrored(store)
         if round_number is not None and outside_rounds:
