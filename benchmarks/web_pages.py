@@ -5,8 +5,10 @@ phone sends it) on a server of one process (uvicorn, as ``tournament serve`` run
 bare Starlette endpoint on the same server as the floor. Each page three ways: loaded again
 while nothing moves (served from the page kept for the store's position), asked with its ETag
 (304), and gathered afresh (what the first load after a move costs: the server's page caches
-dropped before each request). Each figure is the best of three runs of a second, with the
-server's CPU a request (ms) beside it: on a shared machine the CPU is the steadier figure. A
+dropped before each request; the matches' rows and the tables' states a server keeps, each
+brought forward by what a move changed, stay as after a move at one table). Each figure is
+the best of three runs of a second, with the server's CPU a request (ms) beside it: on a
+shared machine the CPU is the steadier figure. A
 match's page should cost the same at both sizes; goal: every page >= 100/s at 1,024 players.
 
     python benchmarks/web_pages.py                       # simulates into a temporary folder

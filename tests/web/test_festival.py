@@ -61,11 +61,15 @@ def test_a_public_page_is_answered_304_until_the_store_moves(
     tag = client.get("/standings").headers["etag"]
     english = client.get("/standings", headers={"Cookie": "lang=en"}).headers["etag"]
     assert english != tag  # the words differ: so does the tag
+    home = client.get("/").headers["etag"]
     seat, kind, fields = TIRO[0]
     record(client, table, seat, kind, **fields)
-    moved = client.get("/standings", headers={"If-None-Match": tag})
-    assert moved.status_code == 200 and moved.headers["etag"] != tag
+    # The home page shows who acts next: it moved; the standings wait for an outcome
+    # (tests/web/test_afresh.py).
+    moved = client.get("/", headers={"If-None-Match": home})
+    assert moved.status_code == 200 and moved.headers["etag"] != home
     assert "Torneo di prova" in moved.text
+    assert client.get("/standings", headers={"If-None-Match": tag}).status_code == 304
 
 
 def test_pages_are_compressed_and_static_files_kept(client: TestClient, store: Store) -> None:

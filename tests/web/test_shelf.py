@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from tournament.readside import readmodels
 from tournament.storage.store import Store
-from tournament.web import views
+from tournament.web import trims, views
 
 from .conftest import TIRO, build, make_client, paired, record
 from .test_festival import start_tiro
@@ -150,7 +150,7 @@ def test_long_standings_show_the_top_with_the_whole_list_a_link_away(festival: S
         whole = client.get("/api/standings").json()["rows"]
         assert len(whole) == 60  # the JSON twin is whole
         page = client.get("/standings").text
-        assert rows(page) == [r["player"] for r in whole[: views.TOP]]
+        assert rows(page) == [r["player"] for r in whole[: trims.TOP]]
         assert '<a href="/standings?all=1">Mostra tutti i 60 giocatori</a>' in page
         assert "Il tuo nome in classifica" in page
         everyone = client.get("/standings?all=1").text
@@ -158,7 +158,7 @@ def test_long_standings_show_the_top_with_the_whole_list_a_link_away(festival: S
         # The visitor's own row after the top, marked; an unknown name said so.
         last = whole[-1]["player"]
         mine = client.get("/standings", params={"player": last.upper()}).text
-        assert rows(mine)[-1] == last and len(rows(mine)) == views.TOP + 1
+        assert rows(mine)[-1] == last and len(rows(mine)) == trims.TOP + 1
         assert re.search(r'<tr class="own"><td>\d+</td><td><a[^>]*><bdi>' + last, mine)
         assert "Nessuno non è in classifica" in client.get("/standings?player=Nessuno").text
         english = client.get("/standings", headers={"Cookie": "lang=en"}).text

@@ -18,11 +18,11 @@ from typing import Any
 import orjson
 
 from engine.games.base import Outcome
-from tournament.readside import kept, readmodels, readtables
+from tournament.readside import kept, mirror, readmodels, readtables
 from tournament.storage.store import Store, match_uuid
 
-MATCH_COLUMNS = "id, game, players, status, winners, points, events, round, table_no"
-JSON_COLUMNS = ("players", "winners", "points")
+MATCH_COLUMNS = ", ".join(mirror.COLUMNS)  # (the rows a server keeps, #27)
+JSON_COLUMNS = mirror.JSON_COLUMNS
 
 
 def _rows(store: Store, sql: str, params: list[Any] | None = None) -> list[dict[str, Any]]:
@@ -44,12 +44,22 @@ def outcomes_in_round(store: Store, number: int) -> dict[str, Outcome | None]:
     """The outcomes of one round's matches (None: in play), by number, up to the last stored
     event: a page that shows the round in play reads its matches, not every match of the
     tournament (#27)."""
+    return outcomes_of_rows(round_rows(store, number).values())
+
+
+def round_rows(store: Store, number: int) -> dict[str, tuple[str, str, str | None, str | None]]:
+    """One round's matches' outcome columns as stored (number, status, winners, points: JSON
+    undecoded), by number, up to the last stored event: what a table's state stands on, read
+    in one statement, decoded only for the tables that changed (#27)."""
     db = readmodels.current(store)
-    return _outcomes(db.rows("select id, status, winners, points from matches where round = ?",
-                             [number]))  # fmt: skip
+    if kept.kept(store):  # a server's: from the rows it keeps (#27)
+        m = mirror.mirrored(store)
+        return {n: (n, *m.rows[n][3:6]) for n in mirror.in_round(m, number)}
+    rows = db.rows("select id, status, winners, points from matches where round = ?", [number])
+    return {row[0]: row for row in rows}
 
 
-def _outcomes(rows: Iterable[Sequence[Any]]) -> dict[str, Outcome | None]:
+def outcomes_of_rows(rows: Iterable[Sequence[Any]]) -> dict[str, Outcome | None]:
     return {
         number: Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
         if status == "finished"
@@ -98,6 +108,15 @@ def stored_digest(store: Store, number: str) -> str | None:
     return digest.hexdigest()
 
 
+def decided_at(store: Store) -> int:
+    """Where, in the read models as they are, a finished match's row last changed (a match
+    ended, an outcome corrected or voided, a finished match's later event): what the standings
+    and the results stand on besides the tournament itself. A move inside a match in play
+    leaves it as it was and costs two indexed reads (:mod:`tournament.readside.mirror`), not a
+    look at every match (#27). From a process's first look: the position then."""
+    return mirror.mirrored(store).decided
+
+
 def outcome_of(store: Store) -> Callable[[str], Outcome | None]:
     """A match's outcome by its number (what the services' reckonings take)."""
     return outcomes(store).get
@@ -130,7 +149,15 @@ def matches(
     player: str | None = None,
 ) -> list[dict[str, Any]]:
     """The stored matches in number order (``status``: ``finished`` or ``in_progress``; in one
-    round, outside every round, or played by ``player``), their JSON columns decoded."""
+    round, outside every round, or played by ``player``), their JSON columns decoded (a
+    server's rows are shared, never to be changed)."""
+    if kept.kept(store) and player is None:  # a server's: from the rows it keeps (#27)
+        m = mirror.mirrored(store)
+        if round_number is not None and outside_rounds:
+            return []
+        chosen = None if outside_rounds else mirror.EVERY if round_number is None else round_number
+        kept_rows = (mirror.decoded(m, n) for n in mirror.in_round(m, chosen))
+        return [r for r in kept_rows if status is None or r["status"] == status]
     where: list[str] = []
     params: list[Any] = []
     if status is not None:

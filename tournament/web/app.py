@@ -36,10 +36,10 @@ from exports.i18n import N_, translator
 from tournament.readside import kept
 from tournament.services import stores
 from tournament.services.stores import Location, Store, as_user_errors, close_reads
-from tournament.web import views
+from tournament.web import trims, views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit
-from tournament.web.shelf import Compressed, Shape, Shelf, public
+from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
 from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
@@ -78,12 +78,18 @@ def _quoted(name: str) -> str:
 
 
 PAGES = {
-    "now": public("now.html", lambda st: views.now(st.store), lambda r: "/api"),
+    "now": public(
+        "now.html",
+        lambda st: views.now(st.store),
+        lambda r: "/api",
+        shape=Shape(trims.now_variant, trims.now_shown),  # a big round trimmed (#27)
+    ),
     "standings": public(
         "standings.html",
         lambda st: views.standings(st.store),
         lambda r: "/api/standings",
-        shape=Shape(views.standings_variant, views.standings_shown),
+        stamp=shown(views.standings_stamp),  # what it shows, not the store's position (#27)
+        shape=Shape(trims.standings_variant, trims.standings_shown),
     ),
     "round": public(
         "round.html",

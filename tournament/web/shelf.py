@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.middleware.gzip import GZipMiddleware
@@ -172,6 +173,18 @@ def position(state: Any) -> tuple[int, int]:
     return version
 
 
+def shown(what: Callable[[Any], Hashable | None]) -> Stamp:
+    """A page's stamp of what it shows, ``what(store)``, asked once the read models hold every
+    stored event (:func:`position`): a page that stands on it is kept across the moves it
+    does not show, and drawn again after the first that it shows, whichever process stored it."""
+
+    def stamp(state: Any, params: dict[str, Any]) -> Hashable | None:
+        position(state)
+        return what(state.store)
+
+    return stamp
+
+
 def etag(stamp: Hashable, kind: str, variant: Hashable = ()) -> str:
     """A weak ETag naming what a page stands on: the store's position (``W/"12.12.it"``), or a
     digest of a match's stored rows; a variant of the page (its query) adds its own digest."""
@@ -261,7 +274,7 @@ def public(
             return page(request, "missing.html", {"message": e.args[0]}, status=404)
 
     def encoded(state: Any, params: dict[str, Any], at: Hashable, key: Hashable, tag: str) -> Kept:
-        body = JSONResponse(_shown(gathered(state, params, at))).body
+        body = encoded_json(_shown(gathered(state, params, at)))
         return state.shelf.put(key, at, tag, body, "application/json")  # type: ignore[no-any-return]
 
     async def as_json(request: Request) -> Response:
@@ -284,6 +297,16 @@ def public(
             return JSONResponse({"error": str(e)}, status_code=404)
 
     return html, as_json
+
+
+def encoded_json(data: dict[str, Any]) -> bytes:
+    """A JSON twin's body, compact UTF-8 as Starlette's JSONResponse writes it, by orjson
+    (a festival's standings: 1.5 ms where the standard library took 18, #27); what orjson
+    does not take (a number past 64 bits) the standard way."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return bytes(JSONResponse(data).body)
 
 
 def _shown(gathered: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ could read them on their phones.
 from __future__ import annotations
 
 import functools
+import weakref
 from pathlib import Path
 from typing import Any
 
@@ -62,15 +63,31 @@ def now(store: Store) -> dict[str, Any]:
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
         current = views.last_round(t)
-        known = queries.outcomes_in_round(store, current.number) if current else {}
-        info["tournament"] = day.status(t, known.get)
+        info["tournament"] = (
+            day.status(t, lambda number: None)
+            if current is None
+            else {
+                "name": t.settings["name"],
+                "format": t.settings["format"],
+                "plays": t.settings["plays"],
+                "players": len(t.active),
+                "round": current.number,
+                "round_closed": current.closed,
+                "tables": table_states(store, t, current.number),
+            }
+        )  # (as day.status says it, each table's state kept while its matches stand)
         waiting = {}
         if current is not None:
             waiting = {m["id"]: m for m in queries.matches(
                 store, status="in_progress", round_number=current.number)}  # fmt: skip
         for tb in info["tournament"]["tables"]:
             tb["waiting"] = [
-                {"game": g, "match": n, "events": waiting[n]["events"], "next": _next(store, n)}
+                {
+                    "game": g,
+                    "match": n,
+                    "events": waiting[n]["events"],
+                    "next": _next(store, n, waiting[n]["events"]),
+                }  # fmt: skip
                 for g, n in tb["matches"].items()
                 if n in waiting
             ]
@@ -78,6 +95,30 @@ def now(store: Store) -> dict[str, Any]:
         info["where"] = where(info["tournament"]["tables"])
     info["matches"] = queries.matches(store, outside_rounds=True)
     return info
+
+
+# Per store, each table's state as last worked out: (round, table, why) -> (what it stood on,
+# the state). A move at one table of a festival's 512 works out that table again (#27).
+_states: weakref.WeakKeyDictionary[Store, dict[tuple[int, int, bool], tuple[Any, Any]]]
+_states = weakref.WeakKeyDictionary()
+
+
+def table_states(store: Store, t: Tournament, number: int, why: bool = False) -> list[Any]:
+    """The tables of round ``number`` as :func:`table_state` gives them (``why``: with the
+    pairing's reasons), each worked out again only when the tournament or its matches' stored
+    outcomes moved; copies, for a page to add to."""
+    rows = queries.round_rows(store, number)
+    kept = _states.setdefault(store, {})
+    tables = []
+    for tb in views.paired(t, number).tables:
+        mine = tuple(rows.get(n) for n in tb.matches.values())
+        stands = (t.version, id(t), mine)
+        hit = kept.get((number, tb.number, why))
+        if hit is None or hit[0] != stands:
+            known = queries.outcomes_of_rows(row for row in mine if row is not None)
+            hit = kept[(number, tb.number, why)] = (stands, table_state(t, tb, known.get, why=why))
+        tables.append(dict(hit[1]))
+    return tables
 
 
 def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -97,12 +138,25 @@ def name_key(name: str) -> str:
     return key(name)
 
 
-def _next(store: Store, number: str) -> list[dict[str, Any]]:
+# Per store, who acts next in a match at so many events (its log only grows: the number and
+# the count name what was stored): a move at one table of a festival's round loads one (#27).
+_nexts: weakref.WeakKeyDictionary[Store, dict[tuple[str, int], list[dict[str, Any]]]]
+_nexts = weakref.WeakKeyDictionary()
+
+
+def _next(store: Store, number: str, events: int) -> list[dict[str, Any]]:
     """Who acts in a match in play, and what is expected of them."""
-    try:
-        return list(summary(load(store, number))["next"])
-    except UserError:
-        return []
+    kept = _nexts.setdefault(store, {})
+    hit = kept.get((number, events))
+    if hit is None:
+        try:
+            hit = list(summary(load(store, number))["next"])
+        except UserError:
+            hit = []
+        if len(kept) > 8192:  # (a festival's round in play is 2,560 matches)
+            kept.clear()
+        kept[(number, events)] = hit
+    return [dict(nx) for nx in hit]
 
 
 def standings(store: Store) -> dict[str, Any]:
@@ -126,52 +180,15 @@ def standings(store: Store) -> dict[str, Any]:
     }
 
 
-TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
-LATEST = 20  # the round's latest results it shows (the round's page has them all)
-
-
-def standings_variant(request: Any) -> tuple[str, ...]:
-    """What ``/standings`` is asked for: the whole list (``?all=1``), the top and one player's
-    row (``?player=NAME``), or the top."""
-    query = request.query_params
-    if query.get("all") not in (None, "", "0"):
-        return ("all",)
-    name = query.get("player", "").strip()
-    return ("player", name) if name else ()
-
-
-def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
-    """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
-    rows with the player's own row after them (``("player", NAME)``); the round's last
-    :data:`LATEST` results either way; with what was left out counted for the links to the
-    rest."""
-    whole = variant == ("all",)
-    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
-
-    def marked(r: dict[str, Any]) -> dict[str, Any]:
-        return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
-
-    def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
-        if whole:
-            return {"rows": rows, "own": [], "left": 0}
-        top = [marked(r) for r in rows[:TOP]]
-        own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
-        return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
-
-    shown = trimmed(data["rows"])
-    swiss = data["swiss"]
-    return {
-        **data,
-        "rows": shown["rows"],
-        "own": shown["own"],
-        "more": shown["left"],
-        "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
-        "latest": data["latest"][-LATEST:],
-        "earlier": max(0, len(data["latest"]) - LATEST),
-        "whole": whole,
-        "player": variant[1] if mine else "",
-        "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
-    }
+def standings_stamp(store: Store) -> tuple[int, int] | None:
+    """What ``/standings`` and its JSON stand on: the tournament (its players, withdrawals,
+    rounds) and the finished matches' rows (:func:`queries.decided_at`), never the store's
+    position: a move inside a match in play leaves the page kept (#27). The read models are
+    current when this is asked (:func:`tournament.web.shelf.shown`)."""
+    t = tournament_or_none(store)
+    if t is None:
+        return None
+    return t.version, queries.decided_at(store)
 
 
 def round_(store: Store, number: int) -> dict[str, Any]:
@@ -179,9 +196,8 @@ def round_(store: Store, number: int) -> dict[str, Any]:
     t = tournament_or_none(store)
     if t is None or not 1 <= number <= len(t.rounds):
         raise NotFound(msg("there is no round %(round)s", round=number))
-    known = queries.outcomes_in_round(store, number).get  # that round's matches alone (#27)
     r = views.paired(t, number)
-    tables = [table_state(t, tb, known, why=True) for tb in r.tables]
+    tables = table_states(store, t, number, why=True)  # that round's matches alone (#27)
     return {
         "name": t.settings["name"],
         "number": number,

@@ -1,0 +1,94 @@
+"""A page afresh after a move (#27): a page stands on what it shows, not on the store's position,
+so the standings stay kept across the moves inside a match and are drawn again once a match
+ends, whichever process stored it; the home page of a big round shows the round in play
+summarised, the first tables and the visitor's own, with the whole round a link away."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournament.web import trims
+
+from .conftest import TIRO, build, make_client, paired, record
+from .test_festival import start_tiro
+from .test_shelf import counting
+
+ROOT = Path(__file__).resolve().parents[2]
+# The last move of M1's Tiro (which ends it), stored by another process.
+LAST = (
+    "import sys; from tournament.services.matches import record; "
+    "from tournament.storage.store import Store; "
+    "record(Store(sys.argv[1]), 'M1', {'type': 'expression', 'by': 'blu', "
+    "'expr': '(5+4+2):1'})"
+)
+
+
+def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_ends(
+    any_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = build(any_db)  # a file, or a schema of the PostgreSQL server
+    with make_client(store) as client:
+        table = start_tiro(client, store)
+        gathered = counting(monkeypatch, "standings")
+        first = client.get("/standings")
+        tag, api = first.headers["etag"], client.get("/api/standings").headers["etag"]
+        home = client.get("/").headers["etag"]
+        for seat, kind, fields in TIRO[:-1]:  # moves inside the match: nothing it shows
+            record(client, table, seat, kind, **fields)
+            assert client.get("/standings", headers={"If-None-Match": tag}).status_code == 304
+            assert client.get("/api/standings").headers["etag"] == api
+        assert client.get("/standings").content == first.content and len(gathered) == 1
+        # (the home page shows who acts next: it moved with them)
+        assert client.get("/", headers={"If-None-Match": home}).status_code == 200
+        assert [w["match"] for w in client.get("/api").json()["tournament"]["tables"][0][
+            "waiting"]] == ["M1"]  # fmt: skip
+        # The match's last move, stored by another process: the match ends, the page moves.
+        subprocess.run([sys.executable, "-c", LAST, any_db], check=True,
+                       timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+        moved = client.get("/standings", headers={"If-None-Match": tag})
+        assert moved.status_code == 200 and moved.headers["etag"] != tag
+        assert len(gathered) == 2 and 'href="/matches/M1"' in moved.text
+        latest = client.get("/api/standings").json()["latest"]
+        assert [m["id"] for m in latest] == ["M1"] and latest[0]["status"] == "finished"
+        assert client.get("/api").json()["tournament"]["tables"][0]["waiting"] == []
+
+
+def test_a_big_rounds_home_page_shows_the_first_tables_and_the_visitors_own(
+    tmp_path: Path,
+) -> None:
+    players = tuple(f"Giocatore {n:02}" for n in range(1, 61))  # 30 tables
+    store = build(tmp_path / "t.db", players=players)
+    paired(store)
+    with make_client(store) as client:
+        whole = client.get("/api").json()["tournament"]["tables"]
+        assert len(whole) == 30  # the JSON twin is whole
+        page = client.get("/").text
+        shown = re.findall(r'<section class="card[^"]*" id="table-(\d+)"', page)
+        assert shown == [str(tb["table"]) for tb in whole[: trims.FIRST]]
+        assert "Tavoli decisi: 0 su 30; in gioco: 30" in page and "Dove gioco?" in page
+        assert '<a href="/rounds/1">Tutti i tavoli del turno 1</a>' in page
+        assert "Giocatore 59" not in page  # (the list of where each plays: on the round's page)
+        everything = client.get("/rounds/1").text  # every table behind the link
+        assert re.findall(r'<tr id="table-(\d+)">', everything) == [str(n) for n in range(1, 31)]
+        # "Where do I play?" by name (whatever its case): that table first, marked.
+        mine = client.get("/", params={"player": "giocatore 59"}).text
+        assert '<a href="#table-30"><bdi>Giocatore 59</bdi> <b>Tavolo 30</b></a>' in mine
+        assert re.findall(r'<section class="card[^"]*" id="table-(\d+)"', mine)[0] == "30"
+        assert '<section class="card own" id="table-30">' in mine
+        assert "Nessuno non gioca in questo turno" in client.get("/?player=Nessuno").text
+        english = client.get("/?player=Nessuno", headers={"Cookie": "lang=en"}).text
+        assert "Tables decided: 0 of 30; in play: 30" in english
+        assert "Nessuno does not play in this round" in english
+        assert "Every table of round 1" in english and "Tavol" not in english
+        # A small round stays whole, with where each player plays.
+    small = build(tmp_path / "small.db")
+    paired(small)
+    with make_client(small) as client:
+        page = client.get("/").text
+        assert 'href="#table-1"><bdi>blu</bdi>' in page and "Tutti i tavoli" not in page

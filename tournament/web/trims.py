@@ -1,0 +1,98 @@
+"""How a phone is shown a long public page (#27): the standings of a festival trimmed to the
+top with the visitor's own row, its home page to the round in play counted, the visitor's table
+and the first tables; the whole list or round a link away, and the JSON twin whole. Each page's
+variant is read from its query (cheap: part of the kept page's key) and shapes the data its
+view gathered (:class:`tournament.web.shelf.Shape`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tournament.web.views import name_key
+
+TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
+LATEST = 20  # the round's latest results it shows (the round's page has them all)
+
+
+def standings_variant(request: Any) -> tuple[str, ...]:
+    """What ``/standings`` is asked for: the whole list (``?all=1``), the top and one player's
+    row (``?player=NAME``), or the top."""
+    query = request.query_params
+    if query.get("all") not in (None, "", "0"):
+        return ("all",)
+    name = query.get("player", "").strip()
+    return ("player", name) if name else ()
+
+
+def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
+    """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
+    rows with the player's own row after them (``("player", NAME)``); the round's last
+    :data:`LATEST` results either way; with what was left out counted for the links to the
+    rest."""
+    whole = variant == ("all",)
+    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
+
+    def marked(r: dict[str, Any]) -> dict[str, Any]:
+        return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
+
+    def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
+        if whole:
+            return {"rows": rows, "own": [], "left": 0}
+        top = [marked(r) for r in rows[:TOP]]
+        own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
+        return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
+
+    shown = trimmed(data["rows"])
+    swiss = data["swiss"]
+    return {
+        **data,
+        "rows": shown["rows"],
+        "own": shown["own"],
+        "more": shown["left"],
+        "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
+        "latest": data["latest"][-LATEST:],
+        "earlier": max(0, len(data["latest"]) - LATEST),
+        "whole": whole,
+        "player": variant[1] if mine else "",
+        "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
+    }
+
+
+FIRST = 12  # the home page's tables shown before "every table" (a festival's round is 512)
+
+
+def now_variant(request: Any) -> tuple[str, ...]:
+    """What ``/`` is asked for: the round's first tables (``()``), or with the visitor's own
+    (``?player=NAME``: "Where do I play?")."""
+    name = request.query_params.get("player", "").strip()
+    return ("player", name) if name else ()
+
+
+def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
+    """The home page as a phone shows a big round (#27): how many tables are decided and in
+    play, the visitor's table (``("player", NAME)``) and the first :data:`FIRST`, the whole
+    round a link away (``/rounds/N``); a round of :data:`FIRST` tables or fewer whole, with
+    where each player plays. The JSON twin is whole either way."""
+    t = data["tournament"]
+    if t is None or len(t["tables"]) <= FIRST:
+        return {**data, "trimmed": False}
+    mine = name_key(variant[1]) if variant[:1] == ("player",) else None
+    seats = [s for s in data["where"] if mine and name_key(s["player"]) == mine]
+    own = {s["table"] for s in seats}
+    tables = t["tables"]
+    shown = [tb for tb in tables if tb["table"] in own] + [
+        tb for tb in tables[:FIRST] if tb["table"] not in own
+    ]
+    played = [tb for tb in tables if not tb.get("bye")]
+    return {
+        **data,
+        "tournament": {**t, "tables": shown},
+        "trimmed": True,
+        "own": sorted(own),
+        "seats": seats,
+        "player": variant[1] if mine else "",
+        "unknown": bool(mine) and not seats,
+        "count": len(tables),
+        "done": sum(1 for tb in played if tb.get("decided")),
+        "playing": sum(1 for tb in played if not tb.get("decided")),
+    }
