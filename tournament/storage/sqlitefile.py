@@ -112,13 +112,6 @@ def last_id(store: Any) -> int:
     return int(row[0] or 0)
 
 
-def version_of(store: Any, originator: UUID) -> int | None:
-    """The version an aggregate is at in the store (0: none stored), as :func:`last_id` reads;
-    None in a store that keeps no connections."""
-    last = last_of(store, originator)
-    return None if last is None else last[0]
-
-
 def last_of(store: Any, originator: UUID) -> tuple[int, bytes | None] | None:
     """An aggregate's last stored event, its version and state (``(0, None)``: none stored),
     in one indexed read through this thread's kept connection; None in a store that keeps no
