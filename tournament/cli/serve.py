@@ -109,8 +109,6 @@ def serve(
         fail(t("the organizer's passphrase needs at least 8 characters"))
     tls = certificate(ssl_certfile, ssl_keyfile)
     public = public_base(public_url, host, port, "https" if tls else "http")
-    import uvicorn
-
     from tournament.web.app import Settings, create_app
 
     plan = budget(descriptors(), open_files(), Settings.live_threads)
@@ -150,30 +148,72 @@ def serve(
     for name in REPEATING:
         logging.getLogger(name).addFilter(repeats)
     try:
-        if workers > 1:
-            # Each process builds its own app from the same settings, read from a file only
-            # this user may read (its name in the environment, the passphrase and the store's
-            # URL not), removed when the server stops; the store holds what they share (#27).
-            from tournament.web.app import SETTINGS_ENV, settings_text
-
-            with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
-                for name in SECRET_ENV:
-                    os.environ.pop(name, None)
-                os.environ[SETTINGS_ENV] = str(file)
-                uvicorn.run(
-                    "tournament.web.app:from_environment", factory=True, workers=workers,
-                    host=host, port=port, log_level="warning", access_log=False,
-                    limit_concurrency=plan.connections if plan else None, **tls,
-                )  # fmt: skip
-            return
-        uvicorn.run(
-            web, host=host, port=port, log_level="warning", access_log=False,
-            limit_concurrency=plan.connections if plan else None, **tls,
-        )  # fmt: skip
+        with stopping(lambda: web.state.live.closing is not None) as stopped:
+            run_server(web, workers, host, port, plan, tls)
     finally:
         repeats.report()
         for name in REPEATING:
             logging.getLogger(name).removeFilter(repeats)
+    if stopped or workers > 1:  # a SIGTERM (a service manager's stop), Ctrl-C: its normal end
+        typer.echo(t("stopped serving %(path)s", path=path), err=True)
+
+
+def run_server(
+    web: Any, workers: int, host: str, port: int, plan: Plan | None, tls: dict[str, Any]
+) -> None:
+    """uvicorn, serving ``web`` (or ``workers`` processes, each building it from its settings)."""
+    import uvicorn
+
+    if workers > 1:
+        # Each process builds its own app from the same settings, read from a file only
+        # this user may read (its name in the environment, the passphrase and the store's
+        # URL not), removed when the server stops; the store holds what they share (#27).
+        from tournament.web.app import SETTINGS_ENV, settings_text
+
+        with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
+            for name in SECRET_ENV:
+                os.environ.pop(name, None)
+            os.environ[SETTINGS_ENV] = str(file)
+            uvicorn.run(
+                "tournament.web.app:from_environment", factory=True, workers=workers,
+                host=host, port=port, log_level="warning", access_log=False,
+                limit_concurrency=plan.connections if plan else None, **tls,
+            )  # fmt: skip
+        return
+    uvicorn.run(
+        web, host=host, port=port, log_level="warning", access_log=False,
+        limit_concurrency=plan.connections if plan else None, **tls,
+    )  # fmt: skip
+
+
+@contextmanager
+def stopping(serving: Callable[[], bool]) -> Iterator[list[int]]:
+    """The signals that stopped the server (SIGTERM, SIGINT), caught rather than died of.
+
+    uvicorn stops gracefully at either, then raises it again once its own handlers are gone,
+    so that the process dies of it (status -15: a service manager reads a failure). Raised
+    again here, it is only noted: the server stopped as asked, and says so. One that comes
+    before the server is ``serving`` stops it as Ctrl-C stops any command."""
+    import signal
+    import threading
+
+    got: list[int] = []
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        yield got
+        return
+
+    def noted(sig: int, frame: Any) -> None:
+        if not serving():
+            raise KeyboardInterrupt
+        got.append(sig)
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, noted) for sig in signals}
+    try:
+        yield got
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
