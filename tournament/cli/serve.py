@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import typer
 
 from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, settings
+from tournament.cli.serving import Repeats, overload_says_when, stopping
 from tournament.cli.words import t
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -72,6 +72,14 @@ def serve(
         Path | None,
         typer.Option("--ssl-keyfile", help="The certificate's private key (PEM)."),
     ] = None,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The room reaches this server over HTTPS through a proxy (nginx, Caddy: "
+            "README): its cookies are then marked Secure, as with --ssl-certfile.",
+        ),
+    ] = False,
     workers: Annotated[
         int,
         typer.Option(
@@ -123,7 +131,7 @@ def serve(
             db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
             public_url=public,
             streams=plan.streams if plan else None, threads=threads,
-            https=bool(tls),
+            https=bool(tls) or https,
         )
     )  # fmt: skip
     if host not in LOCAL:
@@ -164,6 +172,9 @@ def run_server(
     """uvicorn, serving ``web`` (or ``workers`` processes, each building it from its settings)."""
     import uvicorn
 
+    from tournament.web.app import RETRY_AFTER
+
+    overload_says_when(RETRY_AFTER)
     if workers > 1:
         # Each process builds its own app from the same settings, read from a file only
         # this user may read (its name in the environment, the passphrase and the store's
@@ -175,7 +186,7 @@ def run_server(
                 os.environ.pop(name, None)
             os.environ[SETTINGS_ENV] = str(file)
             uvicorn.run(
-                "tournament.web.app:from_environment", factory=True, workers=workers,
+                "tournament.cli.serve:worker_app", factory=True, workers=workers,
                 host=host, port=port, log_level="warning", access_log=False,
                 limit_concurrency=plan.connections if plan else None, **tls,
             )  # fmt: skip
@@ -186,34 +197,13 @@ def run_server(
     )  # fmt: skip
 
 
-@contextmanager
-def stopping(serving: Callable[[], bool]) -> Iterator[list[int]]:
-    """The signals that stopped the server (SIGTERM, SIGINT), caught rather than died of.
+def worker_app() -> Any:
+    """The app of one of ``serve --workers``' processes (uvicorn's factory, in each): its
+    overload answers say when to try again, as the serving process's do."""
+    from tournament.web.app import RETRY_AFTER, from_environment
 
-    uvicorn stops gracefully at either, then raises it again once its own handlers are gone,
-    so that the process dies of it (status -15: a service manager reads a failure). Raised
-    again here, it is only noted: the server stopped as asked, and says so. One that comes
-    before the server is ``serving`` stops it as Ctrl-C stops any command."""
-    import signal
-    import threading
-
-    got: list[int] = []
-    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
-        yield got
-        return
-
-    def noted(sig: int, frame: Any) -> None:
-        if not serving():
-            raise KeyboardInterrupt
-        got.append(sig)
-
-    signals = (signal.SIGINT, signal.SIGTERM)
-    before = {sig: signal.signal(sig, noted) for sig in signals}
-    try:
-        yield got
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+    overload_says_when(RETRY_AFTER)
+    return from_environment()
 
 
 SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
@@ -398,48 +388,3 @@ def budget(limit: int | None, open_now: int, live_threads: int) -> Plan | None:
     sockets = max(pages - threads * PER_THREAD, 4)
     streams = max(spare - pages, 1)
     return Plan(streams=streams, connections=streams + sockets, threads=threads)
-
-
-class Repeats(logging.Filter):
-    """A failure written once, then counted: the same one again within ``window`` seconds is
-    not written; the first after the window says how many times it came meanwhile (a server
-    out of files fails the same way thousands of times a second)."""
-
-    def __init__(
-        self, window: float = 60.0, keep: int = 256, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        super().__init__()
-        self.window, self.keep, self.clock = window, keep, clock
-        self.seen: dict[tuple[str, str, Any], list[Any]] = {}  # key -> [since, count, record]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        kind = record.exc_info[0] if record.exc_info else None
-        key = (record.name, str(record.msg), kind)
-        now = self.clock()
-        entry = self.seen.get(key)
-        if entry is not None and now - entry[0] < self.window:
-            entry[1] += 1
-            entry[2] = record
-            return False
-        if entry is not None and entry[1]:
-            self._counted(record, entry[1], now - entry[0])
-        self.seen.pop(key, None)
-        self.seen[key] = [now, 0, record]
-        while len(self.seen) > self.keep:
-            self.seen.pop(next(iter(self.seen)))
-        return True
-
-    def report(self) -> None:
-        """Write the counts not written yet (when the server stops)."""
-        now = self.clock()
-        pending, self.seen = self.seen, {}
-        for since, count, record in pending.values():
-            if count:
-                self._counted(record, count, now - since)
-                logging.getLogger(record.name).handle(record)
-
-    @staticmethod
-    def _counted(record: logging.LogRecord, count: int, seconds: float) -> None:
-        # The traceback was written the first time: the count stands in for it.
-        record.msg = f"{record.getMessage()} (the same, {count} more times in {seconds:.0f} s)"
-        record.args, record.exc_info, record.exc_text = None, None, None
