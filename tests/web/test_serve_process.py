@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import PASSPHRASE, build, free_port
-from .test_serve_limits import env
+from .test_serve_limits import env, listening
 
 STREAMS = 4
 LIMIT = 128  # the server's open files: uvicorn holds some 40 connections within them
@@ -39,15 +39,7 @@ class Process:
             command, stdout=subprocess.DEVNULL, stderr=stderr.open("wb"), env=env(),
             preexec_fn=limited,
         )  # fmt: skip
-        deadline = time.monotonic() + 15
-        while True:
-            assert self.process.poll() is None, stderr.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
+        listening(self.process, self.port, stderr)
 
     def ask(self, request: str) -> tuple[socket.socket, bytes]:
         """A request on a socket of its own: the socket and the answer's head (the body is

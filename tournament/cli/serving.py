@@ -25,7 +25,7 @@ def overload_says_when(seconds: int) -> None:
             continue
         original = getattr(module, "service_unavailable", None)
         if original is not None and not getattr(original, "says_when", False):
-            module.service_unavailable = _with_retry_after(original, seconds)
+            module.service_unavailable = _with_retry_after(original, seconds)  # type: ignore[attr-defined]
 
 
 def _with_retry_after(answer: Callable[..., Any], seconds: int) -> Callable[..., Any]:

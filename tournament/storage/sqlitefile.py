@@ -283,6 +283,7 @@ class _Datastore(SQLiteDatastore):
             uri = read_uri(self.path)
             self.pool = _Pool(writer=False, db_name=uri, lock_timeout=self.lock_timeout)
             self.stamp = stamp if IMMUTABLE in uri else None
+        assert isinstance(self.pool, _Pool)
         return self.pool
 
     def writing(self) -> _Pool:
