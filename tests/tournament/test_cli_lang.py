@@ -301,7 +301,7 @@ def test_a_copy_says_its_steps_in_italian(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["--lang", "it", "db", "copy", str(source), str(target)])
     assert result.exit_code == 0, result.stdout + result.stderr
-    assert "letti 1 eventi e 0 istantanee da" in result.stdout
+    assert "letto 1 evento e 0 istantanee da" in result.stdout
     assert "confronto e verifica" in result.stdout and "comparing" not in result.stdout
 
 

@@ -34,6 +34,20 @@ def limited(soft: int, hard: int) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
+def listening(process: subprocess.Popen[bytes], port: int, stderr: Path) -> None:
+    """Wait until the server ``process`` accepts connections on ``port`` (its stderr said if
+    it ends first)."""
+    deadline = time.monotonic() + 15
+    while True:
+        assert process.poll() is None, stderr.read_text()
+        assert time.monotonic() < deadline, "the server did not start"
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
 class Served:
     """``tournament serve`` in a child process, its stderr in a file."""
 
@@ -58,15 +72,7 @@ class Served:
             env=env(),
             preexec_fn=lambda: limited(LIMIT, LIMIT),
         )
-        deadline = time.monotonic() + 15
-        while True:
-            assert self.process.poll() is None, stderr.read_text()
-            assert time.monotonic() < deadline, "the server did not start"
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.05)
+        listening(self.process, self.port, stderr)
 
     def get(self, path: str, close: bool = True) -> tuple[socket.socket, int, dict[str, str]]:
         """A GET on a socket of its own: the socket, the status and the headers (the body is

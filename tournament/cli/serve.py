@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +14,7 @@ import typer
 
 from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, settings
+from tournament.cli.serving import Repeats, overload_says_when, stopping
 from tournament.cli.words import t
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -72,6 +72,14 @@ def serve(
         Path | None,
         typer.Option("--ssl-keyfile", help="The certificate's private key (PEM)."),
     ] = None,
+    https: Annotated[
+        bool,
+        typer.Option(
+            "--https",
+            help="The room reaches this server over HTTPS through a proxy (nginx, Caddy: "
+            "README): its cookies are then marked Secure, as with --ssl-certfile.",
+        ),
+    ] = False,
     workers: Annotated[
         int,
         typer.Option(
@@ -109,8 +117,6 @@ def serve(
         fail(t("the organizer's passphrase needs at least 8 characters"))
     tls = certificate(ssl_certfile, ssl_keyfile)
     public = public_base(public_url, host, port, "https" if tls else "http")
-    import uvicorn
-
     from tournament.web.app import Settings, create_app
 
     plan = budget(descriptors(), open_files(), Settings.live_threads)
@@ -125,7 +131,7 @@ def serve(
             db=path, passphrase=passphrase, lexicon=settings().lexicon, season=season,
             public_url=public,
             streams=plan.streams if plan else None, threads=threads,
-            https=bool(tls),
+            https=bool(tls) or https,
         )
     )  # fmt: skip
     if host not in LOCAL:
@@ -150,30 +156,54 @@ def serve(
     for name in REPEATING:
         logging.getLogger(name).addFilter(repeats)
     try:
-        if workers > 1:
-            # Each process builds its own app from the same settings, read from a file only
-            # this user may read (its name in the environment, the passphrase and the store's
-            # URL not), removed when the server stops; the store holds what they share (#27).
-            from tournament.web.app import SETTINGS_ENV, settings_text
-
-            with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
-                for name in SECRET_ENV:
-                    os.environ.pop(name, None)
-                os.environ[SETTINGS_ENV] = str(file)
-                uvicorn.run(
-                    "tournament.web.app:from_environment", factory=True, workers=workers,
-                    host=host, port=port, log_level="warning", access_log=False,
-                    limit_concurrency=plan.connections if plan else None, **tls,
-                )  # fmt: skip
-            return
-        uvicorn.run(
-            web, host=host, port=port, log_level="warning", access_log=False,
-            limit_concurrency=plan.connections if plan else None, **tls,
-        )  # fmt: skip
+        with stopping(lambda: web.state.live.closing is not None) as stopped:
+            run_server(web, workers, host, port, plan, tls)
     finally:
         repeats.report()
         for name in REPEATING:
             logging.getLogger(name).removeFilter(repeats)
+    if stopped or workers > 1:  # a SIGTERM (a service manager's stop), Ctrl-C: its normal end
+        typer.echo(t("stopped serving %(path)s", path=path), err=True)
+
+
+def run_server(
+    web: Any, workers: int, host: str, port: int, plan: Plan | None, tls: dict[str, Any]
+) -> None:
+    """uvicorn, serving ``web`` (or ``workers`` processes, each building it from its settings)."""
+    import uvicorn
+
+    from tournament.web.app import RETRY_AFTER
+
+    overload_says_when(RETRY_AFTER)
+    if workers > 1:
+        # Each process builds its own app from the same settings, read from a file only
+        # this user may read (its name in the environment, the passphrase and the store's
+        # URL not), removed when the server stops; the store holds what they share (#27).
+        from tournament.web.app import SETTINGS_ENV, settings_text
+
+        with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
+            for name in SECRET_ENV:
+                os.environ.pop(name, None)
+            os.environ[SETTINGS_ENV] = str(file)
+            uvicorn.run(
+                "tournament.cli.serve:worker_app", factory=True, workers=workers,
+                host=host, port=port, log_level="warning", access_log=False,
+                limit_concurrency=plan.connections if plan else None, **tls,
+            )  # fmt: skip
+        return
+    uvicorn.run(
+        web, host=host, port=port, log_level="warning", access_log=False,
+        limit_concurrency=plan.connections if plan else None, **tls,
+    )  # fmt: skip
+
+
+def worker_app() -> Any:
+    """The app of one of ``serve --workers``' processes (uvicorn's factory, in each): its
+    overload answers say when to try again, as the serving process's do."""
+    from tournament.web.app import RETRY_AFTER, from_environment
+
+    overload_says_when(RETRY_AFTER)
+    return from_environment()
 
 
 SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
@@ -358,48 +388,3 @@ def budget(limit: int | None, open_now: int, live_threads: int) -> Plan | None:
     sockets = max(pages - threads * PER_THREAD, 4)
     streams = max(spare - pages, 1)
     return Plan(streams=streams, connections=streams + sockets, threads=threads)
-
-
-class Repeats(logging.Filter):
-    """A failure written once, then counted: the same one again within ``window`` seconds is
-    not written; the first after the window says how many times it came meanwhile (a server
-    out of files fails the same way thousands of times a second)."""
-
-    def __init__(
-        self, window: float = 60.0, keep: int = 256, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        super().__init__()
-        self.window, self.keep, self.clock = window, keep, clock
-        self.seen: dict[tuple[str, str, Any], list[Any]] = {}  # key -> [since, count, record]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        kind = record.exc_info[0] if record.exc_info else None
-        key = (record.name, str(record.msg), kind)
-        now = self.clock()
-        entry = self.seen.get(key)
-        if entry is not None and now - entry[0] < self.window:
-            entry[1] += 1
-            entry[2] = record
-            return False
-        if entry is not None and entry[1]:
-            self._counted(record, entry[1], now - entry[0])
-        self.seen.pop(key, None)
-        self.seen[key] = [now, 0, record]
-        while len(self.seen) > self.keep:
-            self.seen.pop(next(iter(self.seen)))
-        return True
-
-    def report(self) -> None:
-        """Write the counts not written yet (when the server stops)."""
-        now = self.clock()
-        pending, self.seen = self.seen, {}
-        for since, count, record in pending.values():
-            if count:
-                self._counted(record, count, now - since)
-                logging.getLogger(record.name).handle(record)
-
-    @staticmethod
-    def _counted(record: logging.LogRecord, count: int, seconds: float) -> None:
-        # The traceback was written the first time: the count stands in for it.
-        record.msg = f"{record.getMessage()} (the same, {count} more times in {seconds:.0f} s)"
-        record.args, record.exc_info, record.exc_text = None, None, None

@@ -40,6 +40,7 @@ REPLAYS = 2048  # matches' replays kept a store (a festival's round in play, and
 
 _keeping: weakref.WeakSet[Store] = weakref.WeakSet()
 _tournaments: weakref.WeakKeyDictionary[Store, Tournament] = weakref.WeakKeyDictionary()
+_heads: weakref.WeakKeyDictionary[Store, bytes | None] = weakref.WeakKeyDictionary()
 _replays: weakref.WeakKeyDictionary[Store, OrderedDict[Any, tuple[str, tuple[str, ...], Replay]]]
 _replays = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
@@ -61,12 +62,23 @@ def kept(store: Store) -> bool:
 
 
 def _stored(store: Store) -> Tournament | None:
+    """The tournament read afresh; in a kept store kept with its head (the state of its last
+    event, the one the next reads compare with the store's)."""
     from tournament.domain.tournaments import TOURNAMENT_ID  # not loaded by a recording call (#15)
 
+    head = last_event(store, TOURNAMENT_ID) if kept(store) else None
     try:
         t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
     except AggregateNotFoundError:
-        return None
+        t = None  # type: ignore[assignment]
+    if kept(store):
+        with _lock:
+            if t is None:
+                _tournaments.pop(store, None)
+            else:
+                _tournaments[store] = t
+                # (None: another write came between the two reads; the next read reads again)
+                _heads[store] = head[1] if head is not None and head[0] == t.version else None
     return t
 
 
@@ -77,49 +89,49 @@ def tournament(store: Store) -> Tournament | None:
         return _stored(store)
     t = _tournaments.get(store)
     if t is None:
-        fresh = _stored(store)
-        if fresh is not None:
-            with _lock:
-                _tournaments[store] = fresh
-        return fresh
-    if not _newer(store, t):
+        return _stored(store)
+    new = _newer(store, t)
+    if new == []:
         return t
     # One thread brings it forward, on a copy (others may be reading the one kept); the
     # others wait for it rather than copy it too.
     with _forwarding:
         t = _tournaments.get(store) or t
         new = _newer(store, t)
-        if not new:
+        if new == []:
             return t
+        if new is None:
+            return _stored(store)
+        events, head = new
         try:
-            forward: Tournament = _project(copied(t), new)
+            forward: Tournament = _project(copied(t), events)
         except Exception:  # a changed byte, or a tournament replaced: read it afresh
-            fresh = _stored(store)
-            if fresh is None:
-                _tournaments.pop(store, None)
-            else:
-                _tournaments[store] = fresh
-            return fresh
-        _tournaments[store] = forward
+            return _stored(store)
+        with _lock:
+            _tournaments[store], _heads[store] = forward, head
     return forward
 
 
-def _newer(store: Store, t: Tournament) -> list[Any]:
-    """The tournament's events stored after the version ``t`` is at (one indexed query)."""
+def _newer(store: Store, t: Tournament) -> list[Any] | tuple[list[Any], bytes] | None:
+    """The tournament's events stored after the version ``t`` is at, with the new head: ``[]``
+    when the store's last event is the one kept (one indexed query), None when the tournament
+    is not the one kept any more (started over, another copy in its place: read it again)."""
     from tournament.domain.tournaments import TOURNAMENT_ID
 
-    if not _moved(store, TOURNAMENT_ID, t.version):
-        return []
-    events = store.repository.event_store
+    head = _heads.get(store)
     try:
-        last = list(events.get(TOURNAMENT_ID, desc=True, limit=1))
-        if not last or last[0].originator_version < t.version:
-            return [None]  # the one stored is below the one kept: started over, read again
-        if last[0].originator_version == t.version:
+        version, state = last_event(store, TOURNAMENT_ID)
+        if version == t.version and head is not None and state == head:
             return []
-        return list(events.get(TOURNAMENT_ID, gt=t.version))
+        if version <= t.version or head is None:
+            return None  # as many events or fewer, another last one: another tournament
+        rows = store.recorder.select_events(TOURNAMENT_ID, gt=t.version - 1)
+        if not rows or rows[0].originator_version != t.version or rows[0].state != head:
+            return None  # the kept head is not in the store's chain any more
+        to_domain = store.repository.event_store.mapper.to_domain_event
+        return [to_domain(row) for row in rows[1:]], bytes(rows[-1].state)
     except Exception:  # an event that cannot be read: said by the next full read
-        return [None]
+        return None
 
 
 def copied(t: Tournament) -> Tournament:
@@ -240,8 +252,6 @@ def match_to_write(store: Store, number: str) -> Match:
             try:
                 newer = list(store.repository.event_store.get(match.id, gt=match.version))
                 if not newer:
-                    if same is None:
-                        return match
                     raise ValueError  # changed underneath (another file in its place)
                 match = _project(match, newer)
                 if match.intact():
@@ -263,28 +273,27 @@ def written(store: Store, match: Match) -> None:
             del cache[next(iter(cache))]
 
 
-def _moved(store: Store, originator: Any, version: int) -> bool:
-    """Whether the store holds events of ``originator`` after ``version`` (True: look; a
-    server's file answers in one indexed read through its kept connection)."""
-    from tournament.storage.sqlitefile import version_of
-
-    at = version_of(store, originator)
-    return at is None or at != version
-
-
-def unchanged(store: Store, originator: Any, version: int, head: str | None) -> bool | None:
-    """Whether a match the store holds is still at ``version`` with the chain's ``head`` (its
-    last hash, which seals every line before it): one indexed read of a server's file; None
-    when the store cannot tell so cheaply (a PostgreSQL server: ask for the events after
-    ``version``)."""
+def last_event(store: Store, originator: Any) -> tuple[int, bytes | None]:
+    """An aggregate's last stored event, its version and state (``(0, None)``: none stored), in
+    one indexed read: through a server's kept connection to its file, else eventsourcing's
+    own query on the events table's primary key (a PostgreSQL server)."""
     from tournament.storage.sqlitefile import last_of
 
     last = last_of(store, originator)
-    if last is None:
-        return None
-    if last[0] != version or last[1] is None:
+    if last is not None:
+        return last
+    rows = store.recorder.select_events(originator, desc=True, limit=1)
+    return (0, None) if not rows else (int(rows[0].originator_version), bytes(rows[0].state))
+
+
+def unchanged(store: Store, originator: Any, version: int, head: str | None) -> bool:
+    """Whether a match the store holds is still at ``version`` with the chain's ``head`` (its
+    last hash, which seals every line before it): one indexed read, on either backend, so a
+    match replaced underneath by as many events is seen at once."""
+    last_version, state = last_event(store, originator)
+    if last_version != version or state is None:
         return False
     try:
-        return bool(orjson.loads(last[1]).get("hash") == head)
+        return bool(orjson.loads(state).get("hash") == head)
     except (ValueError, AttributeError):  # (orjson's errors are ValueErrors)
         return False

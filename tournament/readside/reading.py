@@ -87,7 +87,7 @@ def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
     try:
         rows = store.recorder.select_events(was.id, gt=len(was.lines) + 1)
         if not rows:
-            return was if same is None else None
+            return None  # as many events, another chain: another match in its place
         match = _went_on(was, rows)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None

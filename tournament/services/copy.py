@@ -18,7 +18,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 
-from engine.message import msg
+from engine.message import msg, nmsg
 from tournament.errors import StoreError
 from tournament.storage.backends import holds_store, scan
 from tournament.storage.locations import Location, PostgresServer, close, locate
@@ -115,9 +115,11 @@ def copy(
     finally:
         close(reader)
     say(
-        msg(
-            "read %(events)s events and %(snapshots)s snapshots from %(source)s",
-            events=len(events), snapshots=len(snapshots), source=source,
+        nmsg(
+            "read %(n)s event and %(snapshots)s from %(source)s",
+            "read %(n)s events and %(snapshots)s from %(source)s",
+            len(events), source=source,
+            snapshots=nmsg("%(n)s snapshot", "%(n)s snapshots", len(snapshots)),
         )
     )  # fmt: skip
     writer = Store(target)
@@ -126,7 +128,8 @@ def copy(
         # that fails half-way, or does not verify, is taken away: the target holds nothing again.
         for start in range(0, len(events), WRITE_PAGE):
             writer.recorder.insert_events(events[start : start + WRITE_PAGE])
-            say(msg("  %(events)s events written", events=min(start + WRITE_PAGE, len(events))))
+            written = min(start + WRITE_PAGE, len(events))
+            say(nmsg("  %(n)s event written", "  %(n)s events written", written))
         if snapshots:
             assert writer.snapshots is not None
             writer.snapshots.recorder.insert_events(snapshots)

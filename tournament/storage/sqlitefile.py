@@ -32,6 +32,7 @@ from eventsourcing.sqlite import (
 
 from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
+from tournament.storage.filestamps import stamp_of, unchanged_since
 from tournament.storage.topics import known
 
 FORMAT = 1
@@ -55,7 +56,7 @@ def read_uri(path: Path) -> str:
     ):
         # SQLite cannot create its -shm file here (a folder nobody may write to, a full disk,
         # #29), and no writer can be at work: the file cannot change while it is read.
-        uri += "&immutable=1"
+        uri += IMMUTABLE
     return uri
 
 
@@ -95,11 +96,21 @@ def kept_connection(store: Any, readonly: bool) -> sqlite3.Connection:
         return connect(store.path, readonly=readonly)
     key = "reading" if readonly else "writing"
     conn: sqlite3.Connection | None = getattr(shared, key, None)
+    if conn is not None and readonly and not unchanged_since(store.path, shared.stamp):
+        conn.close()  # (opened immutable: it would never see the change)
+        conn = None
     if conn is None:
-        conn = connect(store.path, readonly=readonly)
+        stamp = stamp_of(store.path)  # (taken first: a write meanwhile is seen next time)
+        uri = read_uri(store.path) if readonly else write_uri(store.path)
+        conn = sqlite3.connect(uri, uri=True, timeout=10)
         conn.isolation_level = None  # autocommit: each read sees the file as it is now
         setattr(shared, key, conn)
+        if readonly:
+            shared.stamp = stamp if IMMUTABLE in uri else None
     return conn
+
+
+IMMUTABLE = "&immutable=1"
 
 
 def last_id(store: Any) -> int:
@@ -110,13 +121,6 @@ def last_id(store: Any) -> int:
         return int(store.recorder.max_notification_id() or 0)
     row = kept_connection(store, True).execute(f"select max(rowid) from {EVENTS}").fetchone()
     return int(row[0] or 0)
-
-
-def version_of(store: Any, originator: UUID) -> int | None:
-    """The version an aggregate is at in the store (0: none stored), as :func:`last_id` reads;
-    None in a store that keeps no connections."""
-    last = last_of(store, originator)
-    return None if last is None else last[0]
 
 
 def last_of(store: Any, originator: UUID) -> tuple[int, bytes | None] | None:
@@ -268,6 +272,19 @@ class _Datastore(SQLiteDatastore):
         )
         self.writer: _Pool | None = None if exists else self.pool
         self.lock_timeout = lock_timeout
+        # Where the readers are opened immutable, what the file was when they were (#27).
+        self.stamp = stamp_of(path) if exists and IMMUTABLE in self.pool.db_name else None
+
+    def readers(self) -> _Pool:
+        """The reading pool, made again when the file changed under readers opened immutable
+        (the old one's connections are given back to it as their readers finish)."""
+        if not unchanged_since(self.path, self.stamp):
+            stamp = stamp_of(self.path)
+            uri = read_uri(self.path)
+            self.pool = _Pool(writer=False, db_name=uri, lock_timeout=self.lock_timeout)
+            self.stamp = stamp if IMMUTABLE in uri else None
+        assert isinstance(self.pool, _Pool)
+        return self.pool
 
     def writing(self) -> _Pool:
         if self.writer is None:
@@ -278,7 +295,7 @@ class _Datastore(SQLiteDatastore):
 
     @contextmanager
     def get_connection(self, *, commit: bool) -> Iterator[SQLiteConnection]:
-        pool = self.writing() if commit else self.pool
+        pool = self.writing() if commit else self.readers()
         conn = pool.get_connection(is_writer=commit)
         try:
             yield conn

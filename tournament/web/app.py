@@ -144,7 +144,9 @@ async def live(request: Request) -> Response:
         async for frames in hub.listen(after):  # encoded once for every stream (#27)
             yield frames
 
-    return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"})
+    # A server stopping ends each stream cleanly, its response complete (hub.closing).
+    return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"},
+                               shutdown_event=hub.closing, shutdown_grace_period=2)  # fmt: skip
 
 
 async def switch_lang(request: Request) -> Response:

@@ -28,6 +28,8 @@ from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
 
+import anyio
+
 from tournament.errors import UserError
 from tournament.readside import readmodels
 from tournament.services import stores
@@ -68,6 +70,10 @@ class Live:
         # so that its writers queue rather than meet SQLite's busy errors.
         self.lock = threading.RLock()
         self._task: asyncio.Task[None] | None = None
+        # Set when the server begins to stop (sse-starlette sets it, from uvicorn's signal):
+        # every stream then ends with its response complete, before the server waits on it.
+        self.closing: anyio.Event | None = None
+        self._ending: asyncio.Task[None] | None = None
 
     # --- the read models -----------------------------------------------------------------
 
@@ -189,6 +195,20 @@ class Live:
         if self.store.location.is_server:
             self._listen(asyncio.get_running_loop())
         self._task = asyncio.create_task(self._run())
+        self.closing = anyio.Event()
+        self._ending = asyncio.create_task(self._end_when_closing(self.closing))
+
+    async def _end_when_closing(self, closing: anyio.Event) -> None:
+        await closing.wait()
+        self.end_streams()
+
+    def end_streams(self) -> None:
+        """End every stream: each sends what it holds, then completes its response."""
+        for q in list(self.listeners):
+            self.listeners.discard(q)
+            while not q.empty():
+                q.get_nowait()
+            q.put_nowait(None)
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """Wake the task at each notification of the database, from a thread of its own (it
@@ -227,14 +247,14 @@ class Live:
         self._stopped.set()
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 5)
-        if self._task:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
-        for q in list(self.listeners):
-            q.put_nowait(None)
+        for task in (self._task, self._ending):
+            if task:
+                task.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
+        self.end_streams()
         if self.refused:
             log.warning("live streams refused: %d since the last word", self.refused)
             self.refused = 0

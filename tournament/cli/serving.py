@@ -1,0 +1,118 @@
+"""The server's process as uvicorn runs it (``tournament serve``): its answers when overloaded,
+how it stops, and its repeated failures written once."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+def overload_says_when(seconds: int) -> None:
+    """uvicorn's own 503, past ``limit_concurrency`` (the connections the open files allow),
+    with ``Retry-After``, as the app's full live stream answers: a phone's live.js and
+    offline.js then know when to try again. uvicorn lets nothing of that answer be configured
+    (its ``headers`` go on every response), so its protocols are handed one that adds the
+    header to uvicorn's own; a uvicorn without it is left as it is."""
+    import importlib
+
+    for name in ("h11_impl", "httptools_impl"):
+        try:
+            module = importlib.import_module(f"uvicorn.protocols.http.{name}")
+        except ImportError:  # (httptools missing: uvicorn serves on h11)
+            continue
+        original = getattr(module, "service_unavailable", None)
+        if original is not None and not getattr(original, "says_when", False):
+            module.service_unavailable = _with_retry_after(original, seconds)  # type: ignore[attr-defined]
+
+
+def _with_retry_after(answer: Callable[..., Any], seconds: int) -> Callable[..., Any]:
+    header = (b"retry-after", str(seconds).encode())
+
+    async def overloaded(scope: Any, receive: Any, send: Any) -> None:
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), header]}
+            await send(message)
+
+        await answer(scope, receive, sending)
+
+    overloaded.says_when = True  # type: ignore[attr-defined]
+    return overloaded
+
+
+@contextmanager
+def stopping(serving: Callable[[], bool]) -> Iterator[list[int]]:
+    """The signals that stopped the server (SIGTERM, SIGINT), caught rather than died of.
+
+    uvicorn stops gracefully at either, then raises it again once its own handlers are gone,
+    so that the process dies of it (status -15: a service manager reads a failure). Raised
+    again here, it is only noted: the server stopped as asked, and says so. One that comes
+    before the server is ``serving`` stops it as Ctrl-C stops any command."""
+    import signal
+    import threading
+
+    got: list[int] = []
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover
+        yield got
+        return
+
+    def noted(sig: int, frame: Any) -> None:
+        if not serving():
+            raise KeyboardInterrupt
+        got.append(sig)
+
+    signals = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, noted) for sig in signals}
+    try:
+        yield got
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+class Repeats(logging.Filter):
+    """A failure written once, then counted: the same one again within ``window`` seconds is
+    not written; the first after the window says how many times it came meanwhile (a server
+    out of files fails the same way thousands of times a second)."""
+
+    def __init__(
+        self, window: float = 60.0, keep: int = 256, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__()
+        self.window, self.keep, self.clock = window, keep, clock
+        self.seen: dict[tuple[str, str, Any], list[Any]] = {}  # key -> [since, count, record]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = record.exc_info[0] if record.exc_info else None
+        key = (record.name, str(record.msg), kind)
+        now = self.clock()
+        entry = self.seen.get(key)
+        if entry is not None and now - entry[0] < self.window:
+            entry[1] += 1
+            entry[2] = record
+            return False
+        if entry is not None and entry[1]:
+            self._counted(record, entry[1], now - entry[0])
+        self.seen.pop(key, None)
+        self.seen[key] = [now, 0, record]
+        while len(self.seen) > self.keep:
+            self.seen.pop(next(iter(self.seen)))
+        return True
+
+    def report(self) -> None:
+        """Write the counts not written yet (when the server stops)."""
+        now = self.clock()
+        pending, self.seen = self.seen, {}
+        for since, count, record in pending.values():
+            if count:
+                self._counted(record, count, now - since)
+                logging.getLogger(record.name).handle(record)
+
+    @staticmethod
+    def _counted(record: logging.LogRecord, count: int, seconds: float) -> None:
+        # The traceback was written the first time: the count stands in for it.
+        record.msg = f"{record.getMessage()} (the same, {count} more times in {seconds:.0f} s)"
+        record.args, record.exc_info, record.exc_text = None, None, None
