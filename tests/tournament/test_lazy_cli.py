@@ -104,6 +104,7 @@ NOT_FOR_A_ROLL = (
     "tournament.readside.readmodels",
     "tournament.verify",
     "tournament.services.day",
+    "tournament.services.effects",
     "tournament.domain.pairing",
     "tournament.cli.render",
     "tournament.cli.day",
