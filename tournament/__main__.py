@@ -1,3 +1,3 @@
-from tournament.cli import main
+from tournament.cli import run
 
-main()
+run()

@@ -16,7 +16,6 @@ otherwise take the defaults below. :meth:`Game.of` reads a module so; a game tha
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -25,6 +24,7 @@ from engine.games.base import Context, Outcome, Turn
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg
+from engine.record import Record
 
 if TYPE_CHECKING:
     import random
@@ -94,9 +94,9 @@ def no_computer_move(seat: Seat) -> dict[str, Any] | None:
     return None
 
 
-@dataclass(frozen=True)
-class Game:
-    """One game as the engine, the replay and every front end see it."""
+class Game(Record):
+    """One game as the engine, the replay and every front end see it (a Record, not a
+    dataclass: every command imports it, and a dataclass generates code at start-up, #27)."""
 
     about: About
     start: Callable[[Header, int], Any]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -103,6 +104,7 @@ NOT_FOR_A_ROLL = (
     "tournament.readside.readmodels",
     "tournament.verify",
     "tournament.services.day",
+    "tournament.services.effects",
     "tournament.domain.pairing",
     "tournament.cli.render",
     "tournament.cli.day",
@@ -123,21 +125,55 @@ def test_a_recording_call_imports_nothing_it_does_not_use(tmp_path: Path) -> Non
         "print(' '.join(sys.modules), file=sys.stderr)"
     )
 
+    # No language chosen: the tournament's is looked up in the store, as on a referee's phone
+    # with no locale (that look-up once loaded OpenSSL, #27).
+    env = {k: v for k, v in os.environ.items() if k not in ("TOURNAMENT_LANG", "LANG", "LC_ALL")}
+
     def call(*args: str) -> tuple[str, set[str]]:
         done = subprocess.run(
             [sys.executable, "-c", code, "--db", db, "match", *args],
             capture_output=True,
             text=True,
             check=True,
+            env=env,
         )
         return done.stdout, set(done.stderr.split())
 
     call("new", "ventuno", "giallo", "blu")
     out, imported = call("roll", "M1", "giallo", "d6", "4", "5")
-    assert out.startswith("M1 #1 roll giallo d6 4 5")  # recorded
+    assert out.startswith("M1 #1 roll giallo d6 4 5\nsituazione:")  # recorded; the store's Italian
     heavy = {
         m for m in imported for name in NOT_FOR_A_ROLL if m == name or m.startswith(f"{name}.")
     } - {"exports", "exports.i18n"}  # the catalogue (gettext's .mo), the CLI's words (#28)
     assert not heavy, f"a recording call imported {sorted(heavy)}"
     # A sanity check of the check: the names are the modules' real ones.
     assert {"tournament.storage.store", "tournament.services.matches", "engine.match"} <= imported
+
+
+def test_a_match_call_ends_without_tearing_the_modules_down(tmp_path: Path) -> None:
+    """#27: after a ``match`` call the program ends at once (``os._exit``), its output flushed,
+    its exit code and what was registered to run at exit kept; any other call ends as ever."""
+    db = str(tmp_path / "t.db")
+    code = (
+        "import atexit, os, sys\n"
+        "atexit.register(lambda: print('at exit', file=sys.stderr))\n"
+        "end = os._exit\n"
+        "os._exit = lambda code: (print('ended at once', code, file=sys.stderr), end(code))\n"
+        "from tournament.cli import run; run()"
+    )
+
+    def call(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", code, "--db", db, *args], capture_output=True, text=True
+        )
+
+    assert call("match", "new", "ventuno", "giallo", "blu").stdout == "M1\n"
+    rolled = call("match", "roll", "M1", "giallo", "d6", "4", "5")
+    assert rolled.returncode == 0 and rolled.stdout.startswith("M1 #1 roll giallo d6 4 5\n")
+    assert rolled.stderr == "at exit\nended at once 0\n"
+    refused = call("match", "roll", "M1", "giallo", "d6", "4", "5")  # a choice is awaited
+    assert refused.returncode == 1 and refused.stderr.startswith("error: ")
+    assert refused.stderr.endswith("at exit\nended at once 1\n")
+    assert call("match", "rol", "M1").returncode == 2  # a usage error, click's code
+    shown = call("status")  # no tournament here: refused, and ended as ever
+    assert shown.returncode == 1 and shown.stderr.endswith("first\nat exit\n")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from tournament.cli.common import app
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "run"]
 
 GLOBAL_OPTIONS_WITH_VALUE = lazy.GLOBAL_OPTIONS_WITH_VALUE
 DEBUG = "TOURNAMENT_DEBUG"  # set to 1: an unexpected error shows its traceback
@@ -96,6 +96,42 @@ def main() -> None:
         )
         sys.stderr.write(t("error: %(why)s", why=why) + "\n")
         sys.exit(70)  # EX_SOFTWARE (sysexits.h): an internal error
+
+
+def run() -> None:
+    """The program (``tournament``, ``python -m tournament``): :func:`main`, and then, after a
+    ``match`` call (a referee's, at the table), the process ends at once (#27).
+
+    Ending normally tears every imported module down, a thirtieth of a recording call's work,
+    for nothing: the store is closed by then (the command's context closes it), and output is
+    flushed here. What was registered to run at exit still runs; a process with a thread left,
+    or output that cannot be flushed, ends normally. ``main`` itself never ends the process so
+    (tests and tools call it).
+    """
+    recording = lazy.command_words(sys.argv[1:])[:1] == ["match"]
+    code = 0
+    try:
+        main()
+    except SystemExit as e:
+        if not recording or not isinstance(e.code, int | None):
+            raise
+        code = e.code or 0
+    if not recording or _threads_left():
+        sys.exit(code)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        sys.exit(code)  # as before: Python's own exit says what it says of a closed pipe
+    import atexit
+
+    atexit._run_exitfuncs()
+    os._exit(code)
+
+
+def _threads_left() -> bool:
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
 
 
 def full_app() -> typer.Typer:

@@ -31,7 +31,6 @@ from engine.notation import NotationError, parse, read
 from engine.notation import format as notation
 from tournament.domain.names import registered
 from tournament.errors import Refused
-from tournament.services.effects import effect, round_of_match
 from tournament.services.matches import Loaded, load, record, refusal
 from tournament.services.play import record_move
 from tournament.storage.store import Store
@@ -228,6 +227,7 @@ def _store(
 def _place(store: Store, number: str) -> tuple[Tournament, int] | None:
     """The tournament and the round whose table plays this match, if any."""
     from tournament.services.day import get_tournament
+    from tournament.services.effects import round_of_match  # a correction's only (#27)
 
     try:
         t = get_tournament(store)
@@ -247,6 +247,8 @@ def _with_effect(store: Store, preview: Preview, after: Outcome | None) -> Previ
     t, round_number = place
     known = outcomes(store)
     changed = {**known, preview.match: after}
+    from tournament.services.effects import effect
+
     found = effect(t, known.get, t, changed.get, round_number)
     closed = views.paired(t, round_number).closed
     return preview._replace(
@@ -300,6 +302,8 @@ def preview_amend(
     known = outcomes(store).get
     amended = views.paired(changed, round_number).table(table_number).amended
     assert amended is not None  # amend_result has just added it
+    from tournament.services.effects import effect
+
     found = effect(t, known, changed, known, round_number)
     return Preview(
         " ".join(f"{p}={v}" for p, v in amended.points.items()),

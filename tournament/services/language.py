@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from uuid import NAMESPACE_URL, uuid5
+from uuid import UUID
 
-# tournament.domain.tournaments.TOURNAMENT_ID, without importing the aggregate's classes.
-TOURNAMENT = uuid5(NAMESPACE_URL, "tournament/tournament")
+# tournament.domain.tournaments.TOURNAMENT_ID, uuid5(NAMESPACE_URL, "tournament/tournament"),
+# written out: without importing the aggregate's classes, and uuid5 would load OpenSSL (#15, #27)
+TOURNAMENT = UUID("a56382de-a77f-573d-9ac0-59b2073067ac")
 CREATED = "tournament.tournaments:Tournament.Created"
 
 
