@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from tournament.cli.common import app, fail, guarded, print_json, settings, store
-from tournament.cli.words import said, t
+from tournament.cli.words import said, t, tn
 
 db_app = typer.Typer(help="Copy a tournament between stores (SQLite, PostgreSQL).",
                      no_args_is_help=True)  # fmt: skip
@@ -43,13 +43,20 @@ def copy(
             typer.echo(t("FAILED %(what)s", what=said(failure)), err=True)
         fail(t("the copy in %(target)s did not verify, and was taken away", target=result.target))
     if not as_json:
+        if result.tournament:
+            n = result.matches
+            held = tn("%(n)s match and the tournament", "%(n)s matches and the tournament", n, n=n)
+        else:
+            held = tn("%(n)s match", "%(n)s matches", result.matches, n=result.matches)
         typer.echo(
-            t(
-                "copied %(events)s events (%(matches)s matches and the tournament) from "
-                "%(source)s to %(target)s: every row identical, every hash chain intact and "
-                "every replay agrees",
-                events=result.events,
-                matches=result.matches,
+            tn(
+                "copied %(n)s event (%(held)s) from %(source)s to %(target)s: every row "
+                "identical, every hash chain intact and every replay agrees",
+                "copied %(n)s events (%(held)s) from %(source)s to %(target)s: every row "
+                "identical, every hash chain intact and every replay agrees",
+                result.events,
+                n=result.events,
+                held=held,
                 source=result.source,
                 target=result.target,
             )

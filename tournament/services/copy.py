@@ -37,6 +37,7 @@ class Copied:
     events: int = 0
     snapshots: int = 0
     matches: int = 0
+    tournament: bool = False  # whether the store held a tournament (not matches alone)
     failures: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -141,7 +142,7 @@ def copy(
         if dice.every_seed(writer) != seeds:
             result.failures.append(msg("the copy's digital dice seeds differ from the source's"))
         report = verify_store(target, lexicon_for)
-        result.matches = report.matches
+        result.matches, result.tournament = report.matches, report.tournament_events > 0
         result.failures += [
             msg("the copy: %(failure)s", failure=f.message()) for f in report.failures
         ]
