@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from engine.games.base import Outcome
-from tournament.domain import views
-from tournament.domain.results import round_results, standings_of, table_games
+from tournament.domain import knockouts, views
+from tournament.domain.results import standings_of, table_games, table_result
+from tournament.domain.standings import TableResult
 from tournament.readside import kept
 from tournament.storage.sql import ReadDB
 from tournament.storage.store import Store
@@ -146,87 +150,176 @@ def places(t: Tournament) -> dict[str, tuple[int, int]]:
     }
 
 
-def tournament(
-    db: ReadDB, t: Tournament, known: dict[str, Outcome | None], placed: bool = False
-) -> None:
-    """Rewrite the tournament's tables from the tournament and the matches' outcomes, and each
-    match's round and table in its row (``placed``: the rows were written with them)."""
+TIEBREAK_COLUMNS = ("challenge", "buchholz", "buchholz_cut1", "sonneborn_berger", "head_to_head")
+COLUMNS = {
+    "players": ("name", "status", "seed", "since", "until", "reason"),
+    "rounds": ("number", "closed", "tables"),
+    "pairings": ("round", "table_no", "players", "bye", "why", "games", "matches", "decided",
+                 "points", "amended"),
+    "standings": ("rank", "player", "points", "played", *TIEBREAK_COLUMNS),
+}  # fmt: skip
+"""The tournament's tables: their columns, in the order their rows are kept."""
+KEYS = {"players": (0,), "rounds": (0,), "pairings": (0, 1), "standings": (1,)}
+"""Each table's key: the places of its key columns in a row."""
+TOURNAMENT_TABLES = tuple(COLUMNS)
 
-    def outcome_of(match_id: str) -> Outcome | None:
-        return known.get(match_id)
+Rows = dict[Any, tuple[Any, ...]]  # a table's rows by their key
 
-    for name in ("players", "rounds", "pairings", "standings"):
-        db.run(f"delete from {name}")
-    insert(
-        db,
-        "players",
-        (
-            {
-                "name": p,
-                "status": i.status,
-                "seed": i.seed,
-                "since": i.since,
-                "until": i.until,
-                "reason": i.reason,
-            }
-            for p, i in views.players(t).items()
-        ),
-    )
-    rounds = views.rounds(t)
-    insert(
-        db,
-        "rounds",
-        ({"number": r.number, "closed": int(r.closed), "tables": len(r.tables)} for r in rounds),
-    )
-    pairings = []
-    results = round_results(t, outcome_of)  # once, for the pairings and the standings
-    for r, in_round in zip(rounds, results, strict=True):
-        for tb, result in zip(r.tables, in_round, strict=True):
-            pairings.append(
-                {
-                    "round": r.number,
-                    "table_no": tb.number,
-                    "players": dumps(list(tb.players)),
-                    "bye": int(tb.bye),
-                    "why": tb.why,
-                    "games": dumps(table_games(t, tb)),
-                    "matches": dumps(dict(tb.matches)),
-                    "decided": int(result.decided),
-                    "points": dumps(dict(result.points)) if result.points else None,
-                    "amended": dumps([a.to_json() for a in tb.amendments])
-                    if tb.amendments
-                    else None,
-                }
-            )
-    if not placed:  # one statement for all (a round trip for each was half of a rebuild)
-        db.run_many(
-            "update matches set round = ?, table_no = ? where id = ?",
-            [(*place, number) for number, place in places(t).items()],
+
+@dataclass
+class Written:
+    """The tournament's rows as the read tables hold them after the event numbered
+    ``position``, with what they were worked out from: a refresh writes only the rows its
+    events change (#27). ``t`` and the rest are None until the rows are worked out from a
+    tournament in this process (the rows read back from the tables, say)."""
+
+    position: int
+    outcomes: dict[str, Outcome | None]  # every match's, as the matches table holds it
+    places: dict[str, tuple[int | None, int | None]]  # every match's round and table, as held
+    rows: dict[str, Rows]
+    t: Tournament | None = None
+    rounds: tuple[views.Round, ...] = ()
+    where: dict[str, tuple[int, int]] = field(default_factory=dict)  # match -> round, table index
+    results: list[list[TableResult]] = field(default_factory=list)
+    ranked: Any = None  # the standings' other inputs (see _ranked)
+
+
+def written(db: ReadDB, position: int) -> Written:
+    """The tournament's rows as the tables hold them (another process wrote them last)."""
+    rows: dict[str, Rows] = {}
+    for name, columns in COLUMNS.items():
+        key = _key(name)
+        rows[name] = {key(row): tuple(row) for row in
+                      db.rows(f"select {', '.join(columns)} from {name}")}  # fmt: skip
+    outcomes: dict[str, Outcome | None] = {}
+    places: dict[str, tuple[int | None, int | None]] = {}
+    loads = orjson.loads
+    for number, status, winners, points, round_no, table_no in db.rows(
+        "select id, status, winners, points, round, table_no from matches"
+    ):
+        outcomes[number] = (
+            Outcome(tuple(loads(winners)), loads(points)) if status == "finished" else None
         )
-    insert(db, "pairings", pairings)
-    insert(
-        db,
-        "standings",
-        (
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": row.points,
-                "played": row.played,
-                **{
-                    k: row.values.get(k)
-                    for k in (
-                        "challenge",
-                        "buchholz",
-                        "buchholz_cut1",
-                        "sonneborn_berger",
-                        "head_to_head",
-                    )
-                },
-            }
-            for row in standings_of(t, results)  # by the bracket where there is one (#24)
-        ),
+        places[number] = (round_no, table_no)
+    return Written(position, outcomes, places, rows)
+
+
+def _key(name: str) -> Callable[[Sequence[Any]], Any]:
+    at = KEYS[name]
+    if len(at) == 1:
+        k = at[0]
+        return lambda row: row[k]
+    return lambda row: tuple(row[i] for i in at)
+
+
+def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = ()) -> None:
+    """Bring the tournament's tables (and each match's round and table in its row) to what
+    the tournament ``t`` and the matches' outcomes (``w.outcomes``) make them, writing only the
+    rows that change: for the same tournament as ``w`` was worked out from, the tables of the
+    ``touched`` matches and, when a table's result changed, the standings; for another, every
+    row is worked out again (the standings only when their inputs changed) and compared."""
+    outcome_of = w.outcomes.get
+    rows = w.rows
+    if t is w.t:
+        pairings, changed = dict(rows["pairings"]), False
+        for number in touched:
+            if number not in w.where:
+                continue
+            i, k = w.where[number]
+            r = w.rounds[i]
+            tb = r.tables[k]
+            result = table_result(t, tb, outcome_of)
+            pairings[(r.number, tb.number)] = _pairing(t, r.number, tb, result)
+            if result != w.results[i][k]:
+                w.results[i][k], changed = result, True
+        _write(db, "pairings", rows, pairings)
+        if changed:
+            _write(db, "standings", rows, _standings(t, w.results))
+        return
+    rounds = views.rounds(t)
+    results = [[table_result(t, tb, outcome_of) for tb in r.tables] for r in rounds]
+    where = {number: (i, k) for i, r in enumerate(rounds) for k, tb in enumerate(r.tables)
+             for number in tb.matches.values()}  # fmt: skip
+    _write(db, "players", rows, {
+        p: (p, i.status, i.seed, i.since, i.until, i.reason) for p, i in views.players(t).items()
+    })  # fmt: skip
+    _write(db, "rounds", rows, {
+        r.number: (r.number, int(r.closed), len(r.tables)) for r in rounds
+    })  # fmt: skip
+    _write(db, "pairings", rows, {
+        (r.number, tb.number): _pairing(t, r.number, tb, result)
+        for r, in_round in zip(rounds, results, strict=True)
+        for tb, result in zip(r.tables, in_round, strict=True)
+    })  # fmt: skip
+    ranked = _ranked(t, rounds)
+    if ranked is None or ranked != w.ranked or results != w.results:
+        _write(db, "standings", rows, _standings(t, results))
+    at = {number: (rounds[i].number, rounds[i].tables[k].number) for number, (i, k) in where.items()}
+    placed = []
+    for number, was in w.places.items():
+        now = at.get(number, (None, None))
+        if now != was:
+            placed.append((*now, number))
+            w.places[number] = now
+    if placed:  # one statement for all (a round trip for each was half of a rebuild)
+        db.run_many("update matches set round = ?, table_no = ? where id = ?", placed)
+    w.t, w.rounds, w.where, w.results, w.ranked = t, rounds, where, results, ranked
+
+
+def _ranked(t: Tournament, rounds: tuple[views.Round, ...]) -> Any:
+    """What the standings follow from besides the tables' results (None: worked out again at
+    every change of the tournament, as a bracket's are)."""
+    if knockouts.first_round(t) is not None:
+        return None
+    return (tuple(t.ranked_players), dumps(t.settings))
+
+
+def _pairing(t: Tournament, number: int, tb: views.Table, result: TableResult) -> tuple[Any, ...]:
+    return (
+        number,
+        tb.number,
+        dumps(list(tb.players)),
+        int(tb.bye),
+        tb.why,
+        dumps(table_games(t, tb)),
+        dumps(dict(tb.matches)),
+        int(result.decided),
+        dumps(dict(result.points)) if result.points else None,
+        dumps([a.to_json() for a in tb.amendments]) if tb.amendments else None,
     )
+
+
+def _standings(t: Tournament, results: list[list[TableResult]]) -> Rows:
+    return {
+        row.player: (row.rank, row.player, row.points, row.played,
+                     *[row.values.get(k) for k in TIEBREAK_COLUMNS])  # fmt: skip
+        for row in standings_of(t, results)  # by the bracket where there is one (#24)
+    }
+
+
+def _write(db: ReadDB, name: str, rows: dict[str, Rows], new: Rows) -> None:
+    """Make table ``name`` hold the rows ``new``, where it holds ``rows[name]``: the rows that
+    changed deleted and inserted again (the whole table when most of it changed)."""
+    old = rows[name]
+    rows[name] = new
+    gone = [k for k in old if k not in new]
+    changed = [row for k, row in new.items() if old.get(k) != row]
+    if not gone and not changed:
+        return
+    columns = COLUMNS[name]
+    if len(gone) + len(changed) > len(new) // 2:
+        db.run(f"delete from {name}")
+        changed = list(new.values())
+    else:
+        at = KEYS[name]
+        key = _key(name)
+        where = " and ".join(f"{columns[i]} = ?" for i in at)
+        keys = [(k,) if len(at) == 1 else k for k in gone] + [
+            (key(row),) if len(at) == 1 else key(row) for row in changed
+        ]
+        db.run_many(f"delete from {name} where {where}", keys)
+    if changed:
+        db.insert(name, columns, changed)
 
 
 def insert(db: ReadDB, table: str, rows: Iterable[dict[str, Any]]) -> None:
