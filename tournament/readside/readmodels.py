@@ -222,8 +222,8 @@ def _project(
     start = position(db) + 1
     if start == 1:  # the tables were made empty
         w = readtables.Written(0, {}, {}, {name: {} for name in readtables.TOURNAMENT_TABLES})
-    elif w is not None and w.position != start - 1:
-        w = None  # another process wrote the tables since: read them
+    elif w is not None and (w.position != start - 1 or w.mark != _mark(db, start - 1)):
+        w = None  # another process wrote the tables since (or made them again): read them
     progress = Progress()
     numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
@@ -247,15 +247,24 @@ def _project(
         t = readtables.current(store)
     if w is None and t is not None:
         w = readtables.written(db, start - 1)  # (the touched matches' rows as just written)
+        w.mark = _mark(db, start - 1)
     if w is not None:
         w.outcomes.update(touched)
         w.places.update(placed)
         if t is not None:
             readtables.tournament(db, t, w, touched)
-        w.position = last
+        if last != w.position:
+            w.position, w.mark = last, _mark(db, last)
     progress.written = w
     db.advance(PROJECTION, last)
     return progress
+
+
+def _mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
+    """What the events table holds at ``number`` (a store started over and projected again to
+    the same position holds another event there)."""
+    found = db.rows("select aggregate, version, at from events where id = ?", [number])
+    return tuple(found[0]) if found else None
 
 
 def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:

@@ -182,6 +182,7 @@ class Written:
     where: dict[str, tuple[int, int]] = field(default_factory=dict)  # match -> round, table index
     results: list[list[TableResult]] = field(default_factory=list)
     ranked: Any = None  # the standings' other inputs (see _ranked)
+    mark: tuple[Any, ...] | None = None  # the events table's row at ``position`` (its identity)
 
 
 def written(db: ReadDB, position: int) -> Written:
@@ -215,50 +216,58 @@ def _key(name: str) -> Callable[[Sequence[Any]], Any]:
 def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = ()) -> None:
     """Bring the tournament's tables (and each match's round and table in its row) to what
     the tournament ``t`` and the matches' outcomes (``w.outcomes``) make them, writing only the
-    rows that change: for the same tournament as ``w`` was worked out from, the tables of the
-    ``touched`` matches and, when a table's result changed, the standings; for another, every
-    row is worked out again (the standings only when their inputs changed) and compared."""
+    rows that change (#27): the rows of a table whose stored state and matches' outcomes are as
+    they were are not worked out again, and the standings only when a table's result or what
+    else they follow from changed."""
+    was = w.t
+    if was is not None and was is not t and _inputs(was) == _inputs(t):
+        w.t = was = t  # (a match's head recorded, a referee named: nothing the tables show)
+    if t is was:
+        _touched(db, t, w, touched)
+        return
     outcome_of = w.outcomes.get
     rows = w.rows
-    if t is w.t:
-        pairings, changed = dict(rows["pairings"]), False
-        for number in touched:
-            if number not in w.where:
-                continue
-            i, k = w.where[number]
-            r = w.rounds[i]
-            tb = r.tables[k]
-            result = table_result(t, tb, outcome_of)
-            pairings[(r.number, tb.number)] = _pairing(t, r.number, tb, result)
-            if result != w.results[i][k]:
-                w.results[i][k], changed = result, True
-        _write(db, "pairings", rows, pairings)
-        if changed:
-            _write(db, "standings", rows, _standings(t, w.results))
-        return
     rounds = views.rounds(t)
-    results = [[table_result(t, tb, outcome_of) for tb in r.tables] for r in rounds]
     where = {number: (i, k) for i, r in enumerate(rounds) for k, tb in enumerate(r.tables)
              for number in tb.matches.values()}  # fmt: skip
-    _write(db, "players", rows, {
-        p: (p, i.status, i.seed, i.since, i.until, i.reason) for p, i in views.players(t).items()
-    })  # fmt: skip
+    # A table stored as it was, in a tournament of the same settings, whose matches' outcomes
+    # are as they were: its result and its row as they were.
+    same = was is not None and was.settings == t.settings
+    before = was.rounds if same and was is not None else []
+    again = {where[number] for number in touched if number in where}
+    results: list[list[TableResult]] = []
+    pairings: Rows = {}
+    for i, (r, stored) in enumerate(zip(rounds, t.rounds, strict=True)):
+        old = before[i] if i < len(before) and before[i]["number"] == r.number else None
+        in_round = []
+        for k, tb in enumerate(r.tables):
+            key = (r.number, tb.number)
+            if (old is not None and k < len(old["tables"]) and (i, k) not in again
+                    and old["tables"][k] == stored["tables"][k] and key in rows["pairings"]):  # fmt: skip
+                in_round.append(w.results[i][k])
+                pairings[key] = rows["pairings"][key]
+                continue
+            result = table_result(t, tb, outcome_of)
+            in_round.append(result)
+            pairings[key] = _pairing(t, r.number, tb, result)
+        results.append(in_round)
+    if not same or was is None or was.players != t.players:
+        _write(db, "players", rows, {
+            p: (p, i.status, i.seed, i.since, i.until, i.reason)
+            for p, i in views.players(t).items()
+        })  # fmt: skip
     _write(db, "rounds", rows, {
         r.number: (r.number, int(r.closed), len(r.tables)) for r in rounds
     })  # fmt: skip
-    _write(db, "pairings", rows, {
-        (r.number, tb.number): _pairing(t, r.number, tb, result)
-        for r, in_round in zip(rounds, results, strict=True)
-        for tb, result in zip(r.tables, in_round, strict=True)
-    })  # fmt: skip
-    ranked = _ranked(t, rounds)
+    _write(db, "pairings", rows, pairings)
+    ranked = _ranked(t)
     if ranked is None or ranked != w.ranked or results != w.results:
         _write(db, "standings", rows, _standings(t, results))
     at = {number: (rounds[i].number, rounds[i].tables[k].number) for number, (i, k) in where.items()}
     placed = []
-    for number, was in w.places.items():
+    for number, held in w.places.items():
         now = at.get(number, (None, None))
-        if now != was:
+        if now != held:
             placed.append((*now, number))
             w.places[number] = now
     if placed:  # one statement for all (a round trip for each was half of a rebuild)
@@ -266,7 +275,36 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
     w.t, w.rounds, w.where, w.results, w.ranked = t, rounds, where, results, ranked
 
 
-def _ranked(t: Tournament, rounds: tuple[views.Round, ...]) -> Any:
+def _inputs(t: Tournament) -> tuple[Any, ...]:
+    """What the tournament's tables follow from (besides the matches' outcomes)."""
+    return (t.settings, t.players, t.rounds)
+
+
+def _touched(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str]) -> None:
+    """The tables of the same tournament after the ``touched`` matches moved: their rows, and
+    the standings when a table's result changed."""
+    outcome_of = w.outcomes.get
+    pairings: Rows = {}
+    changed = False
+    for number in touched:
+        if number not in w.where:
+            continue
+        i, k = w.where[number]
+        r = w.rounds[i]
+        tb = r.tables[k]
+        result = table_result(t, tb, outcome_of)
+        pairings[(r.number, tb.number)] = _pairing(t, r.number, tb, result)
+        if result != w.results[i][k]:
+            w.results[i][k], changed = result, True
+    held = w.rows["pairings"]
+    pairings = {key: row for key, row in pairings.items() if held.get(key) != row}
+    if pairings:
+        _write(db, "pairings", w.rows, None, pairings)
+    if changed:
+        _write(db, "standings", w.rows, _standings(t, w.results))
+
+
+def _ranked(t: Tournament) -> Any:
     """What the standings follow from besides the tables' results (None: worked out again at
     every change of the tournament, as a bracket's are)."""
     if knockouts.first_round(t) is not None:
@@ -297,13 +335,22 @@ def _standings(t: Tournament, results: list[list[TableResult]]) -> Rows:
     }
 
 
-def _write(db: ReadDB, name: str, rows: dict[str, Rows], new: Rows) -> None:
+def _write(
+    db: ReadDB, name: str, rows: dict[str, Rows], new: Rows | None, changes: Rows | None = None
+) -> None:
     """Make table ``name`` hold the rows ``new``, where it holds ``rows[name]``: the rows that
-    changed deleted and inserted again (the whole table when most of it changed)."""
+    changed deleted and inserted again (the whole table when most of it changed). ``changes``:
+    rows in place of some of the table's, none gone (``new`` is then the table with them)."""
     old = rows[name]
-    rows[name] = new
-    gone = [k for k in old if k not in new]
-    changed = [row for k, row in new.items() if old.get(k) != row]
+    if changes is None:
+        assert new is not None
+        rows[name] = new
+        gone = [k for k in old if k not in new]
+        changed = [row for k, row in new.items() if old.get(k) != row]
+    else:
+        gone, changed = [], [row for k, row in changes.items() if old.get(k) != row]
+        old.update(changes)
+        new = old
     if not gone and not changed:
         return
     columns = COLUMNS[name]
