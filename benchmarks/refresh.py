@@ -2,8 +2,8 @@
 spends after every move to bring the read tables up to date.
 
 A tournament of ``--tables`` tables in round 1 (SQLite, the store kept in memory as a server
-keeps it), each table's partita chosen and its Tiro started (a refresh after each start), then
-the Tiro's five moves at every table, one refresh after each move, as the live task does when
+keeps it); at ``--playing`` of them (20) the partita is chosen and the Tiro started (a refresh
+after each start), then the Tiro's five moves at each, one refresh after each move, as the live task does when
 moves come one at a time. Prints the refresh's CPU (process time) a batch: after a match's
 start, after a move inside a match, after the move that ends it (the standings change), with
 the tables' rows written by each.
@@ -36,8 +36,9 @@ TIRO = ["roll {a} d6 6 6 5 1", "roll {b} d6 5 4 2 1", "roll {a} d20 11",
         "expr {a} 6 x (5:6+1)", "expr {b} (5+4+2):1"]  # fmt: skip
 
 
-def measure(tables: int) -> dict[str, Any]:
-    """The refresh's CPU a batch (ms), in a store of ``tables`` tables (this process's code)."""
+def measure(tables: int, playing: int = 20) -> dict[str, Any]:
+    """The refresh's CPU a batch (ms), in a store of ``tables`` tables of which the first
+    ``playing`` play (this process's code)."""
     from tournament.readside import kept, readmodels
     from tournament.services import day, play
     from tournament.services import tables as round_tables
@@ -63,14 +64,14 @@ def measure(tables: int) -> dict[str, Any]:
 
         started, inside, ended = [], [], []
         seats: dict[int, tuple[str, str, str]] = {}
-        for table in range(1, tables + 1):
+        for table in range(1, min(playing, tables) + 1):
             round_tables.choose_partita(store, 1, table, GAMES)
             match = play.start_challenge(store, 1, table, "tiro")
             a, b = json.loads(match.header)["players"]
             seats[table] = (match.number, a, b)
             started.append(refreshed())
         for k, move in enumerate(TIRO):
-            for table in range(1, tables + 1):
+            for table in seats:
                 number, a, b = seats[table]
                 play.record_move(store, number, move.format(a=a, b=b))
                 (ended if k == len(TIRO) - 1 else inside).append(refreshed())
@@ -84,26 +85,29 @@ def measure(tables: int) -> dict[str, Any]:
     }
 
 
-def inner(tables: list[int]) -> None:
-    print(json.dumps([measure(n) for n in tables]))
+def inner(tables: list[int], playing: int) -> None:
+    print(json.dumps([measure(n, playing) for n in tables]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[20, 100, 500])
+    parser.add_argument("--playing", type=int, default=20,
+                        help="the tables that start and play their Tiro (the first ones)")  # fmt: skip
     parser.add_argument("--code", nargs="+", default=[str(HERE.parent)],
                         help="checkouts whose tournament package is measured (each apart)")  # fmt: skip
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
-        inner(args.tables)
+        inner(args.tables, args.playing)
         return
     print("the read models' refresh, CPU a batch (ms): after a match's start / a move inside a "
           "match / the move that ends it (mean; the slowest)")  # fmt: skip
     for code in args.code:
         root = Path(code).resolve()
         out = subprocess.run(
-            [sys.executable, __file__, "--inner", "--tables", *map(str, args.tables)],
+            [sys.executable, __file__, "--inner", "--playing", str(args.playing),
+             "--tables", *map(str, args.tables)],  # fmt: skip
             env={**os.environ, "PYTHONPATH": str(root)},
             capture_output=True,
             text=True,
