@@ -242,7 +242,10 @@ def _project(
     new = any("new" in s for s in summaries.values())
     t = readtables.current(store) if progress.tournament or new else None
     placed: dict[str, tuple[int | None, int | None]] = {}
-    touched, decided = _matches(db, store, summaries, readtables.places(t) if t else {}, placed)
+    # (A refresh after the first places a new match from the tournament's rows, below: the
+    # tournament's tables of hundreds are not all looked at for it.)
+    where = readtables.places(t) if t is not None and (start == 1 or w is None) else {}
+    touched, decided = _matches(db, store, summaries, where, placed)
     if t is None and decided:
         t = readtables.current(store)
     if w is None and t is not None:

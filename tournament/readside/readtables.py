@@ -227,23 +227,22 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
         return
     outcome_of = w.outcomes.get
     rows = w.rows
-    rounds = views.rounds(t)
+    rounds, alike = _rounds(t, was, w.rounds)
     where = {number: (i, k) for i, r in enumerate(rounds) for k, tb in enumerate(r.tables)
              for number in tb.matches.values()}  # fmt: skip
     # A table stored as it was, in a tournament of the same settings, whose matches' outcomes
     # are as they were: its result and its row as they were.
     same = was is not None and was.settings == t.settings
-    before = was.rounds if same and was is not None else []
-    again = {where[number] for number in touched if number in where}
+    if not same:
+        alike = set()
+    alike -= {where[number] for number in touched if number in where}
     results: list[list[TableResult]] = []
     pairings: Rows = {}
-    for i, (r, stored) in enumerate(zip(rounds, t.rounds, strict=True)):
-        old = before[i] if i < len(before) and before[i]["number"] == r.number else None
+    for i, r in enumerate(rounds):
         in_round = []
         for k, tb in enumerate(r.tables):
             key = (r.number, tb.number)
-            if (old is not None and k < len(old["tables"]) and (i, k) not in again
-                    and old["tables"][k] == stored["tables"][k] and key in rows["pairings"]):  # fmt: skip
+            if (i, k) in alike and key in rows["pairings"]:
                 in_round.append(w.results[i][k])
                 pairings[key] = rows["pairings"][key]
                 continue
@@ -275,6 +274,32 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
     w.t, w.rounds, w.where, w.results, w.ranked = t, rounds, where, results, ranked
 
 
+def _rounds(
+    t: Tournament, was: Tournament | None, before: tuple[views.Round, ...]
+) -> tuple[tuple[views.Round, ...], set[tuple[int, int]]]:
+    """``views.rounds(t)``, with the view of each table stored as it was in ``was`` (whose
+    rounds' views are ``before``) kept, not built again (most of a refresh at 500 tables); and
+    the places (round, table, from 0) of those tables."""
+    if was is None or not before:
+        return views.rounds(t), set()
+    rounds, alike = [], set()
+    for i, stored in enumerate(t.rounds):
+        number = stored["number"]
+        if i >= len(before) or i >= len(was.rounds) or was.rounds[i]["number"] != number:
+            rounds.append(views.round_of(stored))
+            continue
+        old = was.rounds[i]["tables"]
+        tables = []
+        for k, tb in enumerate(stored["tables"]):
+            if k < len(old) and old[k] == tb:
+                tables.append(before[i].tables[k])
+                alike.add((i, k))
+            else:
+                tables.append(views.table(number, tb))
+        rounds.append(views.Round(number, bool(stored["closed"]), tuple(tables)))
+    return tuple(rounds), alike
+
+
 def _inputs(t: Tournament) -> tuple[Any, ...]:
     """What the tournament's tables follow from (besides the matches' outcomes)."""
     return (t.settings, t.players, t.rounds)
@@ -296,6 +321,10 @@ def _touched(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str]) -> N
         pairings[(r.number, tb.number)] = _pairing(t, r.number, tb, result)
         if result != w.results[i][k]:
             w.results[i][k], changed = result, True
+        place = (r.number, tb.number)
+        if w.places.get(number, place) != place:  # (written without it: a tournament read ahead)
+            db.run("update matches set round = ?, table_no = ? where id = ?", [*place, number])
+            w.places[number] = place
     held = w.rows["pairings"]
     pairings = {key: row for key, row in pairings.items() if held.get(key) != row}
     if pairings:
