@@ -3,10 +3,9 @@ spends after every move to bring the read tables up to date.
 
 A tournament of ``--tables`` tables in round 1 (SQLite, the store kept in memory as a server
 keeps it); at ``--playing`` of them (20) the partita is chosen and the Tiro started (a refresh
-after each start), then the Tiro's five moves at each, one refresh after each move, as the live task does when
-moves come one at a time. Prints the refresh's CPU (process time) a batch: after a match's
-start, after a move inside a match, after the move that ends it (the standings change), with
-the tables' rows written by each.
+after each start), then the Tiro's five moves at each, one refresh after each move, as the
+live task does when moves come one at a time. Prints the refresh's CPU (process time) a
+batch: after a match's start, after a move inside a match, after the move that ends it.
 
 ``--code DIR ...`` runs the same measure with each checkout's ``tournament`` (``--code ../main
 .``: before and after, in one run, each in its own process).
@@ -92,10 +91,12 @@ def inner(tables: list[int], playing: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[20, 100, 500])
-    parser.add_argument("--playing", type=int, default=20,
-                        help="the tables that start and play their Tiro (the first ones)")  # fmt: skip
-    parser.add_argument("--code", nargs="+", default=[str(HERE.parent)],
-                        help="checkouts whose tournament package is measured (each apart)")  # fmt: skip
+    parser.add_argument(
+        "--playing", type=int, default=20, help="the tables that play their Tiro (the first)"
+    )
+    parser.add_argument(
+        "--code", nargs="+", default=[str(HERE.parent)], help="checkouts measured, each apart"
+    )
     parser.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
@@ -106,8 +107,15 @@ def main() -> None:
     for code in args.code:
         root = Path(code).resolve()
         out = subprocess.run(
-            [sys.executable, __file__, "--inner", "--playing", str(args.playing),
-             "--tables", *map(str, args.tables)],  # fmt: skip
+            [
+                sys.executable,
+                __file__,
+                "--inner",
+                "--playing",
+                str(args.playing),
+                "--tables",
+                *map(str, args.tables),
+            ],  # fmt: skip
             env={**os.environ, "PYTHONPATH": str(root)},
             capture_output=True,
             text=True,
@@ -115,8 +123,10 @@ def main() -> None:
             cwd=tempfile.gettempdir(),
         ).stdout
         for row in json.loads(out.splitlines()[-1]):
-            print(f"{root}  {row['tables']:>4} tables: start {row['start']:7.2f}  "
-                  f"move {row['move']:7.2f}  end {row['end']:7.2f} (slowest {row['end_max']:.2f})")  # fmt: skip
+            print(
+                f"{root}  {row['tables']:>4} tables: start {row['start']:7.2f}  "
+                f"move {row['move']:7.2f}  end {row['end']:7.2f} (slowest {row['end_max']:.2f})"
+            )
 
 
 if __name__ == "__main__":

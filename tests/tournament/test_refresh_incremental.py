@@ -20,7 +20,7 @@ import pytest
 from tournament.domain import views
 from tournament.errors import Refused
 from tournament.readside import kept, readmodels
-from tournament.services import corrections, day, play
+from tournament.services import corrections, day
 from tournament.services import tables as round_tables
 from tournament.services.matches import parsed
 from tournament.storage.locations import close
@@ -34,9 +34,7 @@ def tables_of(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     """Every read model's rows, in one order (the tables' physical order is not their meaning:
     every query orders its rows)."""
     db = readmodels.database(store)
-    return {
-        name: sorted(db.rows(f"select * from {name}"), key=repr) for name in readmodels.TABLES
-    }
+    return {name: sorted(db.rows(f"select * from {name}"), key=repr) for name in readmodels.TABLES}
 
 
 def rebuilt(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
@@ -55,9 +53,7 @@ def rebuilt(db: Path | str) -> dict[str, list[tuple[Any, ...]]]:
 
 def in_file(store: Store) -> dict[str, list[tuple[Any, ...]]]:
     db = read_db(store)
-    return {
-        name: sorted(db.rows(f"select * from {name}"), key=repr) for name in readmodels.TABLES
-    }
+    return {name: sorted(db.rows(f"select * from {name}"), key=repr) for name in readmodels.TABLES}
 
 
 class Play:

@@ -262,7 +262,9 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
     ranked = _ranked(t)
     if ranked is None or ranked != w.ranked or results != w.results:
         _write(db, "standings", rows, _standings(t, results))
-    at = {number: (rounds[i].number, rounds[i].tables[k].number) for number, (i, k) in where.items()}
+    at = {
+        number: (rounds[i].number, rounds[i].tables[k].number) for number, (i, k) in where.items()
+    }
     placed = []
     for number, held in w.places.items():
         now = at.get(number, (None, None))
@@ -358,8 +360,13 @@ def _pairing(t: Tournament, number: int, tb: views.Table, result: TableResult) -
 
 def _standings(t: Tournament, results: list[list[TableResult]]) -> Rows:
     return {
-        row.player: (row.rank, row.player, row.points, row.played,
-                     *[row.values.get(k) for k in TIEBREAK_COLUMNS])  # fmt: skip
+        row.player: (
+            row.rank,
+            row.player,
+            row.points,
+            row.played,
+            *[row.values.get(k) for k in TIEBREAK_COLUMNS],
+        )  # fmt: skip
         for row in standings_of(t, results)  # by the bracket where there is one (#24)
     }
 
