@@ -225,16 +225,18 @@ def _project(
     elif w is not None and (w.position != start - 1 or w.mark != _mark(db, start - 1)):
         w = None  # another process wrote the tables since (or made them again): read them
     progress = Progress()
-    numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
+    numbers = w.numbers if w is not None and w.numbers is not None else None
+    if numbers is None:
+        numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
-    last = start - 1
+    last, tail = start - 1, None
     for page in _pages(db, start):
         rows = _flat_rows(page, numbers, summaries, progress)
         db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
         progress.events += len(rows)
         if counted is not None:
             counted(progress.events)
-        last = page[-1][0]
+        last, tail = page[-1][0], rows[-1]
     progress.matches = set(summaries)
     # The tournament's tables (players, rounds, pairings, standings) follow from the tournament
     # and the matches' outcomes: rewritten when either changed, not after every move (#27). A
@@ -257,7 +259,9 @@ def _project(
         if t is not None:
             readtables.tournament(db, t, w, touched)
         if last != w.position:
-            w.position, w.mark = last, _mark(db, last)
+            w.position, w.mark = last, (tail[2], tail[4]) if tail else _mark(db, last)
+    if w is not None:
+        w.numbers = numbers  # (each match's number by its id, new ones included)
     progress.written = w
     db.advance(PROJECTION, last)
     return progress
@@ -266,7 +270,7 @@ def _project(
 def _mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
     """What the events table holds at ``number`` (a store started over and projected again to
     the same position holds another event there)."""
-    found = db.rows("select aggregate, version, at from events where id = ?", [number])
+    found = db.rows("select version, at from events where id = ?", [number])
     return tuple(found[0]) if found else None
 
 

@@ -183,6 +183,7 @@ class Written:
     results: list[list[TableResult]] = field(default_factory=list)
     ranked: Any = None  # the standings' other inputs (see _ranked)
     mark: tuple[Any, ...] | None = None  # the events table's row at ``position`` (its identity)
+    numbers: dict[Any, str] | None = None  # each match's number by its id, as the matches table
 
 
 def written(db: ReadDB, position: int) -> Written:
