@@ -25,6 +25,7 @@ after it: the engine checked that event against a replay when it was stored. Any
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -57,6 +58,28 @@ class Progress:
     events: int = 0
     matches: set[str] = field(default_factory=set)
     tournament: bool = False
+    written: readtables.Written | None = field(default=None, repr=False)
+
+
+# What this process last wrote of the tournament's tables (at its position): the next refresh
+# writes what its events change, not every row again (#27).
+_written: weakref.WeakKeyDictionary[Store, readtables.Written] = weakref.WeakKeyDictionary()
+_written_lock = threading.Lock()
+
+
+def _take(store: Store) -> readtables.Written | None:
+    """The tournament's rows as this process last wrote them (taken: a refresh that fails on
+    the way leaves none, and the next reads the tables)."""
+    with _written_lock:
+        return _written.pop(store, None)
+
+
+def _kept(store: Store, progress: Progress) -> Progress:
+    """``progress``, once its transaction is committed: what it wrote is kept for the next."""
+    if progress.written is not None:
+        with _written_lock:
+            _written[store] = progress.written
+    return progress
 
 
 _views: weakref.WeakKeyDictionary[Store, ReadDB] = weakref.WeakKeyDictionary()
@@ -125,14 +148,17 @@ def update(
     if write is None:
         write = store.has_written
     _views.pop(store, None)
+    w = _take(store)
     if store.location.is_server:
         db = read_db(store)
         for _ in range(ATTEMPTS):
             try:
                 with db.transaction():
-                    return _update(db, store, again, counted)
+                    progress = _update(db, store, again, counted, w)
+                return _kept(store, progress)
             except Conflict:
                 again = False  # another process applied the same events first: look again
+                w = None  # (and what was kept may have been changed on the way)
         raise Conflict("the read models kept changing under this update")  # pragma: no cover
     if not write and not again:
         source = sqlitefile.connect(store.path)
@@ -143,10 +169,10 @@ def update(
             source.close()
     with sqlitefile.updating(store.path, write) as conn:
         view = SqliteReadDB(conn)
-        progress = _update(view, store, again, counted)
+        progress = _update(view, store, again, counted, w)
     if not write:
         _views[store] = view
-    return progress
+    return _kept(store, progress)
 
 
 def _current(db: ReadDB) -> bool:
@@ -161,7 +187,11 @@ def _current(db: ReadDB) -> bool:
 
 
 def _update(
-    db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
+    db: ReadDB,
+    store: Store,
+    again: bool,
+    counted: Callable[[int], None] | None = None,
+    w: readtables.Written | None = None,
 ) -> Progress:
     if "_projections" in db.tables():
         schema = _schema(db)
@@ -173,7 +203,7 @@ def _update(
             db.forget(PROJECTION)
     readtables.create(db)
     try:
-        return _project(db, store, counted)
+        return _project(db, store, counted, w)
     except Refused:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -183,35 +213,65 @@ def _update(
         ) from None
 
 
-def _project(db: ReadDB, store: Store, counted: Callable[[int], None] | None = None) -> Progress:
+def _project(
+    db: ReadDB,
+    store: Store,
+    counted: Callable[[int], None] | None = None,
+    w: readtables.Written | None = None,
+) -> Progress:
     start = position(db) + 1
+    if start == 1:  # the tables were made empty
+        w = readtables.Written(0, {}, {}, {name: {} for name in readtables.TOURNAMENT_TABLES})
+    elif w is not None and (w.position != start - 1 or w.mark != _mark(db, start - 1)):
+        w = None  # another process wrote the tables since (or made them again): read them
     progress = Progress()
-    numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
+    numbers = w.numbers if w is not None and w.numbers is not None else None
+    if numbers is None:
+        numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
-    last = start - 1
+    last, tail = start - 1, None
     for page in _pages(db, start):
         rows = _flat_rows(page, numbers, summaries, progress)
         db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
         progress.events += len(rows)
         if counted is not None:
             counted(progress.events)
-        last = page[-1][0]
+        last, tail = page[-1][0], rows[-1]
     progress.matches = set(summaries)
     # The tournament's tables (players, rounds, pairings, standings) follow from the tournament
     # and the matches' outcomes: rewritten when either changed, not after every move (#27). A
     # new match's row takes its round and table from the tournament.
     new = any("new" in s for s in summaries.values())
     t = readtables.current(store) if progress.tournament or new else None
-    touched, decided = _matches(db, store, summaries, readtables.places(t) if t else {})
+    placed: dict[str, tuple[int | None, int | None]] = {}
+    # (A refresh after the first places a new match from the tournament's rows, below: the
+    # tournament's tables of hundreds are not all looked at for it.)
+    where = readtables.places(t) if t is not None and (start == 1 or w is None) else {}
+    touched, decided = _matches(db, store, summaries, where, placed)
     if t is None and decided:
         t = readtables.current(store)
-    if t is not None:
-        # From the first event every match was touched and its row written here, in its
-        # place: their outcomes are all there are.
-        fresh = start == 1
-        readtables.tournament(db, t, touched if fresh else outcomes(db), placed=fresh)
+    if w is None and t is not None:
+        w = readtables.written(db, start - 1)  # (the touched matches' rows as just written)
+        w.mark = _mark(db, start - 1)
+    if w is not None:
+        w.outcomes.update(touched)
+        w.places.update(placed)
+        if t is not None:
+            readtables.tournament(db, t, w, touched)
+        if last != w.position:
+            w.position, w.mark = last, (tail[2], tail[4]) if tail else _mark(db, last)
+    if w is not None:
+        w.numbers = numbers  # (each match's number by its id, new ones included)
+    progress.written = w
     db.advance(PROJECTION, last)
     return progress
+
+
+def _mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
+    """What the events table holds at ``number`` (a store started over and projected again to
+    the same position holds another event there)."""
+    found = db.rows("select version, at from events where id = ?", [number])
+    return tuple(found[0]) if found else None
 
 
 def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
@@ -309,10 +369,11 @@ def _matches(
     store: Store,
     summaries: dict[str, dict[str, Any]],
     places: dict[str, tuple[int, int]],
+    placed: dict[str, tuple[int | None, int | None]],
 ) -> tuple[dict[str, Outcome | None], bool]:
     """Bring the touched matches' rows and challenges up to date, a few statements in all (each
-    row in its round and table, from ``places``); their outcomes, as the rows now hold them,
-    and whether any outcome is not the one its row held before."""
+    row in its round and table, from ``places``: noted in ``placed``); their outcomes, as the
+    rows now hold them, and whether any outcome is not the one its row held before."""
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
     dumps = readtables.dumps
@@ -338,6 +399,7 @@ def _matches(
         row.update(s)
         if number in places:
             row["round"], row["table_no"] = places[number]
+        placed[number] = (row["round"], row["table_no"])
         outcome: Outcome | None
         if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
             end = orjson.loads(row["last_end"])

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import json.encoder
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from engine.games.base import Outcome
-from tournament.domain import views
-from tournament.domain.results import round_results, standings_of, table_games
+from tournament.domain import knockouts, views
+from tournament.domain.results import standings_of, table_games, table_result
+from tournament.domain.standings import TableResult
 from tournament.readside import kept
 from tournament.storage.sql import ReadDB
 from tournament.storage.store import Store
@@ -146,87 +150,260 @@ def places(t: Tournament) -> dict[str, tuple[int, int]]:
     }
 
 
-def tournament(
-    db: ReadDB, t: Tournament, known: dict[str, Outcome | None], placed: bool = False
-) -> None:
-    """Rewrite the tournament's tables from the tournament and the matches' outcomes, and each
-    match's round and table in its row (``placed``: the rows were written with them)."""
+TIEBREAK_COLUMNS = ("challenge", "buchholz", "buchholz_cut1", "sonneborn_berger", "head_to_head")
+COLUMNS = {
+    "players": ("name", "status", "seed", "since", "until", "reason"),
+    "rounds": ("number", "closed", "tables"),
+    "pairings": ("round", "table_no", "players", "bye", "why", "games", "matches", "decided",
+                 "points", "amended"),
+    "standings": ("rank", "player", "points", "played", *TIEBREAK_COLUMNS),
+}  # fmt: skip
+"""The tournament's tables: their columns, in the order their rows are kept."""
+KEYS = {"players": (0,), "rounds": (0,), "pairings": (0, 1), "standings": (1,)}
+"""Each table's key: the places of its key columns in a row."""
+TOURNAMENT_TABLES = tuple(COLUMNS)
 
-    def outcome_of(match_id: str) -> Outcome | None:
-        return known.get(match_id)
+Rows = dict[Any, tuple[Any, ...]]  # a table's rows by their key
 
-    for name in ("players", "rounds", "pairings", "standings"):
-        db.run(f"delete from {name}")
-    insert(
-        db,
-        "players",
-        (
-            {
-                "name": p,
-                "status": i.status,
-                "seed": i.seed,
-                "since": i.since,
-                "until": i.until,
-                "reason": i.reason,
-            }
-            for p, i in views.players(t).items()
-        ),
-    )
-    rounds = views.rounds(t)
-    insert(
-        db,
-        "rounds",
-        ({"number": r.number, "closed": int(r.closed), "tables": len(r.tables)} for r in rounds),
-    )
-    pairings = []
-    results = round_results(t, outcome_of)  # once, for the pairings and the standings
-    for r, in_round in zip(rounds, results, strict=True):
-        for tb, result in zip(r.tables, in_round, strict=True):
-            pairings.append(
-                {
-                    "round": r.number,
-                    "table_no": tb.number,
-                    "players": dumps(list(tb.players)),
-                    "bye": int(tb.bye),
-                    "why": tb.why,
-                    "games": dumps(table_games(t, tb)),
-                    "matches": dumps(dict(tb.matches)),
-                    "decided": int(result.decided),
-                    "points": dumps(dict(result.points)) if result.points else None,
-                    "amended": dumps([a.to_json() for a in tb.amendments])
-                    if tb.amendments
-                    else None,
-                }
-            )
-    if not placed:  # one statement for all (a round trip for each was half of a rebuild)
-        db.run_many(
-            "update matches set round = ?, table_no = ? where id = ?",
-            [(*place, number) for number, place in places(t).items()],
+
+@dataclass
+class Written:
+    """The tournament's rows as the read tables hold them after the event numbered
+    ``position``, with what they were worked out from: a refresh writes only the rows its
+    events change (#27). ``t`` and the rest are None until the rows are worked out from a
+    tournament in this process (the rows read back from the tables, say)."""
+
+    position: int
+    outcomes: dict[str, Outcome | None]  # every match's, as the matches table holds it
+    places: dict[str, tuple[int | None, int | None]]  # every match's round and table, as held
+    rows: dict[str, Rows]
+    t: Tournament | None = None
+    rounds: tuple[views.Round, ...] = ()
+    where: dict[str, tuple[int, int]] = field(default_factory=dict)  # match -> round, table index
+    results: list[list[TableResult]] = field(default_factory=list)
+    ranked: Any = None  # the standings' other inputs (see _ranked)
+    mark: tuple[Any, ...] | None = None  # the events table's row at ``position`` (its identity)
+    numbers: dict[Any, str] | None = None  # each match's number by its id, as the matches table
+
+
+def written(db: ReadDB, position: int) -> Written:
+    """The tournament's rows as the tables hold them (another process wrote them last)."""
+    rows: dict[str, Rows] = {}
+    for name, columns in COLUMNS.items():
+        key = _key(name)
+        rows[name] = {key(row): tuple(row) for row in
+                      db.rows(f"select {', '.join(columns)} from {name}")}  # fmt: skip
+    outcomes: dict[str, Outcome | None] = {}
+    places: dict[str, tuple[int | None, int | None]] = {}
+    loads = orjson.loads
+    for number, status, winners, points, round_no, table_no in db.rows(
+        "select id, status, winners, points, round, table_no from matches"
+    ):
+        outcomes[number] = (
+            Outcome(tuple(loads(winners)), loads(points)) if status == "finished" else None
         )
-    insert(db, "pairings", pairings)
-    insert(
-        db,
-        "standings",
-        (
-            {
-                "rank": row.rank,
-                "player": row.player,
-                "points": row.points,
-                "played": row.played,
-                **{
-                    k: row.values.get(k)
-                    for k in (
-                        "challenge",
-                        "buchholz",
-                        "buchholz_cut1",
-                        "sonneborn_berger",
-                        "head_to_head",
-                    )
-                },
-            }
-            for row in standings_of(t, results)  # by the bracket where there is one (#24)
-        ),
+        places[number] = (round_no, table_no)
+    return Written(position, outcomes, places, rows)
+
+
+def _key(name: str) -> Callable[[Sequence[Any]], Any]:
+    at = KEYS[name]
+    if len(at) == 1:
+        k = at[0]
+        return lambda row: row[k]
+    return lambda row: tuple(row[i] for i in at)
+
+
+def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = ()) -> None:
+    """Bring the tournament's tables (and each match's round and table in its row) to what
+    the tournament ``t`` and the matches' outcomes (``w.outcomes``) make them, writing only the
+    rows that change (#27): the rows of a table whose stored state and matches' outcomes are as
+    they were are not worked out again, and the standings only when a table's result or what
+    else they follow from changed."""
+    was = w.t
+    if was is not None and was is not t and _inputs(was) == _inputs(t):
+        w.t = was = t  # (a match's head recorded, a referee named: nothing the tables show)
+    if t is was:
+        _touched(db, t, w, touched)
+        return
+    outcome_of = w.outcomes.get
+    rows = w.rows
+    rounds, alike = _rounds(t, was, w.rounds)
+    where = {number: (i, k) for i, r in enumerate(rounds) for k, tb in enumerate(r.tables)
+             for number in tb.matches.values()}  # fmt: skip
+    # A table stored as it was, in a tournament of the same settings, whose matches' outcomes
+    # are as they were: its result and its row as they were.
+    same = was is not None and was.settings == t.settings
+    if not same:
+        alike = set()
+    alike -= {where[number] for number in touched if number in where}
+    results: list[list[TableResult]] = []
+    pairings: Rows = {}
+    for i, r in enumerate(rounds):
+        in_round = []
+        for k, tb in enumerate(r.tables):
+            key = (r.number, tb.number)
+            if (i, k) in alike and key in rows["pairings"]:
+                in_round.append(w.results[i][k])
+                pairings[key] = rows["pairings"][key]
+                continue
+            result = table_result(t, tb, outcome_of)
+            in_round.append(result)
+            pairings[key] = _pairing(t, r.number, tb, result)
+        results.append(in_round)
+    if not same or was is None or was.players != t.players:
+        _write(db, "players", rows, {
+            p: (p, i.status, i.seed, i.since, i.until, i.reason)
+            for p, i in views.players(t).items()
+        })  # fmt: skip
+    _write(db, "rounds", rows, {
+        r.number: (r.number, int(r.closed), len(r.tables)) for r in rounds
+    })  # fmt: skip
+    _write(db, "pairings", rows, pairings)
+    ranked = _ranked(t)
+    if ranked is None or ranked != w.ranked or results != w.results:
+        _write(db, "standings", rows, _standings(t, results))
+    at = {
+        number: (rounds[i].number, rounds[i].tables[k].number) for number, (i, k) in where.items()
+    }
+    placed = []
+    for number, held in w.places.items():
+        now = at.get(number, (None, None))
+        if now != held:
+            placed.append((*now, number))
+            w.places[number] = now
+    if placed:  # one statement for all (a round trip for each was half of a rebuild)
+        db.run_many("update matches set round = ?, table_no = ? where id = ?", placed)
+    w.t, w.rounds, w.where, w.results, w.ranked = t, rounds, where, results, ranked
+
+
+def _rounds(
+    t: Tournament, was: Tournament | None, before: tuple[views.Round, ...]
+) -> tuple[tuple[views.Round, ...], set[tuple[int, int]]]:
+    """``views.rounds(t)``, with the view of each table stored as it was in ``was`` (whose
+    rounds' views are ``before``) kept, not built again (most of a refresh at 500 tables); and
+    the places (round, table, from 0) of those tables."""
+    if was is None or not before:
+        return views.rounds(t), set()
+    rounds, alike = [], set()
+    for i, stored in enumerate(t.rounds):
+        number = stored["number"]
+        if i >= len(before) or i >= len(was.rounds) or was.rounds[i]["number"] != number:
+            rounds.append(views.round_of(stored))
+            continue
+        old = was.rounds[i]["tables"]
+        tables = []
+        for k, tb in enumerate(stored["tables"]):
+            if k < len(old) and old[k] == tb:
+                tables.append(before[i].tables[k])
+                alike.add((i, k))
+            else:
+                tables.append(views.table(number, tb))
+        rounds.append(views.Round(number, bool(stored["closed"]), tuple(tables)))
+    return tuple(rounds), alike
+
+
+def _inputs(t: Tournament) -> tuple[Any, ...]:
+    """What the tournament's tables follow from (besides the matches' outcomes)."""
+    return (t.settings, t.players, t.rounds)
+
+
+def _touched(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str]) -> None:
+    """The tables of the same tournament after the ``touched`` matches moved: their rows, and
+    the standings when a table's result changed."""
+    outcome_of = w.outcomes.get
+    pairings: Rows = {}
+    changed = False
+    for number in touched:
+        if number not in w.where:
+            continue
+        i, k = w.where[number]
+        r = w.rounds[i]
+        tb = r.tables[k]
+        result = table_result(t, tb, outcome_of)
+        pairings[(r.number, tb.number)] = _pairing(t, r.number, tb, result)
+        if result != w.results[i][k]:
+            w.results[i][k], changed = result, True
+        place = (r.number, tb.number)
+        if w.places.get(number, place) != place:  # (written without it: a tournament read ahead)
+            db.run("update matches set round = ?, table_no = ? where id = ?", [*place, number])
+            w.places[number] = place
+    held = w.rows["pairings"]
+    pairings = {key: row for key, row in pairings.items() if held.get(key) != row}
+    if pairings:
+        _write(db, "pairings", w.rows, None, pairings)
+    if changed:
+        _write(db, "standings", w.rows, _standings(t, w.results))
+
+
+def _ranked(t: Tournament) -> Any:
+    """What the standings follow from besides the tables' results (None: worked out again at
+    every change of the tournament, as a bracket's are)."""
+    if knockouts.first_round(t) is not None:
+        return None
+    return (tuple(t.ranked_players), dumps(t.settings))
+
+
+def _pairing(t: Tournament, number: int, tb: views.Table, result: TableResult) -> tuple[Any, ...]:
+    return (
+        number,
+        tb.number,
+        dumps(list(tb.players)),
+        int(tb.bye),
+        tb.why,
+        dumps(table_games(t, tb)),
+        dumps(dict(tb.matches)),
+        int(result.decided),
+        dumps(dict(result.points)) if result.points else None,
+        dumps([a.to_json() for a in tb.amendments]) if tb.amendments else None,
     )
+
+
+def _standings(t: Tournament, results: list[list[TableResult]]) -> Rows:
+    return {
+        row.player: (
+            row.rank,
+            row.player,
+            row.points,
+            row.played,
+            *[row.values.get(k) for k in TIEBREAK_COLUMNS],
+        )  # fmt: skip
+        for row in standings_of(t, results)  # by the bracket where there is one (#24)
+    }
+
+
+def _write(
+    db: ReadDB, name: str, rows: dict[str, Rows], new: Rows | None, changes: Rows | None = None
+) -> None:
+    """Make table ``name`` hold the rows ``new``, where it holds ``rows[name]``: the rows that
+    changed deleted and inserted again (the whole table when most of it changed). ``changes``:
+    rows in place of some of the table's, none gone (``new`` is then the table with them)."""
+    old = rows[name]
+    if changes is None:
+        assert new is not None
+        rows[name] = new
+        gone = [k for k in old if k not in new]
+        changed = [row for k, row in new.items() if old.get(k) != row]
+    else:
+        gone, changed = [], [row for k, row in changes.items() if old.get(k) != row]
+        old.update(changes)
+        new = old
+    if not gone and not changed:
+        return
+    columns = COLUMNS[name]
+    if len(gone) + len(changed) > len(new) // 2:
+        db.run(f"delete from {name}")
+        changed = list(new.values())
+    else:
+        at = KEYS[name]
+        key = _key(name)
+        where = " and ".join(f"{columns[i]} = ?" for i in at)
+        keys = [(k,) if len(at) == 1 else k for k in gone] + [
+            (key(row),) if len(at) == 1 else key(row) for row in changed
+        ]
+        db.run_many(f"delete from {name} where {where}", keys)
+    if changed:
+        db.insert(name, columns, changed)
 
 
 def insert(db: ReadDB, table: str, rows: Iterable[dict[str, Any]]) -> None:
