@@ -284,6 +284,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
+        env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     # The public pages kept, rendered and compressed once for what they stand on (#27), and
     # the data each gathered (shared by both languages and the JSON twin).
