@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from starlette.testclient import TestClient
+
 from exports.i18n import translator
 from tests.exports import test_i18n
 from tests.exports.test_i18n import PROPER, Text, played_words
@@ -50,14 +52,20 @@ def test_the_detector_skips_the_notation_only() -> None:
     assert english_in(shown("<p>target not rolled</p>")) == ["not", "rolled", "target"]
 
 
+def tiro_started(client: TestClient) -> str:
+    """Table 1's link, its partita chosen and its Tiro started."""
+    table = issue(client, log_in(client))
+    page = client.get(table).text
+    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+    return table
+
+
 def test_the_referee_and_public_pages_speak_italian(tmp_path: Path) -> None:
     store = build(tmp_path / "t.db")
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        page = client.get(table).text
-        client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
-        client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+        table = tiro_started(client)
         pages = {"table, before a roll": client.get(table).text}
         for by, kind, fields in TIRO[:3]:
             record(client, table, by, kind, **fields)
@@ -95,10 +103,7 @@ def test_a_table_page_speaks_its_own_language_whichever_was_drawn_before(tmp_pat
     store = build(tmp_path / "t.db")
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        page = client.get(table).text
-        client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
-        client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+        table = tiro_started(client)
         said = {}
         for lang in ("it", "en", "it", "en"):
             client.cookies.set("lang", lang)
