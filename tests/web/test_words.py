@@ -7,6 +7,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from starlette.testclient import TestClient
+
+from exports.i18n import translator
 from tests.exports import test_i18n
 from tests.exports.test_i18n import PROPER, Text, played_words
 
@@ -49,14 +52,20 @@ def test_the_detector_skips_the_notation_only() -> None:
     assert english_in(shown("<p>target not rolled</p>")) == ["not", "rolled", "target"]
 
 
+def tiro_started(client: TestClient) -> str:
+    """Table 1's link, its partita chosen and its Tiro started."""
+    table = issue(client, log_in(client))
+    page = client.get(table).text
+    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+    return table
+
+
 def test_the_referee_and_public_pages_speak_italian(tmp_path: Path) -> None:
     store = build(tmp_path / "t.db")
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        page = client.get(table).text
-        client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
-        client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+        table = tiro_started(client)
         pages = {"table, before a roll": client.get(table).text}
         for by, kind, fields in TIRO[:3]:
             record(client, table, by, kind, **fields)
@@ -79,3 +88,42 @@ def test_the_referee_and_public_pages_speak_italian(tmp_path: Path) -> None:
         assert {name: found for name, found in english.items() if found} == {}
         client.get("/lang/en")
         assert "roll consonant x" in client.get(table).text  # the engine's own words
+
+
+def queue_words(html: str) -> dict[str, str]:
+    section = re.search(r'<section id="queue"[^>]*>', html)
+    assert section, "the table page has no offline queue"
+    return dict(re.findall(r'data-(\w+)="([^"]*)"', section.group(0)))
+
+
+def test_a_table_page_speaks_its_own_language_whichever_was_drawn_before(tmp_path: Path) -> None:
+    """The offline queue's words are said once per language (#27): an Italian page and an
+    English one drawn by the same process, in turn, each say their own; a refused move's
+    fields are filled again on the page that refuses it."""
+    store = build(tmp_path / "t.db")
+    paired(store)
+    with make_client(store) as client:
+        table = tiro_started(client)
+        said = {}
+        for lang in ("it", "en", "it", "en"):
+            client.cookies.set("lang", lang)
+            said.setdefault(lang, []).append(queue_words(client.get(table).text))
+        for lang, pages in said.items():
+            t = translator(lang)
+            assert pages[0] == pages[1]
+            assert pages[0]["discard"] == t.gettext("Discard")
+            assert pages[0]["offline"] == t.gettext(
+                "No network: the moves stay on this phone and are sent when the server answers "
+                "again."
+            )
+            one = t.ngettext(
+                "%(num)s move waiting to be sent", "%(num)s moves waiting to be sent", 1
+            )
+            assert pages[0]["one"] == one % {"num": 1}
+        assert said["it"][0]["one"] == "1 mossa in attesa di invio"
+        assert said["en"][0]["many"] == "{n} moves waiting to be sent"
+        assert said["it"][0]["discard"] != said["en"][0]["discard"]
+        client.cookies.set("lang", "it")
+        html = record(client, table, "blu", "roll", die="d6", values="9 9 9 9")  # out of turn
+        assert 'class="flash bad"' in html and 'name="values" value="9 9 9 9"' in html
+        assert html.count('value="9 9 9 9"') == 1  # in blu's field only

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import jinja2
 from anyio import to_thread
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
@@ -244,6 +245,23 @@ def signing_secret(store: Store) -> str:
         return secrets.token_urlsafe(32)
 
 
+def fast_getattr(env: jinja2.Environment) -> None:
+    """``env``'s ``a.b`` on a plain dict looks its key up at once, as Jinja does once the
+    attribute is not found (a dict's own methods, ``pts.items``, still win): a page reads
+    hundreds (#27: Jinja's way raises and catches an AttributeError for each)."""
+    undefined, slow = env.undefined, env.getattr
+
+    def getattr_(obj: Any, attribute: str) -> Any:
+        if type(obj) is dict and not hasattr(dict, attribute):
+            try:
+                return obj[attribute]
+            except KeyError:
+                return undefined(obj=obj, name=attribute)
+        return slow(obj, attribute)
+
+    env.getattr = getattr_  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
@@ -292,6 +310,8 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app.state.envs = {lang: render.environment(lang=lang) for lang in LANGS}
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
+        env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
+        fast_getattr(env)
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     # The public pages kept, rendered and compressed once for what they stand on (#27), and
     # the data each gathered (shared by both languages and the JSON twin).

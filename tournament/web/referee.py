@@ -30,7 +30,7 @@ from tournament.services.stores import Store
 from tournament.web import views
 from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
 from tournament.web.security import token_hash
-from tournament.web.tableview import table_view
+from tournament.web.tableview import kept_of, table_view
 from tournament.web.tokens import find
 from tournament.web.words import lang_of
 
@@ -218,7 +218,7 @@ def drawn(
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     data = table_view(store, found[0], found[1], lexicon, lang_of(request), moved)
     return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
-        "token"], typed=typed, switch_to=_here(request))  # fmt: skip
+        "token"], kept=kept_of(typed), switch_to=_here(request))  # fmt: skip
 
 
 def _here(request: Request) -> str:

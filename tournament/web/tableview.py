@@ -111,3 +111,16 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
         "log": _log(replay, lang),
         "others": list(replay.header.players),
     }
+
+
+def kept_of(typed: dict[str, Any] | None) -> Any:
+    """What the referee typed in a field, kept when the move was refused (its form is filled
+    again): ``kept(kind, by, name, die)`` for the table's template (a call of Python, not of a
+    template's macro: #27, a page has dozens of fields)."""
+
+    def kept(kind: str, by: str, name: str, die: str = "") -> str:
+        if typed and (typed.get("kind"), typed.get("by"), typed.get("die")) == (kind, by, die):
+            return str(typed.get("fields", {}).get(name, ""))
+        return ""
+
+    return kept

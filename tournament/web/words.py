@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from markupsafe import Markup
+
 from engine.message import Msg
 from exports.i18n import N_, say, translator, words
 
@@ -197,7 +199,36 @@ def jinja_globals(lang: str) -> dict[str, Any]:
         "export_name": lambda name: translator(lang).gettext(
             EXPORT_NAMES.get(str(name), str(name))
         ),
+        "queue_words": queue_words(lang),
     }
+
+
+def queue_words(lang: str) -> Markup:
+    """The words of a table page's offline queue (static/offline.js reads its ``data-``
+    attributes), said once per language (#27: not on every page): as the template's newstyle
+    ``_()``/``ngettext()`` give them (a translation is taken as markup, its ``%`` formatted)."""
+    t = translator(lang)
+    said = {
+        "one": Markup(t.ngettext("%(num)s move waiting to be sent",
+                                 "%(num)s moves waiting to be sent", 1)) % {"num": 1},
+        "many": Markup(t.ngettext("%(num)s move waiting to be sent",
+                                  "%(num)s moves waiting to be sent", 2)) % {"num": "{n}"},
+        **{
+            k: Markup(t.gettext(v)) % {}
+            for k, v in {
+                "waiting": N_("waiting to be sent, not judged yet"),
+                "refused": N_("not stored"),
+                "held": N_("kept: send it again or discard it"),
+                "send": N_("Send again"),
+                "discard": N_("Discard"),
+                "stopped": N_("The queue stopped at a move the server did not store: look at "
+                              "the match, then send each move again or discard it."),
+                "offline": N_("No network: the moves stay on this phone and are sent when the "
+                              "server answers again."),
+            }.items()
+        },
+    }  # fmt: skip
+    return Markup("").join(Markup(' data-{}="{}"').format(k, v) for k, v in said.items())
 
 
 def example_move(match: Mapping[str, Any] | None) -> str:
