@@ -157,3 +157,16 @@ def test_serve_passes_a_certificate_to_uvicorn_and_refuses_a_bad_one(
     r = serve(tmp_path / "t.db", *tls, "--host", "0.0.0.0")
     public = served[-1]["app"].state.settings.public_url  # None on a machine with no network
     assert r.exit_code == 0 and (public is None or public.startswith("https://"))
+    # Behind a TLS proxy (--https) the cards' links are the proxy's https address: given, and
+    # https (a Secure cookie is dropped on http, and every table's form would be refused).
+    count = len(served)
+    r = serve(tmp_path / "t.db", "--https", "--public-url", "http://tornei.example")
+    assert r.exit_code == 1 and "(--https): --public-url must start with https://" in r.output
+    r = serve(tmp_path / "t.db", "--https", "--host", "0.0.0.0")
+    assert r.exit_code == 1 and "--public-url https://" in r.output and len(served) == count
+    r = serve(tmp_path / "t.db", "--https", "--public-url", "https://tornei.example")
+    assert r.exit_code == 0, r.output
+    settings = served[-1]["app"].state.settings
+    assert settings.https and settings.public_url == "https://tornei.example"
+    r = serve(tmp_path / "t.db", "--https")  # on this machine, behind its own proxy
+    assert r.exit_code == 0 and served[-1]["app"].state.settings.public_url is None

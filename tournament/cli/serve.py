@@ -116,6 +116,12 @@ def serve(
     if len(passphrase) < 8:
         fail(t("the organizer's passphrase needs at least 8 characters"))
     tls = certificate(ssl_certfile, ssl_keyfile)
+    if https and not tls:  # the room's links are the proxy's https address, never this one's
+        if public_url is None and host not in LOCAL:
+            fail(t("behind a TLS proxy (--https), give the address the room reaches: "
+                   "--public-url https://..."))  # fmt: skip
+        if public_url is not None and not public_url.strip().startswith("https://"):
+            fail(t("behind a TLS proxy (--https): --public-url must start with https://"))
     public = public_base(public_url, host, port, "https" if tls else "http")
     from tournament.web.app import Settings, create_app
 

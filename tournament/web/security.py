@@ -178,7 +178,8 @@ class RateLimit:
             latest = self._stored("latest", keys)
             if latest is None:
                 return None
-            self.latest, self.looked = latest.get("", float("-inf")), time.monotonic()
+            stored = latest.get("", float("-inf"))  # (a failure noted meanwhile kept)
+            self.latest, self.looked = max(self.latest, stored), time.monotonic()
             if time.time() - self.latest > self.window:
                 return {}  # none in the window: no count to ask
         return self._stored("count", keys)
