@@ -92,3 +92,48 @@ def test_a_big_rounds_home_page_shows_the_first_tables_and_the_visitors_own(
     with make_client(small) as client:
         page = client.get("/").text
         assert 'href="#table-1"><bdi>blu</bdi>' in page and "Tutti i tavoli" not in page
+
+
+def test_a_tournament_started_over_by_another_store_is_shown_not_the_old_one(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from tournament.readside import kept, readmodels
+    from tournament.services import day
+    from tournament.services import tables as round_tables
+    from tournament.storage.locations import close
+    from tournament.storage.store import Store
+    from tournament.web import views
+
+    db = tmp_path / "t.db"
+
+    def started(store: Store, name: str, players: list[str]) -> None:
+        day.create(store, name, plays="tiro", seed="7", rounds=2)
+        day.add_players(store, players)
+        day.pair_next_round(store)
+        round_tables.start_match(store, 1, 1, "tiro")
+        readmodels.update(store, write=True)
+
+    first = Store(db)
+    started(first, "Prova", ["Anna", "Bruno", "Carla", "Dario"])
+    close(first)
+    server = Store(db)
+    kept.keep(server)
+    readmodels.update(server, write=True)
+    before = views.now(server)["tournament"]["tables"][0]
+    stamp = views.standings_stamp(server)
+    assert before["waiting"][0]["next"][0]["player"] == "Anna"
+    with sqlite3.connect(db) as c:  # started over (as the refresh test does it)
+        c.execute("delete from stored_events")
+        c.execute("delete from stored_snapshots")
+        for name in (*readmodels.TABLES, "_projections"):
+            c.execute(f"drop table {name}")
+    other = Store(db)
+    started(other, "Altro", ["Elena", "Fabio", "Gina", "Ivo"])
+    close(other)
+    readmodels.update(server, write=True)
+    after = views.now(server)["tournament"]["tables"][0]
+    assert after["players"] == ["Elena", "Fabio"]
+    assert after["waiting"][0]["next"][0]["player"] == "Elena"  # not the old M1's Anna
+    assert views.standings_stamp(server) != stamp

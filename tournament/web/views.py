@@ -86,7 +86,7 @@ def now(store: Store) -> dict[str, Any]:
                     "game": g,
                     "match": n,
                     "events": waiting[n]["events"],
-                    "next": _next(store, n, waiting[n]["events"]),
+                    "next": _next(store, n, waiting[n]["events"], t.created_on),
                 }  # fmt: skip
                 for g, n in tb["matches"].items()
                 if n in waiting
@@ -112,7 +112,7 @@ def table_states(store: Store, t: Tournament, number: int, why: bool = False) ->
     tables = []
     for tb in views.paired(t, number).tables:
         mine = tuple(rows.get(n) for n in tb.matches.values())
-        stands = (t.version, id(t), mine)
+        stands = (t.version, getattr(t, "head", None), mine)  # its chain head: its identity
         hit = kept.get((number, tb.number, why))
         if hit is None or hit[0] != stands:
             known = queries.outcomes_of_rows(row for row in mine if row is not None)
@@ -140,14 +140,15 @@ def name_key(name: str) -> str:
 
 # Per store, who acts next in a match at so many events (its log only grows: the number and
 # the count name what was stored): a move at one table of a festival's round loads one (#27).
-_nexts: weakref.WeakKeyDictionary[Store, dict[tuple[str, int], list[dict[str, Any]]]]
+_nexts: weakref.WeakKeyDictionary[Store, dict[tuple[str, int, Any], list[dict[str, Any]]]]
 _nexts = weakref.WeakKeyDictionary()
 
 
-def _next(store: Store, number: str, events: int) -> list[dict[str, Any]]:
-    """Who acts in a match in play, and what is expected of them."""
+def _next(store: Store, number: str, events: int, created: Any) -> list[dict[str, Any]]:
+    """Who acts in a match in play, and what is expected of them (``created``: when the
+    tournament was created, so a tournament started over never shows the old one's)."""
     kept = _nexts.setdefault(store, {})
-    hit = kept.get((number, events))
+    hit = kept.get((number, events, created))
     if hit is None:
         try:
             hit = list(summary(load(store, number))["next"])
@@ -155,7 +156,7 @@ def _next(store: Store, number: str, events: int) -> list[dict[str, Any]]:
             hit = []
         if len(kept) > 8192:  # (a festival's round in play is 2,560 matches)
             kept.clear()
-        kept[(number, events)] = hit
+        kept[(number, events, created)] = hit
     return [dict(nx) for nx in hit]
 
 
@@ -180,7 +181,7 @@ def standings(store: Store) -> dict[str, Any]:
     }
 
 
-def standings_stamp(store: Store) -> tuple[int, int] | None:
+def standings_stamp(store: Store) -> tuple[Any, ...] | None:
     """What ``/standings`` and its JSON stand on: the tournament (its players, withdrawals,
     rounds) and the finished matches' rows (:func:`queries.decided_at`), never the store's
     position: a move inside a match in play leaves the page kept (#27). The read models are
@@ -188,7 +189,8 @@ def standings_stamp(store: Store) -> tuple[int, int] | None:
     t = tournament_or_none(store)
     if t is None:
         return None
-    return t.version, queries.decided_at(store)
+    # (its chain head: a tournament started over by the same steps has another, #27)
+    return t.version, getattr(t, "head", None), queries.decided_at(store)
 
 
 def round_(store: Store, number: int) -> dict[str, Any]:
