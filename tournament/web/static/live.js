@@ -2,7 +2,8 @@
 // the page (its match, its round, the standings: each message says what it changes) the page
 // fetches itself again and swaps its <main>, unless someone is typing into a field there. The
 // fetch is conditional: the server answers 304 from the store's position when nothing the page
-// shows has moved, and the phones of a hall spread their fetches over half a second.
+// shows has moved, and the phones of a hall spread their fetches over half a second. A page
+// fetched never replaces one drawn in place after it was asked for (window.drawnInPlace).
 (function () {
   "use strict";
   var main = document.querySelector("main[data-live]");
@@ -18,10 +19,17 @@
   function refresh() {
     timer = null;
     if (typing()) { main.classList.add("stale"); return; }
+    var drawn = window.drawnInPlace || 0;
     fetch(location.href, { credentials: "same-origin", cache: "no-cache" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
         if (!html) return;
+        // The page was drawn in place meanwhile (offline.js: a move's answer, #27): this one,
+        // asked before, may show the match a move behind. Dropped, and asked again.
+        if ((window.drawnInPlace || 0) !== drawn) {
+          if (!timer) timer = setTimeout(refresh, 100);
+          return;
+        }
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("main[data-live]");
         // Unchanged markup is left alone, so that nobody's fingers lose the button they aim at.
         if (fresh && fresh.innerHTML !== main.innerHTML) { main.replaceWith(fresh); main = fresh; }

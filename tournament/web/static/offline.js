@@ -182,6 +182,8 @@
     var fresh = drawn.querySelector("main"), main = document.querySelector("main");
     var notes = drawn.querySelector(".notes"), shown = document.querySelector(".notes");
     if (!fresh || !main || !notes || !shown) return false;
+    // Newer than any page the live stream's script fetched before now (live.js drops those).
+    window.drawnInPlace = (window.drawnInPlace || 0) + 1;
     main.innerHTML = fresh.innerHTML;
     Array.prototype.slice.call(main.attributes).forEach(function (a) {
       if (!fresh.hasAttribute(a.name)) main.removeAttribute(a.name);
