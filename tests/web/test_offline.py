@@ -301,4 +301,37 @@ def test_a_move_sent_online_draws_the_page_in_place_and_a_refused_one_leaves_it(
     online_move(page, f"roll {b} consonant S N")
     assert page.evaluate(RELOADED) is True and main.get_attribute("data-at") == "2"
     assert page.locator(".notes .flash.bad").count() == 0
+    # The live stream's own fetch of the page, asked before a move and answered after the
+    # move's page was drawn in place, never puts the page back a move (live.js, #27).
+    page.evaluate(HOLD_LIVE_FETCH)
+    day.add_players(Store(room["db"]), ["tardi"])  # news for every page: live.js fetches
+    assert page.evaluate(HELD) is True  # its fetch asked, and held (the page at position 2)
+    online_move(page, f"roll {a} vowel O A")
+    assert main.get_attribute("data-at") == "3"
+    page.evaluate(AWHILE)  # the move's own news heard meanwhile (and known: the page shows it)
+    page.evaluate("window.heldPages[0](new Response(window.before)); null")  # the old page
+    page.evaluate(AWHILE)  # live.js has its answer
+    assert main.get_attribute("data-at") == "3"
+    online_move(page, f"word {a} onta")  # sent at the position shown: stored, not a conflict
+    assert stored(room["db"], table["match"]) == texas(a, b)[:4]
     context.close()
+
+
+# live.js's next fetch of the page held until the test answers it (with the page as it was).
+HOLD_LIVE_FETCH = """(() => {
+  const real = window.fetch;
+  window.before = document.documentElement.outerHTML;
+  window.heldPages = [];
+  window.fetch = function (url, options) {
+    if (options && options.cache === "no-cache" && window.heldPages.length === 0) {
+      return new Promise((done) => window.heldPages.push(done));
+    }
+    return real.apply(this, arguments);
+  };
+})()"""
+AWHILE = "new Promise((done) => setTimeout(done, 1000))"
+HELD = """new Promise((done) => {
+  const look = (n) => window.heldPages.length ? done(true)
+    : n ? setTimeout(() => look(n - 1), 100) : done(false);
+  look(100);
+})"""
