@@ -99,7 +99,7 @@ def test_a_tournament_started_over_by_another_store_is_shown_not_the_old_one(
 ) -> None:
     import sqlite3
 
-    from tournament.readside import kept, readmodels
+    from tournament.readside import kept, mirror, readmodels
     from tournament.services import day
     from tournament.services import tables as round_tables
     from tournament.storage.locations import close
@@ -123,6 +123,8 @@ def test_a_tournament_started_over_by_another_store_is_shown_not_the_old_one(
     readmodels.update(server, write=True)
     before = views.now(server)["tournament"]["tables"][0]
     stamp = views.standings_stamp(server)
+    rows = mirror.mirrored(server)
+    assert mirror.decoded(rows, "M1")["players"] == ["Anna", "Bruno"]
     assert before["waiting"][0]["next"][0]["player"] == "Anna"
     with sqlite3.connect(db) as c:  # started over (as the refresh test does it)
         c.execute("delete from stored_events")
@@ -137,3 +139,6 @@ def test_a_tournament_started_over_by_another_store_is_shown_not_the_old_one(
     assert after["players"] == ["Elena", "Fabio"]
     assert after["waiting"][0]["next"][0]["player"] == "Elena"  # not the old M1's Anna
     assert views.standings_stamp(server) != stamp
+    # The kept rows too: the read models stand at the same position, with other events there.
+    rows = mirror.mirrored(server)
+    assert mirror.decoded(rows, "M1")["players"] == ["Elena", "Fabio"], "the old M1's row"

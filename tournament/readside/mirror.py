@@ -32,6 +32,7 @@ class Mirror:
     at: int  # the read models' position the rows stand at
     decided: int  # where a finished match's row last changed
     rows: dict[str, Row]
+    mark: tuple[Any, ...] | None = None  # the event projected at ``at`` (readmodels.mark)
     decoded: dict[str, tuple[Row, dict[str, Any]]] = field(default_factory=dict)
     rounds: dict[int | None | str, list[str]] | None = None  # each round's numbers, in order
 
@@ -64,10 +65,13 @@ def mirrored(store: Store) -> Mirror:
     with _lock:
         at = readmodels.position(db)
         kept = _mirrors.get(store)
-        if kept is not None and kept.at == at:
+        mark = readmodels.mark(db, at)
+        if kept is not None and kept.at == at and kept.mark == mark:
             return kept
-        if kept is None or at < kept.at:  # the first look, or the read models made again
-            kept = _mirrors[store] = Mirror(at, at, _all(db))
+        # The first look, or the read models made again (a store started over by another
+        # process and projected again, to this position or past it: another event at ``at``).
+        if kept is None or at < kept.at or readmodels.mark(db, kept.at) != kept.mark:
+            kept = _mirrors[store] = Mirror(at, at, _all(db), mark)
             return kept
         since = "select distinct match from events where id > ? and id <= ?"
         touched = [row[0] for row in db.rows(since, [kept.at, at])]
@@ -78,7 +82,8 @@ def mirrored(store: Store) -> Mirror:
             now = {**kept.rows, **_some(db, touched)}
             numbers = set(touched)
         changed = any(_finished(kept.rows.get(n)) != _finished(now.get(n)) for n in numbers)
-        kept = _mirrors[store] = Mirror(at, at if changed else kept.decided, now, kept.decoded)
+        decided = at if changed else kept.decided
+        kept = _mirrors[store] = Mirror(at, decided, now, mark, kept.decoded)
         return kept
 
 

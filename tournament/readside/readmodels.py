@@ -222,7 +222,7 @@ def _project(
     start = position(db) + 1
     if start == 1:  # the tables were made empty
         w = readtables.Written(0, {}, {}, {name: {} for name in readtables.TOURNAMENT_TABLES})
-    elif w is not None and (w.position != start - 1 or w.mark != _mark(db, start - 1)):
+    elif w is not None and (w.position != start - 1 or w.mark != mark(db, start - 1)):
         w = None  # another process wrote the tables since (or made them again): read them
     progress = Progress()
     numbers = w.numbers if w is not None and w.numbers is not None else None
@@ -252,14 +252,14 @@ def _project(
         t = readtables.current(store)
     if w is None and t is not None:
         w = readtables.written(db, start - 1)  # (the touched matches' rows as just written)
-        w.mark = _mark(db, start - 1)
+        w.mark = mark(db, start - 1)
     if w is not None:
         w.outcomes.update(touched)
         w.places.update(placed)
         if t is not None:
             readtables.tournament(db, t, w, touched)
         if last != w.position:
-            w.position, w.mark = last, (tail[2], tail[4]) if tail else _mark(db, last)
+            w.position, w.mark = last, (tail[2], tail[4]) if tail else mark(db, last)
     if w is not None:
         w.numbers = numbers  # (each match's number by its id, new ones included)
     progress.written = w
@@ -267,7 +267,7 @@ def _project(
     return progress
 
 
-def _mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
+def mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
     """What the events table holds at ``number`` (a store started over and projected again to
     the same position holds another event there)."""
     found = db.rows("select version, at from events where id = ?", [number])
