@@ -140,10 +140,14 @@ def table_state(
     }
 
 
-def status(t: Tournament, outcome_of: OutcomeOf) -> dict[str, Any]:
-    """Where the day stands: the round, which tables wait for what."""
+def status(
+    t: Tournament, outcome_of: OutcomeOf, tables: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Where the day stands: the round, which tables wait for what (``tables``: the round's
+    tables' states as :func:`table_state` gave them already, for a server that keeps them)."""
     current = views.last_round(t)
-    tables = [table_state(t, tb, outcome_of) for tb in (current.tables if current else ())]
+    if tables is None:
+        tables = [table_state(t, tb, outcome_of) for tb in (current.tables if current else ())]
     return {
         "name": t.settings["name"],
         "format": t.settings["format"],

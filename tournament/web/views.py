@@ -63,19 +63,9 @@ def now(store: Store) -> dict[str, Any]:
     info: dict[str, Any] = {"tournament": None, "matches": []}
     if t is not None:
         current = views.last_round(t)
-        info["tournament"] = (
-            day.status(t, lambda number: None)
-            if current is None
-            else {
-                "name": t.settings["name"],
-                "format": t.settings["format"],
-                "plays": t.settings["plays"],
-                "players": len(t.active),
-                "round": current.number,
-                "round_closed": current.closed,
-                "tables": table_states(store, t, current.number),
-            }
-        )  # (as day.status says it, each table's state kept while its matches stand)
+        # (each table's state kept while its matches stand, #27)
+        states = table_states(store, t, current.number) if current is not None else []
+        info["tournament"] = day.status(t, lambda number: None, tables=states)
         waiting = {}
         if current is not None:
             waiting = {m["id"]: m for m in queries.matches(
