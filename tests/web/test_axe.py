@@ -159,3 +159,44 @@ def test_no_page_has_a_critical_or_serious_axe_violation(room: Store) -> None:
             browser.close()
     bad = {k: v for k, v in problems.items() if v}
     assert len(problems) >= 3 * 15 and not bad, "\n".join(f"{k}: {v}" for k, v in bad.items())
+
+
+def test_a_big_rounds_trimmed_home_page_has_no_critical_or_serious_axe_violation(
+    tmp_path: Path,
+) -> None:
+    """A round of more tables than the home page shows (#27): the trimmed page, with and
+    without "Where do I play?" (a player's table first, and a name nobody has), and the whole
+    round behind its link, on a phone in Italian and in English."""
+    from playwright.sync_api import sync_playwright
+
+    from tournament.services import day
+    from tournament.web.trims import FIRST
+
+    players = tuple(f"gioc{n:02}" for n in range(2 * (FIRST + 2)))
+    store = build(tmp_path / "big.db", players=players)
+    day.pair_next_round(store)
+    readmodels.update(store)
+    far = day.get_tournament(store).rounds[0]["tables"][-1]["players"][0]
+    paths = ("/", f"/?player={far}", "/?player=nessuno", "/rounds/1")
+    problems: dict[str, list[str]] = {}
+    with Server(store) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            for lang in ("it", "en"):
+                ctx = browser.new_context(**PHONE, bypass_csp=True)
+                ctx.add_init_script(AXE)
+                ctx.add_cookies([{"name": "lang", "value": lang, "url": server.url}])
+                page = ctx.new_page()
+                for path in paths:
+                    page.goto(f"{server.url}{path}")
+                    page.wait_for_load_state()
+                    problems[f"{lang}-{path}"] = violations(page)
+                    if path != "/rounds/1":  # (the trimmed page, not the whole round)
+                        assert page.locator('p.more a[href="/rounds/1"]').count(), lang
+                    if path == f"/?player={far}":
+                        assert page.locator("p.own").count() == 1, lang
+                ctx.close()
+        finally:
+            browser.close()
+    bad = {k: v for k, v in problems.items() if v}
+    assert len(problems) == 8 and not bad, "\n".join(f"{k}: {v}" for k, v in bad.items())
