@@ -127,7 +127,7 @@ async def send_move(request: Request) -> Response:
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     with_page = not stale and body.get("page") is True  # the page drawn with the answer
 
-    def write(found: tuple[int, int]) -> tuple[bool, Any]:
+    def write(found: tuple[int, int], t: Any) -> tuple[bool, Any]:
         assert not isinstance(move, Msg)
         form = move[2]
 
@@ -136,10 +136,15 @@ async def send_move(request: Request) -> Response:
             if not with_page:
                 return None
             kept = {"player": form.get("by", ""), "salt": salt} if salt else None
-            page = drawn(request, found, flashed(recorded(stored, request)), kept, None, after)
+            # The tournament as read with the link, unless the move ended the match (its head
+            # is kept in the tournament then: read as stored now).
+            now = t if after.replay.outcome is None else None
+            page = drawn(request, found, flashed(recorded(stored, request)), kept, None, after, now)
             return bytes(page.body).decode()
 
-        locked = writer(request, store_move, store, found, form, lexicon, refresh=False, then=draw)
+        locked = writer(
+            request, store_move, store, found, form, lexicon, t, refresh=False, then=draw
+        )
         return written(request, locked)
 
     opened = await _opened(request, None if isinstance(move, Msg) else write)
