@@ -42,9 +42,9 @@ from tournament.web.actions import (
     written,
 )
 from tournament.web.security import csrf_ok, token_hash
-from tournament.web.tableview import kept_of, table_view
+from tournament.web.tableview import kept_of, log_html, table_view
 from tournament.web.tokens import find
-from tournament.web.words import lang_of
+from tournament.web.words import lang_of, page_words
 
 LETTER_DICE = ("consonant", "vowel")
 DIGITS = 18  # the longest number a table's form holds (Python reads no more than 4,300, #29)
@@ -175,7 +175,6 @@ async def _opened(
     opened this phone's table before and is unknown now was replaced by new cards, and says so
     instead of counting as a guess.
     """
-    from tournament.web.words import page_words
 
     guesses = request.app.state.guesses
     words = page_words(lang_of(request))
@@ -234,7 +233,12 @@ def drawn(
     from tournament.web.pages import page
 
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = table_view(store, found[0], found[1], lexicon, lang_of(request), moved, t)
+    lang = lang_of(request)
+    data = table_view(store, found[0], found[1], lexicon, lang, moved, t)
+    if data["current"] is not None:  # (its lines drawn once each: #27)
+        log = data["current"]["log"]
+        data["current"]["log_html"] = log_html(request.app.state.envs[lang], lang,
+                                               page_words(lang), log)  # fmt: skip
     return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
         "token"], kept=kept_of(typed), switch_to=_here(request))  # fmt: skip
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
 from engine.events import Out
 from engine.notation import format as notation
 from exports.i18n import say
@@ -119,17 +121,44 @@ def _log(replay: Any, lang: str) -> list[dict[str, Any]]:
     reasons = {o.player: o.reason for o in replay.out}
     rows = []
     for position, e in enumerate(replay.events, 1):
-        key = (lang, e)
-        line = None if isinstance(e, Out) else LINES.get(key)
+        key, line = (lang, e), None
+        kept = not isinstance(e, Out)
+        if kept:
+            try:
+                line = LINES.get(key)
+            except TypeError:  # an event holding a dict (a match's end, its points): not kept
+                kept = False
         if line is None:
             line = (say(event_message(e, reasons), lang), notation(e))
-            if not isinstance(e, Out):
+            if kept:
                 if len(LINES) >= MOST_LINES:
                     LINES.clear()
                 LINES[key] = line
         rows.append({"position": position, "what": line[0], "notation": line[1],
                      "void": position in replay.voided})  # fmt: skip
     return rows
+
+
+HTML_LINES: dict[tuple[Any, ...], str] = {}  # a log's line drawn, by what it shows
+MOST_HTML_LINES = 50_000  # (forgotten all at once past this many)
+
+
+def log_html(env: Any, lang: str, words: Any, rows: list[dict[str, Any]]) -> Markup:
+    """The log's lines as the table's page shows them (``web/_logline.html``), each drawn once
+    a process for what it shows, in ``lang`` (#27: the page is drawn after every move, and
+    every line but the last was drawn the move before)."""
+    template, html = None, []
+    for row in rows:
+        key = (lang, row["position"], row["void"], row["what"], row["notation"])
+        line = HTML_LINES.get(key)
+        if line is None:
+            template = template or env.get_template("web/_logline.html")
+            line = template.render(e=row, lang=lang, w=words)
+            if len(HTML_LINES) >= MOST_HTML_LINES:
+                HTML_LINES.clear()
+            HTML_LINES[key] = line
+        html.append(line)
+    return Markup("".join(html))
 
 
 def _match_view(loaded: Any, lang: str) -> dict[str, Any]:
