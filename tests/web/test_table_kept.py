@@ -5,6 +5,7 @@ behind the server's back, and each in the page's own language."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from starlette.testclient import TestClient
 
@@ -67,3 +68,22 @@ def test_the_log_kept_speaks_each_pages_language_and_follows_a_void_behind_its_b
         lines = log_of(client.get(table, headers={"Cookie": cookie}).text)
         assert 'class="void"' in lines[1] and 'class="void"' not in lines[0]
         assert len(lines) == 4  # and the void itself
+
+
+def test_a_table_checked_out_by_another_process_after_a_move_is_said_and_kept_from(
+    client: TestClient, store: Store, tmp_path: Path
+) -> None:
+    from tournament.services import tablefiles
+
+    table = start_tiro(client, store)
+    by, kind, fields = TIRO[0]
+    page = record(client, table, by, kind, **fields)  # the server read its table events on
+    assert 'class="flash bad out"' not in page
+    other = Store(store.location.path)
+    tablefiles.checkout(other, 1, 1, tmp_path / "table.db")  # behind the server's back
+    page = client.get(table).text
+    assert 'class="flash bad out"' in page and "table.db" in page
+    by, kind, fields = TIRO[1]
+    page = record(client, table, by, kind, **fields)
+    assert 'class="flash bad"' in page  # refused: the table is the file's now
+    assert len(log_of(page)) == 1  # nothing stored
