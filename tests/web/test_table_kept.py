@@ -63,7 +63,9 @@ def test_the_log_kept_speaks_each_pages_language_and_follows_a_void_behind_its_b
     assert italian == log_of(client.get(table).text)  # drawn again from the lines kept
     assert any(key[0] == "en" for key in tableview.HTML_LINES)
     # Another process strikes the second move: its line, kept unstruck, is drawn struck.
-    corrections.record_correction(Store(store.location.path), "M1", "void 2 misread", confirmed=True)
+    corrections.record_correction(
+        Store(store.location.path), "M1", "void 2 misread", confirmed=True
+    )
     for cookie in ("lang=it", "lang=en"):
         lines = log_of(client.get(table, headers={"Cookie": cookie}).text)
         assert 'class="void"' in lines[1] and 'class="void"' not in lines[0]

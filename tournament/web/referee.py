@@ -211,8 +211,8 @@ async def _opened(
 
 async def table_page(request: Request) -> Response:
     def draw(found: tuple[int, int], t: Any) -> Response:  # (the link opens its table: shown)
-        said = [request.session.pop(k, None) for k in ("flash", "salt", "typed")]
-        return drawn(request, found, *said, t=t)
+        flash, salt, typed = (request.session.pop(k, None) for k in ("flash", "salt", "typed"))
+        return drawn(request, found, flash, salt, typed, t=t)
 
     opened = await _opened(request, draw)  # looked up and drawn in one thread's turn (#27)
     return opened if isinstance(opened, Response) else opened[1]

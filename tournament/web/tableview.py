@@ -12,8 +12,8 @@ from engine.events import Out
 from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
-from tournament.services import day, dice, tablefiles
 from tournament.readside.reading import read_match
+from tournament.services import day, dice, tablefiles
 from tournament.services.matches import Loaded, replayed
 from tournament.services.stores import Store
 from tournament.web import views
