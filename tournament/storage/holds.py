@@ -38,6 +38,17 @@ def holds(store: Any) -> Holds:
     return Holds.of(events)
 
 
+def saw(store: Any, before: int, ids: Sequence[int], topics: Sequence[str]) -> None:
+    """What a save of this process stored (its notifications' ``ids`` and ``topics``) is read
+    already: when they follow the ``before`` it last read on from and hold no table event, the
+    next look goes on from them (#27: a table's page drawn after a move reads no row for it)."""
+    seen = vars(store).get("_table_events")
+    if seen is None or seen[0] != before or not ids or any(t in TOPICS for t in topics):
+        return
+    if list(ids) == list(range(before + 1, before + 1 + len(ids))):
+        vars(store)["_table_events"] = (ids[-1], seen[1])
+
+
 def last_id(store: Any) -> int:
     """The store's last notification id (0: nothing stored): through a server's kept
     connection to its file where it has one (:func:`tournament.storage.sqlitefile.last_id`),

@@ -195,7 +195,11 @@ class Store(Application):
         to the store (:mod:`tournament.storage.provenance`). What is another store's (a table
         out in a table file, or a table file's tournament) is refused (:mod:`.holds`)."""
         holds.check(self, objs)
+        before = (vars(self).get("_table_events") or (None,))[0]  # read on to here by the check
         recordings = super().save(*objs, **kwargs)
+        if before is not None:  # (the table events read on past this save's own: #27)
+            notes = [r.notification for r in recordings]
+            holds.saw(self, before, [n.id for n in notes], [n.topic for n in notes])
         if not self._writer_noted:
             self._writer_noted = True
             from tournament.storage import (

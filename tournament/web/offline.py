@@ -126,8 +126,9 @@ async def send_move(request: Request) -> Response:
     move = sent(body) if not stale else msg("this is not a move sent by a table's page")
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     with_page = not stale and body.get("page") is True  # the page drawn with the answer
+    said_as: list[str] = []  # what was stored, in the page's words (said once, #27)
 
-    def write(found: tuple[int, int]) -> tuple[bool, Any]:
+    def write(found: tuple[int, int], t: Any) -> tuple[bool, Any]:
         assert not isinstance(move, Msg)
         form = move[2]
 
@@ -136,10 +137,16 @@ async def send_move(request: Request) -> Response:
             if not with_page:
                 return None
             kept = {"player": form.get("by", ""), "salt": salt} if salt else None
-            page = drawn(request, found, flashed(recorded(stored, request)), kept, None, after)
+            # The tournament as read with the link, unless the move ended the match (its head
+            # is kept in the tournament then: read as stored now).
+            now = t if after.replay.outcome is None else None
+            said_as.append(recorded(stored, request))
+            page = drawn(request, found, flashed(said_as[0]), kept, None, after, now)
             return bytes(page.body).decode()
 
-        locked = writer(request, store_move, store, found, form, lexicon, refresh=False, then=draw)
+        locked = writer(
+            request, store_move, store, found, form, lexicon, t, refresh=False, then=draw
+        )
         return written(request, locked)
 
     opened = await _opened(request, None if isinstance(move, Msg) else write)
@@ -157,7 +164,7 @@ async def send_move(request: Request) -> Response:
     if ok:
         (stored, salt, after), page = said
         position = int(after.replay.position)  # (the match as the move left it: not read again)
-        text = recorded(stored, request)
+        text = said_as[0] if said_as else recorded(stored, request)
         if page is not None:
             return answer(request, 200, "stored", text, position=position, page=page)
         if salt:

@@ -28,11 +28,23 @@ from tournament.services import matches, play, tables
 from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
 from tournament.web import views
-from tournament.web.actions import back, checked_form, field, number, refusal, run, ticked
-from tournament.web.security import token_hash
-from tournament.web.tableview import kept_of, table_view
+from tournament.web.actions import (
+    back,
+    checked_form,
+    field,
+    number,
+    plain,
+    read_form,
+    refusal,
+    run,
+    ticked,
+    writer,
+    written,
+)
+from tournament.web.security import csrf_ok, token_hash
+from tournament.web.tableview import kept_of, log_html, table_view
 from tournament.web.tokens import find
-from tournament.web.words import lang_of
+from tournament.web.words import lang_of, page_words
 
 LETTER_DICE = ("consonant", "vowel")
 DIGITS = 18  # the longest number a table's form holds (Python reads no more than 4,300, #29)
@@ -129,17 +141,21 @@ def record_at(
 OPENED = 8  # the table links a phone's session remembers having opened
 
 
+Then = Callable[[tuple[int, int], Any], Any]  # (the table, the tournament read with it)
+
+
 def _looked_up(
-    store: Store, token: str, then: Callable[[tuple[int, int]], Any] | None = None
+    store: Store, token: str, then: Then | None = None
 ) -> tuple[tuple[int, int], bool, Any] | None:
     """A token's round and table, whether that round is closed (None: no table's token), and
-    what ``then`` makes of an open table; in one worker thread's turn (#27: every request of a
-    table asks)."""
+    what ``then`` makes of an open table and the tournament read for it; in one worker
+    thread's turn (#27: every request of a table asks, the tournament read once)."""
     found = find(store, token)
     if found is None:
         return None
-    closed = paired(views.current_tournament(store), found[0]).closed
-    return found, closed, None if closed or then is None else then(found)
+    t = views.current_tournament(store)
+    closed = paired(t, found[0]).closed
+    return found, closed, None if closed or then is None else then(found, t)
 
 
 async def _table_of(request: Request) -> tuple[int, int] | Response:
@@ -149,7 +165,7 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def _opened(
-    request: Request, then: Callable[[tuple[int, int]], Any] | None = None
+    request: Request, then: Then | None = None
 ) -> tuple[tuple[int, int], Any] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
     per session and per address: see :class:`tournament.web.security.RateLimit`), and what
@@ -159,7 +175,6 @@ async def _opened(
     opened this phone's table before and is unknown now was replaced by new cards, and says so
     instead of counting as a guess.
     """
-    from tournament.web.words import page_words
 
     guesses = request.app.state.guesses
     words = page_words(lang_of(request))
@@ -195,9 +210,9 @@ async def _opened(
 
 
 async def table_page(request: Request) -> Response:
-    def draw(found: tuple[int, int]) -> Response:  # (the link opens its table: shown)
-        said = [request.session.pop(k, None) for k in ("flash", "salt", "typed")]
-        return drawn(request, found, *said)
+    def draw(found: tuple[int, int], t: Any) -> Response:  # (the link opens its table: shown)
+        flash, salt, typed = (request.session.pop(k, None) for k in ("flash", "salt", "typed"))
+        return drawn(request, found, flash, salt, typed, t=t)
 
     opened = await _opened(request, draw)  # looked up and drawn in one thread's turn (#27)
     return opened if isinstance(opened, Response) else opened[1]
@@ -210,13 +225,20 @@ def drawn(
     salt: dict[str, str] | None = None,
     typed: dict[str, Any] | None = None,
     moved: Loaded | None = None,
+    t: Any = None,
 ) -> Response:
     """The table's page, gathered and rendered in one worker thread's turn (#27); ``moved``:
-    a match as the move just stored left it (not read again)."""
+    a match as the move just stored left it (not read again), ``t``: the tournament as the
+    request read it."""
     from tournament.web.pages import page
 
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    data = table_view(store, found[0], found[1], lexicon, lang_of(request), moved)
+    lang = lang_of(request)
+    data = table_view(store, found[0], found[1], lexicon, lang, moved, t)
+    if data["current"] is not None:  # (its lines drawn once each: #27)
+        log = data["current"]["log"]
+        data["current"]["log_html"] = log_html(request.app.state.envs[lang], lang,
+                                               page_words(lang), log)  # fmt: skip
     return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
         "token"], kept=kept_of(typed), switch_to=_here(request))  # fmt: skip
 
@@ -235,9 +257,10 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
     return found, form
 
 
-def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
-    """The match named by a form, if it is one of this table's (a token opens its table only)."""
-    t = views.current_tournament(store)
+def _match_of_table(store: Store, found: tuple[int, int], match: str, t: Any = None) -> str:
+    """The match named by a form, if it is one of this table's (a token opens its table only);
+    ``t``: the tournament as the request read it."""
+    t = t if t is not None else views.current_tournament(store)
     round_number, table_number = found
     if not paired(t, round_number).table(table_number).plays(match):
         raise Refused(msg("%(match)s is not a match of this table", match=match))
@@ -264,12 +287,13 @@ def move_text(form: FormData) -> str:
 
 
 def store_move(
-    store: Store, found: tuple[int, int], form: FormData, lexicon: str | None
+    store: Store, found: tuple[int, int], form: FormData, lexicon: str | None, t: Any = None
 ) -> tuple[list[Any], str | None, Loaded]:
     """Record the move a table's form describes (at the position it carries): the events
-    stored, the salt of a word sealed (shown once to the referee), and the match after it."""
+    stored, the salt of a word sealed (shown once to the referee), and the match after it
+    (``t``: the tournament as the request read it, for the table's matches)."""
     bounded(form)
-    match = _match_of_table(store, found, field(form, "match"))
+    match = _match_of_table(store, found, field(form, "match"), t)
     expected = number(form, "position", DIGITS)
     if field(form, "kind") == "seal":
         word = field(form, "word")
@@ -284,13 +308,24 @@ def store_move(
 
 
 async def record_move(request: Request) -> Response:
-    """Record one move from the table's page."""
-    checked = await _checked(request)
-    if isinstance(checked, Response):
-        return checked
-    found, form = checked
+    """Record one move from the table's page: the link looked up and the move stored in one
+    worker thread's turn (#27); the link's refusal first, then the form's CSRF token's."""
+    form = await read_form(request)
+    forged = not csrf_ok(request.session, form.get("csrf"))
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    ok, said = await run(request, store_move, store, found, form, lexicon, refresh=False)
+
+    def write(found: tuple[int, int], t: Any) -> tuple[bool, Any] | None:
+        if forged:
+            return None
+        return written(request, writer(request, store_move, store, found, form, lexicon, t,
+                                       refresh=False))  # fmt: skip
+
+    opened = await _opened(request, write)
+    if isinstance(opened, Response):
+        return opened
+    if opened[1] is None:
+        return plain(request, 403, msg("the form is stale or forged (CSRF token): reload the page"))
+    ok, said = opened[1]
     if not ok:
         keep_typed(request, form)
     if ok and said[1]:

@@ -231,9 +231,9 @@ def within(text: str, most: int) -> str:
     >>> within("x" * 20, 10)
     'xxxx…'
     """
-    sizes = [len(json.dumps(c)) - 2 for c in text]
-    if sum(sizes) <= most:
+    if len(json.dumps(text)) - 2 <= most:  # (one encoding: a move's flash fits, #27)
         return text
+    sizes = [len(json.dumps(c)) - 2 for c in text]
     room, end = most - len(json.dumps("…")) + 2, 0
     while end < len(text) and sizes[end] <= room:
         room -= sizes[end]

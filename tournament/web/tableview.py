@@ -4,16 +4,22 @@ after every move: #27)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from markupsafe import Markup
 
 from engine.events import Out
 from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
+from tournament.readside.reading import read_match
 from tournament.services import day, dice, tablefiles
-from tournament.services.matches import Loaded, load, summary
+from tournament.services.matches import Loaded, replayed
 from tournament.services.stores import Store
 from tournament.web import views
+
+if TYPE_CHECKING:
+    from tournament.domain.tournaments import Tournament
 
 
 def table_view(
@@ -23,10 +29,12 @@ def table_view(
     lexicon: str | None,
     lang: str = "it",
     moved: Loaded | None = None,
+    t: Tournament | None = None,
 ) -> dict:
     """The table, its challenges, and the match in play with who acts and what is legal (its
-    log in the words of ``lang``); ``moved``: one of its matches as a move just left it."""
-    t = views.current_tournament(store)
+    log in the words of ``lang``); ``moved``: one of its matches as a move just left it; ``t``:
+    the tournament as the request read it (#27: read once a request)."""
+    t = t if t is not None else views.current_tournament(store)
     tb = paired(t, round_number).table(table_number)
     games = day.table_games(t, tb)
     attached = tb.matches
@@ -48,18 +56,55 @@ def table_view(
             info["challenges"].append({"game": g, "match": None, "status": None})
             continue
         same = moved is not None and moved.match.number == n
-        loaded = moved if same else load(store, n, lexicon)
-        s = summary(loaded)
-        info["challenges"].append(
-            {"game": g, "match": n, "status": s["status"], "points": s["points"]}
-        )
-        if s["status"] != "finished" and info["current"] is None:
-            info["current"] = _match_view(loaded, s, lang)
+        loaded, row = (moved, None) if same else _challenge(store, n, lexicon)
+        if row is None:
+            assert loaded is not None
+            row = _row(loaded)
+        info["challenges"].append({"game": g, "match": n, **row})
+        if row["status"] != "finished" and info["current"] is None:
+            assert loaded is not None
+            info["current"] = _match_view(loaded, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
     out = tablefiles.table_out(store, round_number, table_number)  # in a table file (#26)
     info["out"] = say(out, lang) if out is not None else None
     return info
+
+
+# A finished match's row of a table's challenges (its status and points), by what it was
+# replayed from: its number, its chain's head (which seals every line), the word list and the
+# rules (#27: the page is drawn after every move of the table's next challenge).
+FINISHED: dict[tuple[Any, ...], dict[str, Any]] = {}
+MOST_FINISHED = 10_000  # (forgotten all at once past this many)
+
+
+def _challenge(
+    store: Store, number: str, lexicon: str | None
+) -> tuple[Loaded | None, dict[str, Any] | None]:
+    """A challenge's match as stored now (one indexed read when the server read it before):
+    its row when it is a finished match replayed before, else the match replayed."""
+    match = read_match(store, number)
+    key = (match.number, match.head or match.start, lexicon or store.lexicon, match.rules)
+    row = FINISHED.get(key)
+    if row is not None:
+        return None, row
+    loaded = replayed(match, lexicon or store.lexicon, store)
+    row = _row(loaded)
+    if row["status"] == "finished":
+        if len(FINISHED) >= MOST_FINISHED:
+            FINISHED.clear()
+        FINISHED[key] = row
+    return loaded, row
+
+
+def _row(loaded: Loaded) -> dict[str, Any]:
+    """A challenge's status and points, as :func:`tournament.services.matches.summary` says
+    them."""
+    outcome, players = loaded.replay.outcome, loaded.replay.header.players
+    return {
+        "status": "finished" if outcome else "in_progress",
+        "points": dict(outcome.points) if outcome else {p: 0 for p in players},
+    }
 
 
 LINES: dict[tuple[str, Any], tuple[str, str]] = {}  # (lang, event): its line of a table's log
@@ -76,11 +121,16 @@ def _log(replay: Any, lang: str) -> list[dict[str, Any]]:
     reasons = {o.player: o.reason for o in replay.out}
     rows = []
     for position, e in enumerate(replay.events, 1):
-        key = (lang, e)
-        line = None if isinstance(e, Out) else LINES.get(key)
+        key, line = (lang, e), None
+        kept = not isinstance(e, Out)
+        if kept:
+            try:
+                line = LINES.get(key)
+            except TypeError:  # an event holding a dict (a match's end, its points): not kept
+                kept = False
         if line is None:
             line = (say(event_message(e, reasons), lang), notation(e))
-            if not isinstance(e, Out):
+            if kept:
                 if len(LINES) >= MOST_LINES:
                     LINES.clear()
                 LINES[key] = line
@@ -89,10 +139,37 @@ def _log(replay: Any, lang: str) -> list[dict[str, Any]]:
     return rows
 
 
-def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
-    replay = loaded.replay
+HTML_LINES: dict[tuple[Any, ...], str] = {}  # a log's line drawn, by what it shows
+MOST_HTML_LINES = 50_000  # (forgotten all at once past this many)
+
+
+def log_html(env: Any, lang: str, words: Any, rows: list[dict[str, Any]]) -> Markup:
+    """The log's lines as the table's page shows them (``web/_logline.html``), each drawn once
+    a process for what it shows, in ``lang`` (#27: the page is drawn after every move, and
+    every line but the last was drawn the move before)."""
+    template, html = None, []
+    for row in rows:
+        key = (lang, row["position"], row["void"], row["what"], row["notation"])
+        line = HTML_LINES.get(key)
+        if line is None:
+            template = template or env.get_template("web/_logline.html")
+            line = template.render(e=row, lang=lang, w=words)
+            if len(HTML_LINES) >= MOST_HTML_LINES:
+                HTML_LINES.clear()
+            HTML_LINES[key] = line
+        html.append(line)
+    return Markup("".join(html))
+
+
+def _match_view(loaded: Any, lang: str) -> dict[str, Any]:
+    """The match in play as the table's page shows it (the fields of
+    :func:`tournament.services.matches.summary` it reads, and what acts next)."""
+    replay, header = loaded.replay, loaded.replay.header
     return {
-        **s,
+        "id": loaded.match.number,
+        "game": header.game,
+        "title": replay.rules.title,
+        "players": list(header.players),
         "state": replay.rules.summary(replay.state),
         "position": replay.position,
         "digital": dice.sealed(loaded),  # whether it rolls them (the seed stays on the server)
@@ -109,7 +186,7 @@ def _match_view(loaded: Any, s: dict[str, Any], lang: str) -> dict[str, Any]:
             for t in replay.turns
         ],
         "log": _log(replay, lang),
-        "others": list(replay.header.players),
+        "others": list(header.players),
     }
 
 
