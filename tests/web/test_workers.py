@@ -4,7 +4,6 @@ polls when a notification is missed), and the rate limits count across processes
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -113,21 +112,33 @@ def started(db: str) -> Store:
 
 def streamed(hub: Any, seconds: float) -> list[dict[str, Any]]:
     """The messages a stream of ``hub`` receives within ``seconds`` of the first."""
-    queue: asyncio.Queue[bytes | None] = asyncio.Queue(100)
-    hub.listeners.add(queue)
+    written = Written()
+    hub.listeners.add(written)
     deadline = time.monotonic() + seconds
     try:
-        while queue.empty():
+        while not written.frames:
             if time.monotonic() > deadline:
                 return []
             time.sleep(0.01)
         time.sleep(0.1)  # (the rest of a burst)
-        frames = []
-        while not queue.empty():
-            frames.append(queue.get_nowait())
+        frames = list(written.frames)
     finally:
-        hub.listeners.discard(queue)
+        hub.listeners.discard(written)
     return [json.loads(f.decode().split("data: ", 1)[1]) for f in frames if f]
+
+
+class Written:
+    """A stream's end as the hub sees it (a Sink's ``push``): the frames it was given."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+
+    def push(self, frames: list[bytes], body: bytes) -> bool:
+        self.frames += frames
+        return True
+
+    def end(self, drop: bool = False) -> None:
+        pass
 
 
 def test_a_move_written_by_another_process_reaches_the_stream_by_notify(server_db: str) -> None:

@@ -22,7 +22,6 @@ from urllib.parse import quote
 
 import jinja2
 from anyio import to_thread
-from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -141,13 +140,9 @@ async def live(request: Request) -> Response:
     last = request.headers.get("last-event-id", "")
     after = int(last) if last.isdigit() else None
 
-    async def messages() -> AsyncIterator[bytes]:
-        async for frames in hub.listen(after):  # encoded once for every stream (#27)
-            yield frames
-
-    # A server stopping ends each stream cleanly, its response complete (hub.closing).
-    return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"},
-                               shutdown_event=hub.closing, shutdown_grace_period=2)  # fmt: skip
+    # Written by the hub, encoded once for every stream (#27); a server stopping ends each
+    # stream cleanly, its response complete (hub.closing).
+    return hub.respond(after)
 
 
 async def switch_lang(request: Request) -> Response:
