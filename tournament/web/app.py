@@ -40,6 +40,7 @@ from tournament.web import trims, views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit
 from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
+from tournament.web.sinks import Outermost
 from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
@@ -285,6 +286,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app = Starlette(
         routes=routes(),
         middleware=[
+            Middleware(Outermost),  # (the live stream's messages written past the others)
             Middleware(Guard),
             # Pages and their JSON compressed (the event stream is not: Starlette leaves
             # text/event-stream alone, and a proxy must not buffer it either).

@@ -14,6 +14,7 @@ from typing import Any
 from sse_starlette.sse import EventSourceResponse
 
 log = logging.getLogger("tournament.web")
+RAW = "tournament.live_send"  # the scope's key of the send a stream's messages are written to
 QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
 PING = 15  # seconds between two comments on a quiet stream (proxies keep it open)
 
@@ -133,11 +134,17 @@ class Stream(EventSourceResponse):
         )  # fmt: skip
         self.hub, self.after = hub, after
 
+    raw: Any = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        self.raw = scope.get(RAW)
+        await super().__call__(scope, receive, send)
+
     async def _stream_response(self, send: Any) -> None:
         start = {"type": "http.response.start", "status": self.status_code,
                  "headers": self.raw_headers}  # fmt: skip
-        await send(start)
-        await self.hub.serve(send, self.after)
+        await send(start)  # (through every middleware: the security headers...)
+        await self.hub.serve(self.raw or send, self.after)
         async with self._send_lock:
             self.active = False
             await send({"type": "http.response.body", "body": b"", "more_body": False})
@@ -156,3 +163,18 @@ def chunk(body: bytes) -> dict[str, Any]:
 def frame_id(frame: bytes) -> int:
     """The id an encoded message starts with."""
     return int(frame[4 : frame.index(b"\r")])
+
+
+class Outermost:
+    """ASGI middleware, the outermost of the app's own: a live stream's messages are written to
+    the send it is given (#27), past the middlewares under it, which act on a response's start
+    only (its headers, the session's cookie, compression, which leaves text/event-stream
+    alone): five calls a message a viewer less. The stream's start and end go through them."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == "/api/live":
+            scope[RAW] = send
+        await self.app(scope, receive, send)
