@@ -163,13 +163,13 @@ def test_a_missed_notification_is_made_up_by_the_safety_poll(
     listen = stores.wake_on_notify
     told: list[bool] = []
 
-    def deaf(store: Store, wake: Any, stopped: Any, role: Any = None) -> bool:  # all missed
+    def deaf(store: Store, wake: Any, stopped: Any) -> bool:  # listening, every notification missed
         def first(listening: bool) -> None:
             if not told:
                 wake(listening)
             told.append(listening)
 
-        return listen(store, first, stopped, role)
+        return listen(store, first, stopped)
 
     monkeypatch.setattr(stores, "wake_on_notify", deaf)
     with make_client(store, safety=0.2) as client:
@@ -248,7 +248,7 @@ def test_a_server_that_cannot_listen_polls_at_the_interval(
 ) -> None:
     store = started(server_db)
 
-    def refused(store: Store, wake: Any, stopped: Any, role: Any = None) -> bool:  # no LISTEN
+    def refused(store: Store, wake: Any, stopped: Any) -> bool:  # a pooler that takes no LISTEN
         wake(False)
         stopped.wait()
         return True
@@ -336,30 +336,3 @@ def test_workers_starting_at_once_make_the_stores_tables_once(server_db: str) ->
         for store in starting:
             stores.close(store)
         assert failed == []
-
-
-def test_one_process_of_a_store_refreshes_the_read_models_after_a_look(server_db: str) -> None:
-    """Two servers over one store: one holds the read models' role (its looks refresh them),
-    the other only tells its streams; when the first stops, the second takes the role."""
-    store = started(server_db)
-    one, two = make_client(Store(server_db)), make_client(Store(server_db))
-
-    def held(*hubs: Any) -> list[Any]:
-        deadline = time.monotonic() + 10
-        while True:
-            holding = [h for h in hubs if h.refresher.is_set()]
-            if holding or time.monotonic() > deadline:
-                return holding
-            time.sleep(0.01)
-
-    with two:
-        hubs = [c.app.state.live for c in (one, two)]  # type: ignore[attr-defined]
-        with one:
-            assert all(h.listening.wait(10) for h in hubs)
-            (first,) = held(*hubs)
-            (second,) = [h for h in hubs if h is not first]
-            assert first.refreshes() and not second.refreshes()
-            if first is hubs[1]:  # (whichever asked first: the one to stop is the holder)
-                return
-        assert held(second) == [second] and second.refreshes()  # the role passed on
-    stores.close(store)

@@ -102,22 +102,16 @@ def follow(store: Store, seconds: float | None = None) -> Iterator[Any]:
     return follow_server(store, update, seconds)
 
 
-def wake_on_notify(
-    store: Store,
-    wake: Callable[[bool], None],
-    stopped: threading.Event,
-    role: threading.Event | None = None,
-) -> bool:
+def wake_on_notify(store: Store, wake: Callable[[bool], None], stopped: threading.Event) -> bool:
     """On a server, call ``wake(True)`` at each event stored by any process until ``stopped``
     is set (``wake(False)``: not listening for now; LISTEN/NOTIFY:
-    :func:`tournament.storage.postgres.wake_on_notify`; ``role`` set while this process is the
-    one to refresh the read models), and say True; a file has nothing to listen to: False at
-    once (its readers poll)."""
+    :func:`tournament.storage.postgres.wake_on_notify`), and say True; a file has nothing to
+    listen to: False at once (its readers poll)."""
     if not store.location.is_server:
         return False
     from tournament.storage.postgres import wake_on_notify as listen  # psycopg: a server's only
 
-    listen(store, wake, stopped, role)
+    listen(store, wake, stopped)
     return True
 
 

@@ -271,8 +271,11 @@ class WriterLock:
     WAIT = 30  # seconds a writer waits for the lock before it goes on without it
 
     def __init__(self, server: PostgresServer) -> None:
+        import hashlib
+
         self.server = server
-        self.key = lock_key(f"tournament writers {server.schema}")  # (locks are per database)
+        digest = hashlib.sha256(f"tournament writers {server.schema}".encode()).digest()
+        self.key = int.from_bytes(digest[:8], "big", signed=True)  # (locks are per database)
         self.conn: psycopg.Connection | None = None
 
     def acquire(self) -> bool:
@@ -305,12 +308,7 @@ class WriterLock:
                 pass
 
 
-def wake_on_notify(
-    store: Any,
-    wake: Callable[[bool], None],
-    stopped: threading.Event,
-    role: threading.Event | None = None,
-) -> None:
+def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.Event) -> None:
     """Call ``wake(True)`` at each notification of a stored event, until ``stopped`` is set.
 
     eventsourcing's recorder NOTIFYs its events table's channel in the transaction of every
@@ -318,44 +316,19 @@ def wake_on_notify(
     notification at the commit, to every connection that LISTENs. ``wake(True)`` also as soon
     as it listens (what was stored before is read then); ``wake(False)`` when the connection
     breaks or cannot LISTEN (a pooler in transaction mode): the caller then polls, and the
-    connection is made again a second later.
-
-    ``role``: set while this process is the one of the store's to bring the read models up to
-    date after each look (#27: one of ``serve --workers``' processes, not all of them over the
-    same rows): a session's advisory lock on the listening connection, asked for every
-    ``CLAIM`` seconds while another holds it, given back with the connection (a process that
-    ends or loses its connection leaves the role to the next that asks)."""
+    connection is made again a second later."""
     channel = sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name))
-    key = lock_key(f"tournament read models {store.location.schema}")
     while not stopped.is_set():
         try:
             with connect(store.location) as conn:
                 conn.execute(channel)
                 wake(True)
-                asked = float("-inf")
                 while not stopped.is_set():
-                    if role is not None and not role.is_set() and time.monotonic() - asked > CLAIM:
-                        asked = time.monotonic()
-                        held = conn.execute("select pg_try_advisory_lock(%s)", [key]).fetchone()
-                        if held and held[0]:
-                            role.set()
                     for _ in conn.notifies(timeout=LISTENING, stop_after=1):
                         wake(True)
         except (psycopg.Error, StoreError):
-            if role is not None:
-                role.clear()  # (the lock went with the connection)
             wake(False)
             stopped.wait(1.0)
-    if role is not None:
-        role.clear()
-
-
-def lock_key(name: str) -> int:
-    """An advisory lock's key (a signed 64-bit number) for ``name``."""
-    import hashlib
-
-    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
 
 
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
-CLAIM = 2.0  # seconds between two asks for the read models' role while another process has it

@@ -65,9 +65,6 @@ class Live:
         self._stopped = threading.Event()
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()  # set while the database is asked to tell
-        # Set while this process is the one of a server's to refresh the read models after a
-        # look (its processes would otherwise all write the same rows, #27).
-        self.refresher = threading.Event()
         self.listeners: set[Sink] = set()
         # The streams the server can hold within its open files (None: no bound), how many
         # it holds, and those refused since the last word about them (one a minute).
@@ -233,7 +230,7 @@ class Live:
 
         self._stopped.clear()
         self._listener = threading.Thread(
-            target=stores.wake_on_notify, args=(self.store, wake, self._stopped, self.refresher),
+            target=stores.wake_on_notify, args=(self.store, wake, self._stopped),
             name="live-notify", daemon=True,
         )  # fmt: skip
         self._listener.start()
@@ -282,19 +279,13 @@ class Live:
                     messages = []
                 if messages:
                     self.publish(*messages)
-                behind = (behind or bool(messages)) and self.refreshes()
+                behind = behind or bool(messages)
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
                 await self._wait(soon=behind)
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
-
-    def refreshes(self) -> bool:
-        """Whether this process brings the read models up to date after a look: on a file, and
-        on a server the one process that holds the role (every process while it cannot listen);
-        another's pages that find them behind still bring them up themselves."""
-        return self.woken is None or not self.listening.is_set() or self.refresher.is_set()
 
     def publish(self, *messages: dict[str, Any]) -> None:
         """Send messages to every stream: each encoded once, the same bytes for all, and those
