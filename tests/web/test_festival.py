@@ -27,6 +27,7 @@ from .conftest import (
     GAMES,
     PASSPHRASE,
     TIRO,
+    Written,
     build,
     csrf,
     free_port,
@@ -109,21 +110,6 @@ def test_the_stream_names_the_match_its_round_and_whether_the_standings_move(
     # What the stream sends live is the same as what a listener reconnecting is sent again.
     live = [hub._message(n) for n in hub.store.recorder.select_notifications(start + 1, 100)]
     assert live == messages
-
-
-class Written:
-    """A stream's end as the hub sees it (a :class:`tournament.web.live.Sink`'s ``push``): what
-    it was given to write."""
-
-    def __init__(self) -> None:
-        self.bodies: list[bytes] = []
-
-    def push(self, frames: list[bytes], body: bytes) -> bool:
-        self.bodies.append(body)
-        return True
-
-    def end(self, drop: bool = False) -> None:
-        pass
 
 
 def test_each_message_is_encoded_once_for_every_stream(client: TestClient) -> None:

@@ -10,6 +10,8 @@ from typing import Any
 
 from tournament.web.live import QUEUE, Sink, encoded, frame_id, message
 
+from .conftest import Written
+
 
 def frames(first: int, last: int) -> list[bytes]:
     return [encoded(message(i, "M1", i, "roll", "2026-12-02T01:00:00", 1))
@@ -101,18 +103,7 @@ def test_the_hub_writes_one_look_once_to_each_stream_and_drops_the_slow(client: 
         def end(self, drop: bool = False) -> None:
             self.ended = drop
 
-    class Fast:
-        def __init__(self) -> None:
-            self.bodies: list[bytes] = []
-
-        def push(self, frames: list[bytes], body: bytes) -> bool:
-            self.bodies.append(body)
-            return True
-
-        def end(self, drop: bool = False) -> None:
-            pass
-
-    slow, fast = Slow(), Fast()
+    slow, fast = Slow(), Written()
     hub.listeners.update([slow, fast])
     try:
         look = [message(i, "M1", i, "roll", "x", 1) for i in (8, 9)]

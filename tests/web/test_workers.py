@@ -23,7 +23,7 @@ from tournament.readside import kept
 from tournament.services import day, stores, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, make_client, url_of
+from .conftest import GAMES, Written, build, make_client, url_of
 
 TABLES = 40
 
@@ -125,20 +125,6 @@ def streamed(hub: Any, seconds: float) -> list[dict[str, Any]]:
     finally:
         hub.listeners.discard(written)
     return [json.loads(f.decode().split("data: ", 1)[1]) for f in frames if f]
-
-
-class Written:
-    """A stream's end as the hub sees it (a Sink's ``push``): the frames it was given."""
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-
-    def push(self, frames: list[bytes], body: bytes) -> bool:
-        self.frames += frames
-        return True
-
-    def end(self, drop: bool = False) -> None:
-        pass
 
 
 def test_a_move_written_by_another_process_reaches_the_stream_by_notify(server_db: str) -> None:
