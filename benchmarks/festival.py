@@ -2,7 +2,8 @@
 on SQLite and on PostgreSQL, with one server process and with ``--workers`` of them.
 
 Each step is web_load.py's: a new store and a new server, referees recording at table pace
-(a move every ``--pace`` seconds each) through their table pages, viewers holding
+(a move every ``--pace`` seconds each) through their table pages (one JSON move a request, as a
+phone with scripts sends it; ``--form``: the form without scripts and its 303), viewers holding
 ``/api/live`` open (raw asyncio streams: a thousand of them cost the load little), for
 ``--seconds``. Before each step the load average is printed, and awaited (``--settle`` seconds
 at most) under 2.5. The steps, for each backend (and on PostgreSQL for 1 and N workers):
@@ -74,7 +75,7 @@ def settle(bound: float) -> float:
 def measure(s: Step, args: argparse.Namespace) -> dict[str, float]:
     load = step(
         args.server if s.backend == "PostgreSQL" else None, s.referees, s.viewers, args.seconds,
-        pace=args.pace, workers=s.workers,
+        pace=args.pace, workers=s.workers, form=args.form,
     )  # fmt: skip
     figures = load.figures()
     if load.errors:
@@ -176,6 +177,12 @@ def arguments_from(argv: list[str] | None = None) -> argparse.Namespace:
         help="of moves a step (a table's script is 18 moves: about 27 s at the default pace)",
     )
     add("--pace", type=float, default=1.5, help="seconds between a table's moves")
+    add(
+        "--form",
+        action="store_true",
+        help="the referees post the move form without scripts and follow its 303; default: "
+        "one JSON POST /table/TOKEN/move a move, as a phone with scripts",
+    )
     add("--cpu-referees", type=int, default=20, help="referees of the no-viewer step (0: none)")
     add("--referees", type=int, nargs="*", default=[5, 20, 40, 80], help="with --viewers")
     add("--viewers", type=int, default=200)
@@ -202,7 +209,12 @@ def main() -> None:
     args = arguments_from()
     started = time.monotonic()
     steps = plan(args)
-    print(f"machine: {os.cpu_count()} cores; {len(steps)} steps of {args.seconds:g} s", flush=True)
+    sends = "the form and its 303" if args.form else "JSON POST /table/TOKEN/move"
+    print(
+        f"machine: {os.cpu_count()} cores; {len(steps)} steps of {args.seconds:g} s; "
+        f"the referees' moves: {sends}",
+        flush=True,
+    )
     if "postgresql" in args.backends and not args.server:
         print("  (no --server: PostgreSQL left out)")
     results, failed = [], []
@@ -223,7 +235,7 @@ def main() -> None:
         print("  " + row(s, f, before), flush=True)
     rates, output = ({}, "") if args.no_pages or not args.page_players else pages(args)
     print(output, end="", flush=True)
-    print(f"\n## Festival load ({time.monotonic() - started:.0f} s in all)\n")
+    print(f"\n## Festival load ({time.monotonic() - started:.0f} s in all; moves: {sends})\n")
     if results:
         print(HEADER)
         print("\n".join(row(s, f, before) for s, f, before in results))

@@ -1,7 +1,8 @@
 """Load on ``tournament serve`` (issue 14), bounded and on 127.0.0.1 only.
 
 200 clients hold ``/api/live`` open, 20 referees record a Tiro and a Texas Word'em through their
-table pages at table pace, and a few workers load ``/standings`` as fast as the server answers,
+table pages at table pace (as a phone with scripts does: one JSON ``POST /table/TOKEN/move`` a
+move, the page coming back with the answer; ``--form``: the form without scripts and its 303), and a few workers load ``/standings`` as fast as the server answers,
 for ``--seconds`` (60 by default). Prints the p50 and p99 latency of the page loads and of the
 referees' posts, the errors (goal 0), and the delay from a recorded move to its message on every
 open stream (goal p99 <= 1 s). The server is a real ``tournament serve`` process, stopped at
@@ -11,6 +12,7 @@ the end, over a new SQLite file or, with ``--server``, a new schema of a Postgre
     python benchmarks/web_load.py                      # 60 s, SQLite
     python benchmarks/web_load.py --server postgresql://user:password@127.0.0.1/name
     python benchmarks/web_load.py --seconds 15 --listeners 50
+    python benchmarks/web_load.py --form                # the referees' phones without scripts
 """
 
 from __future__ import annotations
@@ -130,6 +132,18 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
+def sent(form: dict[str, Any]) -> dict[str, Any]:
+    """A move's form as a phone with scripts sends it (static/offline.js): its match, the
+    position it was made at, its other fields, and ``"page": true`` (the table's page as the
+    move left it comes back with the answer, drawn in place).
+
+    >>> sent({"match": "M3", "position": "4", "kind": "roll", "die": "d6"})
+    {'match': 'M3', 'at': 4, 'fields': {'kind': 'roll', 'die': 'd6'}, 'page': True}
+    """
+    fields = {k: v for k, v in form.items() if k not in ("match", "position")}
+    return {"match": form["match"], "at": int(form["position"]), "fields": fields, "page": True}
+
+
 def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -138,8 +152,9 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Load:
-    def __init__(self, url: str, seconds: float) -> None:
+    def __init__(self, url: str, seconds: float, form: bool = False) -> None:
         self.url, self.seconds = url, seconds
+        self.form = form  # the referees post the form without scripts (and follow its 303)
         self.delays: list[float] = []
         self.page_ms: list[float] = []
         self.post_ms: list[float] = []
@@ -202,6 +217,24 @@ class Load:
                     self.error(f"record {r.status_code}" + (f": {bad.group(1)}" if bad else ""))
                 return r.text
 
+            async def send(data: dict[str, Any]) -> str:
+                """A move as a phone with scripts sends it (static/offline.js): one JSON
+                ``POST /table/TOKEN/move`` asking for the page as the move left it."""
+                token = re.search(r'data-csrf="([^"]+)"', page)
+                body = {"csrf": token.group(1) if token else "", **sent(data)}
+                start = time.monotonic()
+                try:
+                    r = await http.post(f"{link}/move", json=body)
+                    said = r.json()
+                except (httpx.HTTPError, ValueError) as e:
+                    self.error(f"record {type(e).__name__}")
+                    return page
+                self.post_ms.append((time.monotonic() - start) * 1000)
+                if r.status_code != 200 or said.get("status") != "stored" or not said.get("page"):
+                    self.error(f"record {r.status_code}: {str(said.get('reason'))[:70]}")
+                    return page
+                return str(said["page"])
+
             try:
                 page = await post("/partita", {"games": GAMES})
                 meta = re.search(r'<p class="meta">(.+?)</p>', page).group(1)  # type: ignore[union-attr]
@@ -227,7 +260,7 @@ class Load:
                         "by": seats[seat],
                         **fields,
                     }
-                    page = await post("/record", data)
+                    page = await (post("/record", data) if self.form else send(data))
                     self.moves += 1
 
     async def run(self, links: list[str], listeners: int, loaders: int, pace: float) -> None:
@@ -310,6 +343,7 @@ def step(
     pace: float = 1.5,
     workers: int = 1,
     profile: str | None = None,
+    form: bool = False,
 ) -> Load:
     """One measure on a new store (a file, or a new schema of ``server``) and a new server,
     both gone after it."""  # fmt: skip
@@ -322,7 +356,7 @@ def step(
             try:
                 url = f"http://127.0.0.1:{port}"
                 links = asyncio.run(setup(url, process))
-                load = Load(url, seconds)
+                load = Load(url, seconds, form)
                 load.cpu_at = lambda: cpu_seconds(process.pid)  # type: ignore[method-assign]
                 asyncio.run(load.run(links, listeners, loaders, pace))
             finally:
@@ -347,6 +381,12 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.5, help="seconds between a table's moves")
     parser.add_argument("--workers", type=int, default=1, help="serve --workers (PostgreSQL)")
     parser.add_argument(
+        "--form",
+        action="store_true",
+        help="the referees post the move form without scripts and follow its 303 (two requests "
+        "a move); default: one JSON POST /table/TOKEN/move as a phone with scripts sends",
+    )
+    parser.add_argument(
         "--server",
         help="a PostgreSQL server (postgresql://user:password@host/name): the "
         "tournament in a new schema of it, dropped at the end; default a new SQLite file",
@@ -358,7 +398,7 @@ def main() -> None:
     args = parser.parse_args()
     load = step(
         args.server, args.referees, args.listeners, args.seconds, loaders=args.loaders,
-        pace=args.pace, workers=args.workers, profile=args.profile,
+        pace=args.pace, workers=args.workers, profile=args.profile, form=args.form,
     )  # fmt: skip
     f = load.figures()
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
@@ -373,7 +413,8 @@ def main() -> None:
         f"p50 {f['page_p50']:.0f} ms, p99 {f['page_p99']:.0f} ms"
     )
     print(
-        f"  referees' posts: {len(load.post_ms)} ({load.moves} moves), "
+        f"  referees' posts ({'the form and its 303' if args.form else 'JSON /move'}): "
+        f"{len(load.post_ms)} ({load.moves} moves), "
         f"p50 {f['post_p50']:.0f} ms, p99 {f['post_p99']:.0f} ms"
     )
     print(

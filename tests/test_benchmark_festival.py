@@ -22,6 +22,7 @@ def test_the_smallest_step_measures_a_real_server() -> None:
     )  # fmt: skip
     (step,) = festival.plan(args)
     assert (step.backend, step.workers, step.referees, step.viewers) == ("SQLite", 1, 1, 3)
+    assert not args.form  # the referees send their moves as a phone with scripts does
     f = festival.measure(step, args)
     assert f["errors"] == 0
     assert f["moves"] > 0 and f["moves_s"] > 0  # moves recorded through the table page
@@ -48,3 +49,24 @@ def test_the_page_rates_are_read_from_web_pages_own_lines() -> None:
     assert [m.groups() for m in re.finditer(festival.PAGE_RATE, line, re.M)] == [
         ("1024", "/standings", "916")
     ]
+
+
+def test_the_referees_post_json_moves_unless_asked_for_the_form() -> None:
+    """A move is the JSON a phone with scripts sends (static/offline.js: its match, the position
+    it was made at, its fields, and the page asked back); ``--form`` keeps the form without
+    scripts, for festival.py and web_load.py alike."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import festival  # type: ignore[import-not-found]
+        import web_load  # type: ignore[import-not-found]
+    finally:
+        while str(BENCHMARKS) in sys.path:
+            sys.path.remove(str(BENCHMARKS))
+    form = {"match": "M7", "position": "12", "kind": "word", "by": "p01", "word": "sonata"}
+    assert web_load.sent(form) == {
+        "match": "M7", "at": 12, "fields": {"kind": "word", "by": "p01", "word": "sonata"},
+        "page": True,
+    }  # fmt: skip
+    assert festival.arguments_from(["--form"]).form is True
+    assert festival.arguments_from([]).form is False
+    assert web_load.Load("http://127.0.0.1:1", 1.0).form is False

@@ -176,3 +176,20 @@ def record(client: TestClient, table: str, by: str, kind: str, **fields: str) ->
     r = client.post(f"{table}/record", data={**data, "kind": kind, "by": by, **fields})
     assert r.status_code == 200
     return r.text
+
+
+class Written:
+    """A live stream's end as the hub sees it (a :class:`tournament.web.live.Sink`'s ``push``):
+    what it was given to write, each push's body and the frames in it."""
+
+    def __init__(self) -> None:
+        self.bodies: list[bytes] = []
+        self.frames: list[bytes] = []
+
+    def push(self, frames: list[bytes], body: bytes) -> bool:
+        self.bodies.append(body)
+        self.frames += frames
+        return True
+
+    def end(self, drop: bool = False) -> None:
+        pass

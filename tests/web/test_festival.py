@@ -5,7 +5,6 @@ processes over one PostgreSQL store sharing sessions, CSRF tokens and the stream
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -28,6 +27,7 @@ from .conftest import (
     GAMES,
     PASSPHRASE,
     TIRO,
+    Written,
     build,
     csrf,
     free_port,
@@ -114,15 +114,15 @@ def test_the_stream_names_the_match_its_round_and_whether_the_standings_move(
 
 def test_each_message_is_encoded_once_for_every_stream(client: TestClient) -> None:
     hub = client.app.state.live  # type: ignore[attr-defined]
-    queues = [asyncio.Queue(10), asyncio.Queue(10), asyncio.Queue(10)]  # type: ignore[var-annotated]
-    hub.listeners.update(queues)
+    streams = [Written(), Written(), Written()]
+    hub.listeners.update(streams)
     try:
         message = {"id": 7, "match": "M1", "position": 3, "type": "roll", "at": "x",
                    "round": 1, "standings": False}  # fmt: skip
         hub.publish(message)
-        frames = [q.get_nowait() for q in queues]
+        frames = [w.bodies[0] for w in streams]
     finally:
-        hub.listeners.difference_update(queues)
+        hub.listeners.difference_update(streams)
     assert frames[0] is frames[1] is frames[2]  # one encoding, shared
     text = frames[0].decode()
     assert text.startswith("id: 7\r\nevent: stored\r\ndata: ") and text.endswith("\r\n\r\n")

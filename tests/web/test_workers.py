@@ -4,7 +4,6 @@ polls when a notification is missed), and the rate limits count across processes
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -24,7 +23,7 @@ from tournament.readside import kept
 from tournament.services import day, stores, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, make_client, url_of
+from .conftest import GAMES, Written, build, make_client, url_of
 
 TABLES = 40
 
@@ -113,20 +112,18 @@ def started(db: str) -> Store:
 
 def streamed(hub: Any, seconds: float) -> list[dict[str, Any]]:
     """The messages a stream of ``hub`` receives within ``seconds`` of the first."""
-    queue: asyncio.Queue[bytes | None] = asyncio.Queue(100)
-    hub.listeners.add(queue)
+    written = Written()
+    hub.listeners.add(written)
     deadline = time.monotonic() + seconds
     try:
-        while queue.empty():
+        while not written.frames:
             if time.monotonic() > deadline:
                 return []
             time.sleep(0.01)
         time.sleep(0.1)  # (the rest of a burst)
-        frames = []
-        while not queue.empty():
-            frames.append(queue.get_nowait())
+        frames = list(written.frames)
     finally:
-        hub.listeners.discard(queue)
+        hub.listeners.discard(written)
     return [json.loads(f.decode().split("data: ", 1)[1]) for f in frames if f]
 
 

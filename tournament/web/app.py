@@ -22,7 +22,6 @@ from urllib.parse import quote
 
 import jinja2
 from anyio import to_thread
-from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -41,6 +40,7 @@ from tournament.web import trims, views
 from tournament.web.live import Live
 from tournament.web.security import Guard, RateLimit
 from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
+from tournament.web.sinks import Outermost
 from tournament.web.words import LANGS, jinja_globals, lang_of
 
 STATIC = Path(__file__).parent / "static"
@@ -141,13 +141,9 @@ async def live(request: Request) -> Response:
     last = request.headers.get("last-event-id", "")
     after = int(last) if last.isdigit() else None
 
-    async def messages() -> AsyncIterator[bytes]:
-        async for frames in hub.listen(after):  # encoded once for every stream (#27)
-            yield frames
-
-    # A server stopping ends each stream cleanly, its response complete (hub.closing).
-    return EventSourceResponse(messages(), ping=15, headers={"Cache-Control": "no-store"},
-                               shutdown_event=hub.closing, shutdown_grace_period=2)  # fmt: skip
+    # Written by the hub, encoded once for every stream (#27); a server stopping ends each
+    # stream cleanly, its response complete (hub.closing).
+    return hub.respond(after)
 
 
 async def switch_lang(request: Request) -> Response:
@@ -290,6 +286,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     app = Starlette(
         routes=routes(),
         middleware=[
+            Middleware(Outermost),  # (the live stream's messages written past the others)
             Middleware(Guard),
             # Pages and their JSON compressed (the event stream is not: Starlette leaves
             # text/event-stream alone, and a proxy must not buffer it either).

@@ -12,8 +12,13 @@ the round of the match's table, or ``null``; ``standings``: whether the standing
 a match's end, ruling or void and every tournament event can): a page fetches itself again only
 when the event concerns it (static/live.js). Each message is encoded once, as the bytes of its
 Server-Sent Event, and those bytes go to every stream (#27: a thousand streams cost one
-encoding, not a thousand). The read models are brought up to date beside the polling. Messages
-never carry an event's content: the pages fetch what they show, and secrets stay out.
+encoding, not a thousand). The messages of one look go out together, and the hub itself writes
+them to each stream (:class:`Sink`): one write a stream a look, no task of the stream's woken,
+no timeout scope (#27, a thousand viewers); a stream whose client reads too slowly waits on its
+socket while what comes meanwhile is held, at most ``QUEUE`` messages, beyond which it is ended
+(its client reconnects and catches up by id). The read models are brought up to date beside the
+polling. Messages never carry an event's content: the pages fetch what they show, and secrets
+stay out.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 from uuid import UUID
@@ -34,9 +39,11 @@ from tournament.errors import UserError
 from tournament.readside import readmodels
 from tournament.services import stores
 from tournament.services.stores import Store, as_user_errors
+from tournament.web.sinks import QUEUE, Sink, Stream, chunk, frame_id
+
+__all__ = ["QUEUE", "Live", "Sink", "encoded", "frame_id", "message"]
 
 log = logging.getLogger("tournament.web")
-QUEUE = 1000  # messages a slow listener may fall behind before it is dropped
 MOVES_STANDINGS = ("end", "ruling", "void")  # a match's events that can change its outcome
 REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
 SAFETY = 1.0  # seconds between two looks at a server's store when no notification woke the task
@@ -58,7 +65,7 @@ class Live:
         self._stopped = threading.Event()
         self._listener: threading.Thread | None = None
         self.listening = threading.Event()  # set while the database is asked to tell
-        self.listeners: set[asyncio.Queue[bytes | None]] = set()
+        self.listeners: set[Sink] = set()
         # The streams the server can hold within its open files (None: no bound), how many
         # it holds, and those refused since the last word about them (one a minute).
         self.capacity, self.streams = capacity, 0
@@ -204,11 +211,9 @@ class Live:
 
     def end_streams(self) -> None:
         """End every stream: each sends what it holds, then completes its response."""
-        for q in list(self.listeners):
-            self.listeners.discard(q)
-            while not q.empty():
-                q.get_nowait()
-            q.put_nowait(None)
+        for sink in list(self.listeners):
+            self.listeners.discard(sink)
+            sink.end()
 
     def _listen(self, loop: asyncio.AbstractEventLoop) -> None:
         """Wake the task at each notification of the database, from a thread of its own (it
@@ -272,8 +277,8 @@ class Live:
                 except Exception:  # a busy or changing database: try again on the next tick
                     log.exception("the live task could not read the store")
                     messages = []
-                for message in messages:
-                    self.publish(message)
+                if messages:
+                    self.publish(*messages)
                 behind = behind or bool(messages)
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
@@ -282,49 +287,38 @@ class Live:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
 
-    def publish(self, message: dict[str, Any]) -> None:
-        """Send a message to every stream: encoded once, the same bytes for all."""
-        frame = encoded(message)
-        for q in list(self.listeners):
-            try:
-                q.put_nowait(frame)
-            except asyncio.QueueFull:  # too slow: it is closed, reconnects, catches up by id
-                self.listeners.discard(q)
-                while not q.empty():
-                    q.get_nowait()
-                q.put_nowait(None)
+    def publish(self, *messages: dict[str, Any]) -> None:
+        """Send messages to every stream: each encoded once, the same bytes for all, and those
+        of one look joined in one write a stream."""
+        frames = [encoded(m) for m in messages]
+        body = frames[0] if len(frames) == 1 else b"".join(frames)
+        for sink in list(self.listeners):
+            if not sink.push(frames, body):  # too slow: ended, reconnects, catches up by id
+                self.listeners.discard(sink)
+                sink.end(drop=True)
 
-    async def listen(self, after: int | None = None) -> AsyncIterator[bytes]:
-        """The encoded messages from now on (and those after id ``after``, for a listener
-        reconnecting); those waiting together are sent together, in one write."""
-        q: asyncio.Queue[bytes | None] = asyncio.Queue(QUEUE)
-        self.listeners.add(q)
+    def respond(self, after: int | None) -> Stream:
+        """``/api/live``'s response: the messages from now on (and those after id ``after``,
+        for a listener reconnecting), written by the hub (:class:`Sink`)."""
+        return Stream(self, after)
+
+    async def serve(self, send: Callable[[Any], Awaitable[None]], after: int | None) -> None:
+        """A stream's life, its response started: until the server stops or drops it."""
+        sink = Sink(send)
+        self.listeners.add(sink)
         try:
-            sent = 0
             if after is not None:
                 missed = [m for m in await asyncio.to_thread(self.since, after)
                           if m["id"] <= self.last]  # fmt: skip
                 if missed:
-                    sent = missed[-1]["id"]
-                    yield b"".join(encoded(m) for m in missed)
-            while True:
-                item = await q.get()
-                if item is None:
-                    return
-                frames: list[bytes] = [item]
-                more: bytes | None = b""
-                while not q.empty():
-                    more = q.get_nowait()
-                    if more is None:
-                        break
-                    frames.append(more)
-                fresh = [f for f in frames if not sent or frame_id(f) > sent]
-                if fresh:
-                    yield b"".join(fresh)
-                if more is None:  # (the server stops, or this listener fell too far behind)
-                    return
+                    sink.sent = missed[-1]["id"]
+                    await send(chunk(b"".join(encoded(m) for m in missed)))
+            sink.release()
+            await sink.ended
+            await sink.drained()
         finally:
-            self.listeners.discard(q)
+            self.listeners.discard(sink)
+            sink.cancel()
 
 
 def message(
@@ -340,8 +334,3 @@ def encoded(message: dict[str, Any]) -> bytes:
     """A message as the bytes of its Server-Sent Event (``id``, ``event: stored``, ``data``)."""
     data = json.dumps(message, separators=(",", ":"))
     return f"id: {message['id']}\r\nevent: stored\r\ndata: {data}\r\n\r\n".encode()
-
-
-def frame_id(frame: bytes) -> int:
-    """The id an encoded message starts with."""
-    return int(frame[4 : frame.index(b"\r")])
