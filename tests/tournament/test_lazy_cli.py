@@ -177,3 +177,34 @@ def test_a_match_call_ends_without_tearing_the_modules_down(tmp_path: Path) -> N
     assert call("match", "rol", "M1").returncode == 2  # a usage error, click's code
     shown = call("status")  # no tournament here: refused, and ended as ever
     assert shown.returncode == 1 and shown.stderr.endswith("first\nat exit\n")
+
+
+def test_the_collector_is_off_while_a_match_call_runs_and_on_again_after(tmp_path: Path) -> None:
+    """#27: importing the program, and all of a ``match`` call, run with the garbage collector
+    off (it found nothing to free there, and cost a recording call its walks); any other call
+    collects once its command is built; ``main`` gives back the collector as it found it."""
+    db = str(tmp_path / "t.db")
+    code = (
+        "import gc, sys, traceback\n"
+        "from tournament.cli import main\n"
+        "runs = []\n"
+        "def seen(phase, info):  # a collection while main runs\n"
+        "    stack = [f.f_code.co_name for f, _ in traceback.walk_stack(sys._getframe())]\n"
+        "    if phase == 'start' and 'main' in stack: runs.append(1)\n"
+        "gc.callbacks.append(seen)\n"
+        "try: main()\n"
+        "except SystemExit: pass\n"
+        "print(len(runs), gc.isenabled(), file=sys.stderr)"
+    )
+
+    def collections(*args: str) -> tuple[int, str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "--db", db, *args], capture_output=True, text=True
+        )
+        count, enabled = done.stderr.split()[-2:]
+        return int(count), enabled
+
+    assert collections("match", "new", "ventuno", "giallo", "blu") == (0, "True")
+    assert collections("match", "roll", "M1", "giallo", "d6", "4", "5") == (0, "True")
+    many, enabled = collections("--help")  # every command built, with the collector on
+    assert enabled == "True" and many > 0

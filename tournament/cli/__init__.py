@@ -60,17 +60,34 @@ def main() -> None:
 
         sys.stdout.write(f"tournament {version()}\n")
         return
-    app = globals().get("app") or __getattr__("app")  # this module's, as a test may set it
+    words = lazy.command_words(sys.argv[1:])
+    # Importing the program makes hundreds of thousands of objects and no garbage to speak of:
+    # the collector, left on, walks them again and again while they are made (a fortieth of a
+    # recording call's work, #27). It is off while the program is imported; a ``match`` call
+    # (one move at the table, a log read or moved) keeps it off to its end, as the modules its
+    # command imports are most of its work; anything else collects as ever once its command is
+    # built. Whatever was on is on again when ``main`` returns.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _main(words, collect=collecting and words[:1] != ["match"])
+    finally:
+        if collecting:
+            gc.enable()
 
+
+def _main(words: list[str], collect: bool) -> None:
+    app = globals().get("app") or __getattr__("app")  # this module's, as a test may set it
+    # Building every command costs a recording call more than importing the program: a call
+    # imports and builds only its own (--help and anything unknown get them all).
+    lazy.register(words)
     # What is imported so far (typer, click, the program's modules) lives as long as the process:
     # frozen, the garbage collector leaves it alone, above all in the full collection as the
     # interpreter exits, a twentieth of a recording call's work (#15). It holds no file or
     # connection to finalize; everything made later is collected as ever.
     gc.freeze()
-    # Building every command costs a recording call more than importing the program: a call
-    # imports and builds only its own (--help and anything unknown get them all).
-    words = lazy.command_words(sys.argv[1:])
-    lazy.register(words)
+    if collect:
+        gc.enable()
     try:
         with lazy.only(app, words):
             app()
