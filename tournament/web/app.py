@@ -90,7 +90,7 @@ PAGES = {
         lambda st: views.standings(st.store),
         lambda r: "/api/standings",
         stamp=shown(views.standings_stamp),  # what it shows, not the store's position (#27)
-        shape=Shape(trims.standings_variant, trims.standings_shown),
+        shape=Shape(trims.standings_variant, trims.standings_shown, trims.standings_part),
     ),
     "round": public(
         "round.html",

@@ -6,9 +6,11 @@ view gathered (:class:`tournament.web.shelf.Shape`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from tournament.web.views import name_key
+from tournament.web import views
+from tournament.web.roundstate import name_key
 
 TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
 LATEST = 20  # the round's latest results it shows (the round's page has them all)
@@ -24,34 +26,45 @@ def standings_variant(request: Any) -> tuple[str, ...]:
     return ("player", name) if name else ()
 
 
+def standings_part(variant: tuple[str, ...]) -> Callable[[Any], dict[str, Any]] | None:
+    """What the page of ``variant`` gathers on its own: the top and the last results alone for
+    the page of the top (None: the whole, as its JSON twin and the others)."""
+    return _top if variant == () else None
+
+
+def _top(state: Any) -> dict[str, Any]:
+    return views.standings(state.store, top=TOP, last=LATEST)
+
+
 def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
     """The standings as the page shows them: whole (``("all",)``), or the top :data:`TOP`
     rows with the player's own row after them (``("player", NAME)``); the round's last
     :data:`LATEST` results either way; with what was left out counted for the links to the
-    rest."""
+    rest (the data may hold the top and the last results alone: :func:`standings_part`)."""
     whole = variant == ("all",)
     mine = name_key(variant[1]) if variant[:1] == ("player",) else None
+    ranked = data.get("_ranked", len(data["rows"]))
 
     def marked(r: dict[str, Any]) -> dict[str, Any]:
         return {**r, "own": True} if mine and name_key(r["player"]) == mine else r
 
-    def trimmed(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    def trimmed(rows: list[dict[str, Any]], count: int) -> dict[str, Any]:
         if whole:
             return {"rows": rows, "own": [], "left": 0}
         top = [marked(r) for r in rows[:TOP]]
         own = [marked(r) for r in rows[TOP:] if mine and name_key(r["player"]) == mine]
-        return {"rows": top, "own": own[:1], "left": len(rows) - len(top)}
+        return {"rows": top, "own": own[:1], "left": count - len(top)}
 
-    shown = trimmed(data["rows"])
+    shown = trimmed(data["rows"], ranked)
     swiss = data["swiss"]
     return {
         **data,
         "rows": shown["rows"],
         "own": shown["own"],
         "more": shown["left"],
-        "swiss": {**swiss, **trimmed(swiss["rows"])} if swiss else None,
+        "swiss": {**swiss, **trimmed(swiss["rows"], len(swiss["rows"]))} if swiss else None,
         "latest": data["latest"][-LATEST:],
-        "earlier": max(0, len(data["latest"]) - LATEST),
+        "earlier": max(0, data.get("_finished", len(data["latest"])) - LATEST),
         "whole": whole,
         "player": variant[1] if mine else "",
         "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
