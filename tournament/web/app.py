@@ -83,7 +83,8 @@ PAGES = {
         "now.html",
         lambda st: views.now(st.store),
         lambda r: "/api",
-        shape=Shape(trims.now_variant, trims.now_shown),  # a big round trimmed (#27)
+        # a big round trimmed, kept across the moves it does not show (#27)
+        shape=Shape(trims.now_variant, trims.now_shown, trims.now_part, trims.now_stamp),
     ),
     "standings": public(
         "standings.html",

@@ -175,11 +175,15 @@ class Shape:
     makes the template's data of the gathered data for it (the JSON twin is always whole);
     ``part`` gives, for a variant that shows only part of it, what gathers that part on its
     own (a festival's standings on a phone: the top rows, not a thousand, #27; None: the
-    whole, shared with the JSON twin)."""
+    whole, shared with the JSON twin); ``stamp`` what the page of a variant stands on when it
+    shows less than the page's own stamp covers (asked with the server's state and the
+    variant; None: the page's own), so that it stays kept across the moves it does not show
+    (a festival's home page on a phone and a move at a table further down, #27)."""
 
     variant: Callable[[Request], Hashable]
     data: Callable[[dict[str, Any], Any], dict[str, Any]]
     part: Callable[[Any], Gather | None] = lambda variant: None
+    stamp: Callable[[Any, Any], Hashable | None] = lambda state, variant: None
 
 
 WHOLE = Shape(lambda request: (), lambda gathered, variant: gathered)
@@ -236,9 +240,11 @@ def public(
     every time (a season's chart reads files beside the store).
     """
 
-    def stamp_of(state: Any, request: Request) -> Hashable | None:
+    def stamp_of(state: Any, request: Request, variant: Any = None) -> Hashable | None:
         if not stands(request):
             return None
+        if variant is not None and (own := shape.stamp(state, variant)) is not None:
+            return own
         if stamp is not None:
             return stamp(state, dict(request.path_params))
         return position(state)
@@ -279,8 +285,8 @@ def public(
     async def html(request: Request) -> Response:
         state = request.app.state
         try:
-            at = await run_in_threadpool(stamp_of, state, request)
             lang, variant = lang_of(request), shape.variant(request)
+            at = await run_in_threadpool(stamp_of, state, request, variant)
             if at is None:
                 data = await run_in_threadpool(gathered, state, dict(request.path_params), None)
                 shown = shape.data(data, variant)

@@ -6,11 +6,14 @@ view gathered (:class:`tournament.web.shelf.Shape`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
+from tournament.domain import views as rounds
+from tournament.readside import mirror, queries
 from tournament.web import views
 from tournament.web.roundstate import name_key
+from tournament.web.shelf import position
 
 TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
 LATEST = 20  # the round's latest results it shows (the round's page has them all)
@@ -79,6 +82,40 @@ def now_variant(request: Any) -> tuple[str, ...]:
     (``?player=NAME``: "Where do I play?")."""
     name = request.query_params.get("player", "").strip()
     return ("player", name) if name else ()
+
+
+def now_part(variant: tuple[str, ...]) -> Callable[[Any], dict[str, Any]] | None:
+    """The home page of the first tables gathers on its own (it stands on :func:`now_stamp`,
+    its JSON twin on the store's position)."""
+    return _now if variant == () else None
+
+
+def _now(state: Any) -> dict[str, Any]:
+    return views.now(state.store)
+
+
+def now_stamp(state: Any, variant: tuple[str, ...]) -> Hashable | None:
+    """What the home page of a big round shows a phone (:func:`now_shown`, the first tables):
+    the tournament, where a finished match's row last changed (the tables decided and in
+    play, counted), the rows of the first tables' matches (who acts next in them) and those
+    of the matches outside the rounds; so a move at a table further down leaves the page kept
+    (#27). None (the store's position): another variant, a round of :data:`FIRST` tables or
+    fewer, a store that keeps no rows."""
+    if variant != ():
+        return None
+    position(state)  # (the read models brought up to every stored event first)
+    store = state.store
+    t = views.tournament_or_none(store)
+    current = None if t is None else rounds.last_round(t)
+    if t is None or current is None or len(current.tables) <= FIRST:
+        return None
+    m = queries.kept_rows(store)
+    if m is None:
+        return None
+    first = rounds.paired(t, current.number).tables[:FIRST]
+    shown = tuple(m.rows.get(n) for tb in first for n in tb.matches.values())
+    outside = tuple(m.rows[n] for n in mirror.in_round(m, None))
+    return "now", t.version, getattr(t, "head", None), m.decided, shown, outside
 
 
 def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
