@@ -6,14 +6,48 @@ view gathered (:class:`tournament.web.shelf.Shape`)."""
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import jinja2
+import orjson
 
 from tournament.domain import views as rounds
 from tournament.readside import mirror, queries
 from tournament.web import views
 from tournament.web.roundstate import name_key
 from tournament.web.shelf import position
+
+DRAWN = 8192  # rows drawn kept, each language
+
+
+# Per environment (one a language), each row as a template's macro drew it: (template, macro,
+# the row as JSON) -> its HTML.
+_drawn: weakref.WeakKeyDictionary[jinja2.Environment, OrderedDict[Any, Any]]
+_drawn = weakref.WeakKeyDictionary()
+_drawing = threading.Lock()
+
+
+@jinja2.pass_context
+def drawn(context: Any, macro: Any, row: dict[str, Any]) -> Any:
+    """``macro(row)`` as it drew the same row before in the same language (a page's rows: the
+    standings' of each variant and every stamp, #27), for a macro whose lines follow from its
+    row and the page's language alone (never from the rest of the page's data)."""
+    key = (context.name, macro.name, orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS))
+    with _drawing:
+        cache = _drawn.setdefault(context.environment, OrderedDict())
+        hit = cache.get(key)
+    if hit is None:
+        hit = macro(row)
+        with _drawing:
+            cache[key] = hit
+            while len(cache) > DRAWN:
+                cache.popitem(last=False)
+    return hit
+
 
 TOP = 50  # the standings' rows a page shows before "show all" (a festival's are a thousand)
 LATEST = 20  # the round's latest results it shows (the round's page has them all)
@@ -71,6 +105,7 @@ def standings_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str,
         "whole": whole,
         "player": variant[1] if mine else "",
         "unknown": bool(mine) and not any(name_key(r["player"]) == mine for r in data["rows"]),
+        "_drawn": drawn,
     }
 
 
