@@ -36,7 +36,10 @@ def drawn(context: Any, macro: Any, row: dict[str, Any]) -> Any:
     """``macro(row)`` as it drew the same row before in the same language (a page's rows: the
     standings' of each variant and every stamp, #27), for a macro whose lines follow from its
     row and the page's language alone (never from the rest of the page's data)."""
-    key = (context.name, macro.name, orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS))
+    try:
+        key = (context.name, macro.name, orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS))
+    except TypeError:  # (a value JSON does not hold: drawn, not kept)
+        return macro(row)
     with _drawing:
         cache = _drawn.setdefault(context.environment, OrderedDict())
         hit = cache.get(key)
@@ -160,7 +163,7 @@ def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
     where each player plays. The JSON twin is whole either way."""
     t = data["tournament"]
     if t is None or len(t["tables"]) <= FIRST:
-        return {**data, "trimmed": False}
+        return {**data, "trimmed": False, "_drawn": drawn}
     mine = name_key(variant[1]) if variant[:1] == ("player",) else None
     seats = [s for s in data["where"] if mine and name_key(s["player"]) == mine]
     own = {s["table"] for s in seats}
@@ -180,4 +183,5 @@ def now_shown(data: dict[str, Any], variant: tuple[str, ...]) -> dict[str, Any]:
         "count": len(tables),
         "done": sum(1 for tb in played if tb.get("decided")),
         "playing": sum(1 for tb in played if not tb.get("decided")),
+        "_drawn": drawn,
     }
