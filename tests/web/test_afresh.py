@@ -221,3 +221,18 @@ def test_a_big_rounds_home_page_stays_kept_across_the_moves_of_tables_it_does_no
         # "Where do I play?" for the far table's player: its state as the store has it.
         mine = client.get("/", params={"player": far_moves[0]["by"]}).text
         assert f'<section class="card done own" id="table-{trims.FIRST + 2}">' in mine
+
+
+def test_a_kept_rows_key_holds_a_message_whole_not_its_english_alone() -> None:
+    """Two rows whose messages read the same in English but are different messages (another id,
+    other params) are drawn apart: the Italian page says each its own (review of #27)."""
+    from engine.message import Msg
+    from tournament.web.trims import row_key
+
+    one = Msg("you must roll %(n)s dice", {"n": 2})
+    other = Msg("%(what)s", {"what": str(one)})
+    assert str(one) == str(other)
+    assert row_key({"expects": one}) != row_key({"expects": other})
+    assert row_key({"expects": one}) == row_key(
+        {"expects": Msg("you must roll %(n)s dice", {"n": 2})}
+    )

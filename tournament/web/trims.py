@@ -15,6 +15,7 @@ from typing import Any
 import jinja2
 import orjson
 
+from engine.message import Msg
 from tournament.domain import views as rounds
 from tournament.readside import mirror, queries
 from tournament.web import views
@@ -31,13 +32,32 @@ _drawn = weakref.WeakKeyDictionary()
 _drawing = threading.Lock()
 
 
+def _whole(value: Any) -> Any:
+    """A subclass's value as JSON keeps all of it: a Msg its id, params and plural (its string
+    is the English text alone, which two different messages may share), others their base type."""
+    if isinstance(value, Msg):
+        return ["\u0000msg", value.id, value.params, value.plural, value.n]
+    for base in (str, int, float, dict, list, tuple):
+        if isinstance(value, base):
+            return base(value)
+    raise TypeError(type(value).__name__)
+
+
+def row_key(row: dict[str, Any]) -> bytes:
+    """A row's key for :func:`drawn`: its JSON, messages whole (the page's language draws them
+    by id and params)."""
+    return orjson.dumps(
+        row, default=_whole, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
+    )
+
+
 @jinja2.pass_context
 def drawn(context: Any, macro: Any, row: dict[str, Any]) -> Any:
     """``macro(row)`` as it drew the same row before in the same language (a page's rows: the
     standings' of each variant and every stamp, #27), for a macro whose lines follow from its
     row and the page's language alone (never from the rest of the page's data)."""
     try:
-        key = (context.name, macro.name, orjson.dumps(row, option=orjson.OPT_NON_STR_KEYS))
+        key = (context.name, macro.name, row_key(row))
     except TypeError:  # (a value JSON does not hold: drawn, not kept)
         return macro(row)
     with _drawing:
