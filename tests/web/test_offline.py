@@ -247,9 +247,17 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     second = other.new_page()
     second.goto(room["url"] + table["link"])
     theirs = f"roll {table['seats'][0]} vowel E I"  # not the first phone's third move
+    link = room["url"] + table["link"]
+    kept = context.request.get(link).text()  # the page as drawn before the second phone's move
     online_move(second, theirs)
+    # The page's reload after the refusal shows that older drawing (as the copy kept shows it
+    # when the reload comes late on a loaded server, or the referee presses before it comes).
+    context.route(link, lambda route: route.fulfill(body=kept, content_type="text/html"))
     context.set_offline(False)
     expect(page.locator("#queue li.refused")).to_have_count(1, timeout=SENDING)
+    page.wait_for_load_state()
+    expect(page.locator('main form input[name="position"]').first).to_have_value("2")
+    context.unroute(link)
     assert "la partita è andata avanti" in page.locator("#queue li.refused").inner_text()
     assert page.locator("#queue li.held").count() == 4  # nothing more sent, everything kept
     assert stored(room["db"], table["match"]) == [*moves[:2], theirs]
