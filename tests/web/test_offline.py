@@ -228,6 +228,9 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     assert "non tocca a" in refused and "(TEX-3)" in refused  # the reason, with its rule
     assert page.locator("#queue li.held").count() == 2  # the later ones kept, not sent
     expect(page.locator("#queue .count")).to_have_text("3 mosse in attesa di invio")
+    # The page drawn again as the match stands (a move typed on the older drawing would be
+    # refused as made at an older position: the referee had not seen the match as it is).
+    expect(page.locator('main form input[name="position"]').first).to_have_value("4")
     # The referee discards the refused move, records the right one, and sends the others again.
     press(page, 0, "Scarta")
     online_move(page, moves[4])
