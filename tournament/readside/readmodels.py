@@ -263,7 +263,7 @@ def _project(
     if w is not None:
         w.numbers = numbers  # (each match's number by its id, new ones included)
     progress.written = w
-    db.advance(PROJECTION, last)
+    db.advance(PROJECTION, last, start - 1)
     return progress
 
 
@@ -285,6 +285,8 @@ def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
         if not page:
             return
         yield page
+        if len(page) < db.page:
+            return  # (the last: one round trip a refresh, #27; what comes after, the next)
         start = page[-1][0] + 1
 
 

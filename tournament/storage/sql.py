@@ -14,109 +14,13 @@ from __future__ import annotations
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from itertools import chain
 from typing import Any
 
-from tournament.errors import StoreError
+from tournament.storage.readdb import Columns, Conflict, ReadDB
 
-Columns = dict[str, type]
-
-
-class Conflict(StoreError):
-    """Another updater applied the same events first; this transaction was rolled back."""
-
-
-class ReadDB:
-    """The read models' database: what both dialects offer (see the module's docstring)."""
-
-    placeholder = "?"
-    types: dict[type, str] = {}
-    # Stored events projected at a time. On SQLite a page's rows, their decoded events and the
-    # rows written stay in the processor's caches: 1,000 rebuild 8% faster than 5,000 (#15).
-    page = 1000
-
-    # --- the dialect's primitives (each subclass) ---------------------------------------
-    def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        raise NotImplementedError
-
-    def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
-        """Rows as dicts, in the columns' order (what the CLI prints and ``--json`` writes)."""
-        raise NotImplementedError
-
-    def run(self, statement: str, params: Sequence[Any] = ()) -> None:
-        raise NotImplementedError
-
-    def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
-        raise NotImplementedError
-
-    def transaction(self) -> AbstractContextManager[None]:
-        """One transaction that holds the right to write the read models until it ends."""
-        raise NotImplementedError
-
-    def tables(self) -> set[str]:
-        raise NotImplementedError
-
-    def stored(self, start: int, limit: int, common: str) -> list[tuple[Any, ...]]:
-        """Stored events from notification ``start``: (id, aggregate hex, version, topic, state),
-        the topic None where it is ``common`` (the topic of nearly every event: not made again
-        as a string for each row)."""
-        raise NotImplementedError
-
-    def position(self, projection: str) -> int:
-        raise NotImplementedError
-
-    def advance(self, projection: str, last: int) -> None:
-        """Record that the projection has applied every event up to ``last`` (same transaction)."""
-        raise NotImplementedError
-
-    def forget(self, projection: str) -> None:
-        """The projection starts again from the first event."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        raise NotImplementedError
-
-    def release(self) -> None:
-        """Done with it for now: a file's connection (one a call) is closed; a server's is kept
-        with its store (closed with it)."""
-        self.close()
-
-    def create(
-        self,
-        name: str,
-        columns: Columns,
-        pk: str | tuple[str, ...],
-        unique: Sequence[str] = (),
-        if_missing: bool = False,
-    ) -> None:
-        if self.made_meanwhile(name):
-            return  # (by another process, as this one would have)
-        keys = (pk,) if isinstance(pk, str) else pk
-        body = ", ".join(f"{c} {self.types[t]}" for c, t in columns.items())
-        missing = "if not exists " if if_missing else ""
-        self.run(f"create table {missing}{name} ({body}, primary key ({', '.join(keys)}))")
-        for column in unique:
-            self.run(f"create unique index {name}_{column} on {name} ({column})")
-
-    def made_meanwhile(self, name: str) -> bool:  # (a file's writer holds its write lock)
-        return False
-
-    def drop(self, name: str) -> None:
-        self.run(f"drop table if exists {name}")
-
-    def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-        marks = ", ".join([self.placeholder] * len(columns))
-        self.run_many(f"insert into {table} ({', '.join(columns)}) values ({marks})", rows)
-
-    def upsert(
-        self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
-    ) -> None:
-        """Insert rows, replacing those with the same key."""
-        raise NotImplementedError
-
-    def marks(self, n: int) -> str:
-        return ", ".join([self.placeholder] * n)
+__all__ = ["Columns", "Conflict", "ReadDB", "SqliteReadDB", "ensure", "own_tables", "read_db"]
 
 
 class SqliteReadDB(ReadDB):
@@ -184,7 +88,7 @@ class SqliteReadDB(ReadDB):
         row = self.rows("select position from _projections where name = ?", [projection])
         return row[0][0] if row else 0
 
-    def advance(self, projection: str, last: int) -> None:
+    def advance(self, projection: str, last: int, since: int | None = None) -> None:
         self.upsert("_projections", ("name", "position"), "name", [(projection, last)])
 
     def forget(self, projection: str) -> None:
@@ -229,20 +133,25 @@ class PostgresSQL(ReadDB):
     types = {str: "text", int: "bigint", float: "double precision"}
     page = 5000  # a round trip to the server a page, and a COPY
 
-    def __init__(self, conn: Any, schema: str) -> None:
+    def __init__(self, conn: Any, schema: str, seen: set[str] | None = None) -> None:
         import psycopg
         from psycopg.rows import tuple_row
 
         self.conn, self.schema = conn, schema
         self._errors = psycopg.errors
         self._tuple_row = tuple_row  # a pooled connection of eventsourcing's gives dicts
+        self.seen = set() if seen is None else seen  # tables seen there (shared by a store's)
 
     def _text(self, statement: str) -> str:
         return statement.replace("?", "%s")
 
     def rows(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self.conn.cursor(row_factory=self._tuple_row) as cursor:
-            return list(cursor.execute(self._text(statement), params).fetchall())
+            try:
+                return list(cursor.execute(self._text(statement), params).fetchall())
+            except self._errors.UndefinedTable:
+                self.seen.clear()  # (dropped by another process: the next look asks)
+                raise
 
     def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         with self.conn.cursor(row_factory=self._tuple_row) as cursor:
@@ -278,25 +187,51 @@ class PostgresSQL(ReadDB):
         # the same rows, or the first tables, made meanwhile by another process
         return (self._errors.UniqueViolation, self._errors.DuplicateTable)
 
-    def tables(self) -> set[str]:
+    def tables(self) -> Tables:  # type: ignore[override]
+        return Tables(self)
+
+    def listed(self) -> set[str]:
+        """The schema's tables, asked of the server (one round trip)."""
         rows = self.rows(
-            "select table_name from information_schema.tables where table_schema = ?",
+            "select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
+            "where n.nspname = ? and c.relkind in ('r', 'p')",
             [self.schema],
         )
-        return {r[0] for r in rows}
+        found = {r[0] for r in rows}
+        self.seen.clear()
+        self.seen.update(found)
+        return found
+
+    def drop(self, name: str) -> None:
+        self.seen.discard(name)
+        super().drop(name)
 
     def made_meanwhile(self, name: str) -> bool:
         # The schema's creators take turns (a lock for this transaction): two processes starting
         # at once (serve --workers) would both make a table, the second meeting the first's type.
         self.run("select pg_advisory_xact_lock(hashtext(?))", [f"tournament tables {self.schema}"])
-        return name in self.tables()
+        return name in self.listed()
+
+    FEW = 100  # rows upserted in one statement of their values (more: through COPY)
 
     def upsert(
         self, table: str, columns: Sequence[str], pk: str, rows: Iterable[Sequence[Any]]
     ) -> None:
-        # COPY into a scratch table, then one statement: a rebuild upserts every match.
+        # A refresh's few rows in one statement (one round trip, #27); a rebuild's every match
+        # by COPY into a scratch table, then one statement.
+        rows = list(rows)
+        if not rows:
+            return
         names = ", ".join(columns)
         updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c != pk)
+        if len(rows) <= self.FEW:
+            one = f"({self.marks(len(columns))})"
+            self.run(
+                f"insert into {table} ({names}) values {', '.join([one] * len(rows))} "
+                f"on conflict ({pk}) do update set {updates}",
+                list(chain.from_iterable(rows)),
+            )
+            return
         self.run(f"create temporary table _upsert as select {names} from {table} limit 0")
         try:
             self.insert("_upsert", columns, rows)
@@ -306,6 +241,28 @@ class PostgresSQL(ReadDB):
             )
         finally:
             self.run("drop table _upsert")
+
+
+class Tables:
+    """A server schema's tables as ``name in db.tables()`` asks (#27: asked on every move): a
+    table this store's connections saw there is taken to stay (the program never drops one
+    but to make it again: a rebuild, in one transaction), one not seen is asked of the server,
+    which also says which are there now."""
+
+    def __init__(self, db: PostgresSQL) -> None:
+        self.db = db
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.db.seen or name in self.db.listed()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.db.listed())
+
+
+def seen_tables(store: Any) -> set[str]:
+    """The tables a store's connections saw in its schema (kept with the store)."""
+    with _MAKING:
+        return vars(store).setdefault("_seen_tables", set())  # type: ignore[no-any-return]
 
 
 class PostgresReadDB(PostgresSQL):
@@ -320,7 +277,7 @@ class PostgresReadDB(PostgresSQL):
         self.server = store.location
         self._tracking = Tracking
         self._context = postgres.connect(self.server)
-        super().__init__(self._context.__enter__(), self.server.schema)
+        super().__init__(self._context.__enter__(), self.server.schema, seen_tables(store))
         # eventsourcing's tracking table, in the store's datastore (created on first use).
         self.tracking = PostgresTrackingRecorder(
             store.factory.datastore, tracking_table_name=postgres.TRACKING
@@ -350,10 +307,10 @@ class PostgresReadDB(PostgresSQL):
                         [projection])  # fmt: skip
         return int(row[0][0]) if row and row[0][0] is not None else 0
 
-    def advance(self, projection: str, last: int) -> None:
+    def advance(self, projection: str, last: int, since: int | None = None) -> None:
         from psycopg.rows import dict_row
 
-        if last <= self.position(projection):
+        if last <= (self.position(projection) if since is None else since):
             return  # nothing new was applied
         with self.conn.cursor(row_factory=dict_row) as cursor:
             self.tracking._insert_tracking(cursor, self._tracking(projection, last))
@@ -419,7 +376,8 @@ def own_tables(store: Any, write: bool = True) -> Iterator[ReadDB]:
     """The store's own small tables beside its events (the web's table links, the digital
     dice's seeds), for one piece of work in one transaction: in the file on SQLite (``write``:
     holding its write lock; else read-only), in the tournament's schema on a server (a
-    connection of the store's pool, so that a web server's threads never share one)."""
+    connection of the store's pool, so that a web server's threads never share one; to read,
+    the thread's own kept connection, already on the schema: one round trip, not four, #27)."""
     if not store.location.is_server:
         if not write:  # (a server's thread reads through its own connection, kept)
             yield SqliteReadDB(_file_connection(store, True))
@@ -434,10 +392,13 @@ def own_tables(store: Any, write: bool = True) -> Iterator[ReadDB]:
         finally:
             conn.close()
         return
+    if not write:
+        yield read_db(store)
+        return
     from psycopg import sql
 
     with store.factory.datastore.get_connection() as conn:
-        db = PostgresSQL(conn, store.location.schema)
+        db = PostgresSQL(conn, store.location.schema, seen_tables(store))
         with db.transaction():
             # For this transaction only: the connection goes back to eventsourcing's pool.
             conn.execute(sql.SQL("set local search_path to {}").format(sql.Identifier(db.schema)))
