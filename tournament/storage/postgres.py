@@ -258,6 +258,38 @@ def follow(store: Any, update: Callable[[Any], Any], seconds: float | None = Non
                 pass
 
 
+def last_and_since(
+    store: Any, last: int, topics: Sequence[str], limit: int
+) -> tuple[int, list[Any]]:
+    """The store's last notification id (0: none), and at most ``limit`` of the notifications
+    of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
+    statement (#27)."""
+    from eventsourcing.persistence import Notification
+
+    table = sql.Identifier(store.location.schema, EVENTS)
+    statement = sql.SQL(
+        "select m.upto, e.* from (select max(notification_id) as upto from {t}) m "
+        "left join lateral (select notification_id, originator_id, originator_version, topic, "
+        "state from {t} where notification_id > %s and notification_id <= m.upto "
+        "and topic = any(%s) order by notification_id limit %s) e on true"
+    ).format(t=table)
+    with store.recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+        cursor.execute(statement, [last, list(topics), limit], prepare=True)
+        rows = cursor.fetchall()
+    upto = int(rows[0]["upto"] or 0) if rows else 0
+    return upto, [
+        Notification(
+            id=r["notification_id"],
+            originator_id=r["originator_id"],
+            originator_version=r["originator_version"],
+            topic=r["topic"],
+            state=bytes(r["state"]),
+        )  # fmt: skip
+        for r in rows
+        if r["notification_id"] is not None
+    ]
+
+
 class WriterLock:
     """The tournament's writers one at a time across processes (#27): a session's advisory
     lock on the server, keyed on the store's schema, held on a connection of its own around a

@@ -1,0 +1,41 @@
+"""What a server's store holds for its table files, read on from where the process last
+looked (#26, #27; a file's: test_tablefiles.py): its last id and its new table events in one
+statement (tournament.storage.postgres.last_and_since)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tournament.conftest import url_of
+from tests.tournament.test_tablefiles import ok, partita_tournament
+from tournament.storage import holds
+from tournament.storage.locations import PostgresServer, close
+from tournament.storage.store import Store
+
+
+def test_a_checkout_and_a_release_are_read_on_from_the_last_look(
+    postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = url_of(replace(postgres_server, schema=f"t{uuid.uuid4().hex[:12]}"))
+    partita_tournament(db)
+    s = Store(db)
+    try:
+
+        def asked(*args: Any, **kwargs: Any) -> Any:
+            raise AssertionError("asked apart")
+
+        # One statement a look: neither of eventsourcing's two queries.
+        monkeypatch.setattr(s.recorder, "max_notification_id", asked)
+        monkeypatch.setattr(s.recorder, "select_notifications", asked)
+        assert not holds.holds(s).out  # the look that the next ones go on from
+        ok(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "t1.db"))
+        assert (1, 1) in holds.holds(s).out  # stored by another process since
+        ok(db, "table", "release", "1", "1")
+        assert not holds.holds(s).out
+    finally:
+        close(s)
