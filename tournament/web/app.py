@@ -247,9 +247,10 @@ def fast_getattr(env: jinja2.Environment) -> None:
     attribute is not found (a dict's own methods, ``pts.items``, still win): a page reads
     hundreds (#27: Jinja's way raises and catches an AttributeError for each)."""
     undefined, slow = env.undefined, env.getattr
+    own = frozenset(dir(dict))  # (a set's look-up, not hasattr's, each of a page's reads)
 
     def getattr_(obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and not hasattr(dict, attribute):
+        if type(obj) is dict and attribute not in own:
             try:
                 return obj[attribute]
             except KeyError:
