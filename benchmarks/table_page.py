@@ -58,9 +58,29 @@ def asgi_get(app: Any, path: str, cookie: str) -> Any:
     return get
 
 
-def main() -> None:
-    from tournament.web import tableview, views
+def parts(app: Any, store: Any, t: Any, table: str, lang: str, n: int) -> str:
+    """The page's render, its data gathered and its log's lines, in ``lang``: one line."""
+    from tournament.web import tableview
     from tournament.web.words import page_words
+
+    env, words = app.state.envs[lang], page_words(lang)
+    data = tableview.table_view(store, 1, 1, None, lang, None, t)
+    log = data["current"]["log"]
+    gather = each(n, lambda: tableview.table_view(store, 1, 1, None, lang, None, t))
+    lines = each(n, lambda: tableview.log_html(env, lang, words, log))
+    data["current"]["log_html"] = tableview.log_html(env, lang, words, log)
+    template = env.get_template("web/table.html")
+    fields = dict(w=words, lang=lang, data=data, api=None, path=table, csrf="x" * 43,
+                  flash={"text": "ok", "good": True}, salt=None,
+                  token=table.rsplit("/", 1)[1], kept=tableview.kept_of(None),
+                  switch_to=table)  # fmt: skip
+    render = each(n, lambda: template.render(**fields))
+    return (f"render {render * 1000:.3f} ms, table_view {gather * 1000:.3f} ms, "
+            f"log lines {lines * 1000:.3f} ms")  # fmt: skip
+
+
+def main() -> None:
+    from tournament.web import views
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=500, help="draws of each measure")
@@ -79,20 +99,7 @@ def main() -> None:
         app, t = client.app, views.current_tournament(store)
         print(f"a table's page, {n} draws each, this process's CPU:")
         for lang in ("it", "en"):
-            env, words = app.state.envs[lang], page_words(lang)  # type: ignore[attr-defined]
-            data = tableview.table_view(store, 1, 1, None, lang, None, t)
-            log = data["current"]["log"]
-            gather = each(n, lambda: tableview.table_view(store, 1, 1, None, lang, None, t))
-            lines = each(n, lambda: tableview.log_html(env, lang, words, log))
-            data["current"]["log_html"] = tableview.log_html(env, lang, words, log)
-            template = env.get_template("web/table.html")
-            fields = dict(w=words, lang=lang, data=data, api=None, path=table, csrf="x" * 43,
-                          flash={"text": "ok", "good": True}, salt=None,
-                          token=table.rsplit("/", 1)[1], kept=tableview.kept_of(None),
-                          switch_to=table)  # fmt: skip
-            render = each(n, lambda: template.render(**fields))
-            print(f"  {lang}: render {render * 1000:.3f} ms, table_view {gather * 1000:.3f} ms, "
-                  f"log lines {lines * 1000:.3f} ms")  # fmt: skip
+            print(f"  {lang}: {parts(app, store, t, table, lang, n)}")
         get = asgi_get(app, table, cookie)
 
         async def gets() -> float:
