@@ -208,3 +208,10 @@ def test_the_collector_is_off_while_a_match_call_runs_and_on_again_after(tmp_pat
     assert collections("match", "roll", "M1", "giallo", "d6", "4", "5") == (0, "True")
     many, enabled = collections("--help")  # every command built, with the collector on
     assert enabled == "True" and many > 0
+    # A call over a whole file or store collects as ever: its garbage grows with what it reads.
+    log = tmp_path / "m1.jsonl"
+    subprocess.run([sys.executable, "-m", "tournament", "--db", db, "match", "export", "M1",
+                    "-o", str(log)], check=True)  # fmt: skip
+    for long in (["match", "import", str(log)], ["match", "list"]):
+        many, enabled = collections(*long)
+        assert enabled == "True" and many > 0, long

@@ -80,7 +80,7 @@ def test_a_big_rounds_home_page_shows_the_first_tables_and_the_visitors_own(
         assert re.findall(r'<tr id="table-(\d+)">', everything) == [str(n) for n in range(1, 31)]
         # "Where do I play?" by name (whatever its case): that table first, marked.
         mine = client.get("/", params={"player": "giocatore 59"}).text
-        assert '<a href="#table-30"><bdi>Giocatore 59</bdi> <b>Tavolo 30</b></a>' in mine
+        assert '<a href="#table-30"><bdi>Giocatore 59</bdi> · <b>Tavolo 30</b></a>' in mine
         assert re.findall(r'<section class="card[^"]*" id="table-(\d+)"', mine)[0] == "30"
         assert '<section class="card own" id="table-30">' in mine
         assert "Nessuno non gioca in questo turno" in client.get("/?player=Nessuno").text

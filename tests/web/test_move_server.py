@@ -77,24 +77,34 @@ def main_of(html: str) -> str:
     return found.group(0)
 
 
+FLASH = re.compile(r'<p class="flash good" role="status">[^<]*</p>')
+
+
+@pytest.mark.parametrize("lang", ["it", "en"])
 def test_a_json_move_answers_with_the_page_as_drawn_afresh(
-    client: TestClient, store: Store
+    client: TestClient, store: Store, lang: str
 ) -> None:
+    """The page a move answers with is, byte for byte, the page a GET draws next (its flash
+    saying the move aside: said once, with the answer), in each language (#27)."""
+    client.cookies.set("lang", lang)
     table = start_tiro(client, store)
     page = client.get(table).text
     number = re.search(r'name="match" value="(M\d+)"', page).group(1)  # type: ignore[union-attr]
     at = 0
-    for by, kind, fields in TIRO[:3]:
+    for i, (by, kind, fields) in enumerate(TIRO, 1):
         body = {"csrf": csrf(page), "match": number, "at": at, "page": True,
                 "fields": {"kind": kind, "by": by, **fields}}  # fmt: skip
         r = client.post(f"{table}/move", json=body)
         assert r.status_code == 200 and r.json()["status"] == "stored", r.text
         at, answered = r.json()["position"], r.json()["page"]
-        assert f'data-at="{at}"' in answered and r.json()["reason"] in answered  # said in it
-        page = client.get(table).text  # drawn afresh: the same main, no flash left for it
+        assert r.json()["reason"] in answered  # said in it
+        assert (f'data-at="{at}"' in answered) == (i < len(TIRO))  # (the last ends the match)
+        assert f'<html lang="{lang}">' in answered
+        page = client.get(table).text  # drawn afresh: no flash left for it
+        assert len(FLASH.findall(answered)) == 1 and not FLASH.search(page)
+        assert FLASH.sub("", answered) == page
         assert main_of(answered) == main_of(page)
-        assert 'class="flash' not in page.split("<main")[0]
-        assert 'href="/lang/en?next=/table/' in answered  # its switch goes back to the table
+        assert 'href="/lang/' in answered and "?next=/table/" in answered  # back to the table
     refused = {"csrf": csrf(page), "match": number, "at": 0, "page": True,
                "fields": {"kind": "text", "text": "pass giallo"}}  # fmt: skip
     r = client.post(f"{table}/move", json=refused)
@@ -124,3 +134,13 @@ def test_a_tables_log_says_what_the_sheets_log_says_kept_or_not(
     assert tableview._log(replay, lang) == sheet  # drawn afresh
     assert tableview._log(replay, lang) == sheet  # and from the lines kept
     assert sheet[1]["void"] and not sheet[0]["void"]
+
+
+def test_the_web_templates_read_their_globals_from_one_plain_dict(client: TestClient) -> None:
+    """Each render copies its template's globals into the page's context: a plain dict, made
+    once when the template is loaded (Jinja's ChainMap is read key by key every render, #27),
+    holding every global of its language's environment."""
+    for lang, env in client.app.state.envs.items():  # type: ignore[attr-defined]
+        template = env.get_template("web/table.html")
+        assert type(template.globals) is dict
+        assert template.globals["lang"] == lang and set(env.globals) <= set(template.globals)

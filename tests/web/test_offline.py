@@ -152,6 +152,7 @@ def offline_with_five(
     # wait_for_function's polling would evaluate a string, which the pages' CSP forbids.
     assert page.evaluate(CONTROLLED) is True
     context.set_offline(True)
+    expect(page.locator("#live")).to_be_hidden()  # not live: the phone says so at once
     section = page.locator(f'section.acts[data-player="{table["seats"][0]}"]')
     form = section.locator('form:has(input[value="vowel"])')  # moves[2]: the vowel die
     form.locator('[name="values"]').fill("O A")
@@ -227,7 +228,7 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     assert refused.startswith(f"roll {a} vowel E") and "non registrata: " in refused
     assert "non tocca a" in refused and "(TEX-3)" in refused  # the reason, with its rule
     assert page.locator("#queue li.held").count() == 2  # the later ones kept, not sent
-    expect(page.locator("#queue .count")).to_have_text("3 mosse in attesa di invio")
+    expect(page.locator("#queue .count")).to_have_text("3 mosse ferme, non inviate")
     # The page drawn again as the match stands (a move typed on the older drawing would be
     # refused as made at an older position: the referee had not seen the match as it is).
     expect(page.locator('main form input[name="position"]').first).to_have_value("4")

@@ -7,6 +7,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from starlette.testclient import TestClient
 
 from engine.dice import DEFAULT_FACES
@@ -65,6 +67,34 @@ def test_a_table_link_expires_when_its_round_closes(client: TestClient, store: S
     before = store.recorder.max_notification_id()
     assert client.post(f"{table}/start", data={"game": "tiro"}).status_code == 403
     assert store.recorder.max_notification_id() == before
+
+
+def test_a_move_posted_as_its_round_closes_is_refused_in_the_writers_turn(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournament.web import actions, referee
+
+    paired(store, client)
+    table = issue(client, log_in(client))
+    page = client.get(table).text
+    client.post(f"{table}/partita", data={"csrf": csrf(page), "games": GAMES})
+    client.post(f"{table}/start", data={"csrf": csrf(page), "game": "tiro"})
+    page = client.get(table).text
+    t = day.get_tournament(store)
+    t.amend_result(round=1, table=1, points={"giallo": 1, "blu": 0}, reason="test", by="organizer")
+    day.save(store, t)
+    refresh(store, client)
+
+    def closing_first(*args: object, **kwargs: object) -> object:
+        day.close_round(store)  # the organizer closes the round as the move is on its way
+        return actions.writer(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(referee, "writer", closing_first)
+    by, kind, fields = TIRO[0]
+    r = client.post(f"{table}/record", data={"csrf": csrf(page), "match": "M1", "position": "0",
+                                             "kind": kind, "by": by, **fields})  # fmt: skip
+    assert "il turno 1 è chiuso" in r.text  # the link expired, said as the page says it
+    assert store.get_match("M1").lines == []  # nothing stored in the closed round's match
 
 
 def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(

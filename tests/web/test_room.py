@@ -266,7 +266,7 @@ def test_the_public_page_says_where_each_player_plays(tmp_path: Path) -> None:
         api = client.get("/api").json()
     index = re.search(r'<ul class="where">(.*?)</ul>', html, re.S)
     assert index and "Dove gioco?" in html
-    seats = re.findall(r'<a href="#table-(\d+)"><bdi>([^<]+)</bdi> <b>([^<]+)</b>', index[1])
+    seats = re.findall(r'<a href="#table-(\d+)"><bdi>([^<]+)</bdi> · <b>([^<]+)</b>', index[1])
     assert [name for _, name, _ in seats] == ["Anna", "bruno", "Carla", "ugo", "zeno"]
     for table, name, said in seats:
         assert f'id="table-{table}"' in html

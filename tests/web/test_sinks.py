@@ -59,6 +59,24 @@ def test_held_messages_are_written_whole_and_in_order_once_the_socket_drains() -
     asyncio.run(scenario())
 
 
+def test_a_send_that_gives_a_future_rather_than_a_coroutine_is_awaited_in_order() -> None:
+    async def scenario() -> None:
+        socket = Socket()
+        loop = asyncio.get_running_loop()
+
+        def send(m: dict[str, Any]) -> asyncio.Future[None]:  # (a send wrapped by a middleware)
+            return asyncio.ensure_future(socket.send(m), loop=loop)
+
+        sink = Sink(send)
+        sink.release()
+        f = frames(1, 3)
+        assert sink.push(f[:1], f[0]) and sink.push(f[1:], b"".join(f[1:]))
+        await sink.drained()
+        assert socket.bodies == [f[0], b"".join(f[1:])] and not sink.held
+
+    asyncio.run(scenario())
+
+
 def test_a_stream_too_far_behind_is_ended_holding_nothing() -> None:
     async def scenario() -> None:
         socket = Socket()

@@ -64,16 +64,25 @@ def main() -> None:
     # Importing the program makes hundreds of thousands of objects and no garbage to speak of:
     # the collector, left on, walks them again and again while they are made (a fortieth of a
     # recording call's work, #27). It is off while the program is imported; a ``match`` call
-    # (one move at the table, a log read or moved) keeps it off to its end, as the modules its
-    # command imports are most of its work; anything else collects as ever once its command is
+    # (one move at the table, one match shown) keeps it off to its end, as the modules its
+    # command imports are most of its work; anything else, and a ``match`` call over many
+    # matches or a file of any length (import, list), collects as ever once its command is
     # built. Whatever was on is on again when ``main`` returns.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        _main(words, collect=collecting and words[:1] != ["match"])
+        _main(words, collect=collecting and not at_the_table(words))
     finally:
         if collecting:
             gc.enable()
+
+
+LONG_MATCH_CALLS = ("import", "list")  # their work grows with the file or the store
+
+
+def at_the_table(words: list[str]) -> bool:
+    """Whether the command is a ``match`` call of a referee at a table: one move, one match."""
+    return words[:1] == ["match"] and words[1:2] != [] and words[1] not in LONG_MATCH_CALLS
 
 
 def _main(words: list[str], collect: bool) -> None:

@@ -247,9 +247,10 @@ def fast_getattr(env: jinja2.Environment) -> None:
     attribute is not found (a dict's own methods, ``pts.items``, still win): a page reads
     hundreds (#27: Jinja's way raises and catches an AttributeError for each)."""
     undefined, slow = env.undefined, env.getattr
+    own = frozenset(dir(dict))  # (a set's look-up, not hasattr's, each of a page's reads)
 
     def getattr_(obj: Any, attribute: str) -> Any:
-        if type(obj) is dict and not hasattr(dict, attribute):
+        if type(obj) is dict and attribute not in own:
             try:
                 return obj[attribute]
             except KeyError:
@@ -257,6 +258,18 @@ def fast_getattr(env: jinja2.Environment) -> None:
         return slow(obj, attribute)
 
     env.getattr = getattr_  # type: ignore[method-assign]
+
+
+def flat_globals(env: jinja2.Environment) -> None:
+    """``env``'s templates read its globals from one plain dict, made when each is loaded
+    (#27: Jinja's ChainMap of a template's globals over the environment's is copied key by key
+    into every render's context, a tenth of a table page's drawing). The web's environments
+    take their globals once, before any template is loaded, as Jinja asks of them."""
+
+    def make_globals(d: Any = None) -> dict[str, Any]:
+        return {**env.globals, **(d or {})}
+
+    env.make_globals = make_globals  # type: ignore[method-assign]
 
 
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
@@ -310,6 +323,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         env.globals.update(jinja_globals(lang))
         env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
         fast_getattr(env)
+        flat_globals(env)
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     # The public pages kept, rendered and compressed once for what they stand on (#27), and
     # the data each gathered (shared by both languages and the JSON twin).

@@ -145,7 +145,7 @@ async def send_move(request: Request) -> Response:
             return bytes(page.body).decode()
 
         locked = writer(
-            request, store_move, store, found, form, lexicon, t, refresh=False, then=draw
+            request, store_move, store, found, form, lexicon, refresh=False, then=draw
         )
         return written(request, locked)
 

@@ -257,12 +257,18 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
     return found, form
 
 
-def _match_of_table(store: Store, found: tuple[int, int], match: str, t: Any = None) -> str:
-    """The match named by a form, if it is one of this table's (a token opens its table only);
-    ``t``: the tournament as the request read it."""
-    t = t if t is not None else views.current_tournament(store)
+def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
+    """The match named by a form, if it is one of this table's (a token opens its table only)
+    and its round is open: the tournament as stored now (a writer asks in its turn, so that a
+    round closed since the link was looked up refuses the move, not the next one)."""
+    t = views.current_tournament(store)
     round_number, table_number = found
-    if not paired(t, round_number).table(table_number).plays(match):
+    played = paired(t, round_number)
+    if played.closed:
+        raise Refused(
+            msg("this table link has expired: round %(round)s is closed", round=round_number)
+        )
+    if not played.table(table_number).plays(match):
         raise Refused(msg("%(match)s is not a match of this table", match=match))
     return match
 
@@ -287,13 +293,14 @@ def move_text(form: FormData) -> str:
 
 
 def store_move(
-    store: Store, found: tuple[int, int], form: FormData, lexicon: str | None, t: Any = None
+    store: Store, found: tuple[int, int], form: FormData, lexicon: str | None
 ) -> tuple[list[Any], str | None, Loaded]:
     """Record the move a table's form describes (at the position it carries): the events
-    stored, the salt of a word sealed (shown once to the referee), and the match after it
-    (``t``: the tournament as the request read it, for the table's matches)."""
+    stored, the salt of a word sealed (shown once to the referee), and the match after it.
+    Called in the writer's turn: the table's matches are the tournament's as stored then (one
+    indexed query when the tournament kept is the last, #27)."""
     bounded(form)
-    match = _match_of_table(store, found, field(form, "match"), t)
+    match = _match_of_table(store, found, field(form, "match"))
     expected = number(form, "position", DIGITS)
     if field(form, "kind") == "seal":
         word = field(form, "word")
@@ -317,7 +324,7 @@ async def record_move(request: Request) -> Response:
     def write(found: tuple[int, int], t: Any) -> tuple[bool, Any] | None:
         if forged:
             return None
-        return written(request, writer(request, store_move, store, found, form, lexicon, t,
+        return written(request, writer(request, store_move, store, found, form, lexicon,
                                        refresh=False))  # fmt: skip
 
     opened = await _opened(request, write)

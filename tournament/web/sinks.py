@@ -60,6 +60,10 @@ class Sink:
 
     def _write(self, body: bytes) -> None:
         sending = self.send(chunk(body))
+        if not asyncio.iscoroutine(sending):  # another awaitable (a middleware's): awaited
+            self.busy = True
+            self.task = asyncio.ensure_future(self._finish(sending))
+            return
         try:
             waiting = sending.send(None)  # type: ignore[attr-defined]
         except StopIteration:
@@ -71,9 +75,11 @@ class Sink:
         self.busy = True  # the socket is full: the rest of this write waits for it
         self.task = asyncio.ensure_future(self._finish(sending, waiting))
 
-    async def _finish(self, sending: Any, waiting: Any) -> None:
+    async def _finish(self, sending: Any, waiting: Any = None) -> None:
+        """The rest of a write: a coroutine begun by hand (``waiting``: what it awaited first),
+        or any other awaitable ``send`` gave, awaited whole."""
         try:
-            await resumed(sending, waiting)
+            await (sending if waiting is None else resumed(sending, waiting))
         except Exception:
             log.debug("a live stream's write failed", exc_info=True)
             self.end(drop=True)

@@ -213,16 +213,21 @@ def queue_words(lang: str) -> Markup:
                                  "%(num)s moves waiting to be sent", 1)) % {"num": 1},
         "many": Markup(t.ngettext("%(num)s move waiting to be sent",
                                   "%(num)s moves waiting to be sent", 2)) % {"num": "{n}"},
+        "stopped-one": Markup(t.ngettext("%(num)s move stopped, not sent",
+                                         "%(num)s moves stopped, not sent", 1)) % {"num": 1},
+        "stopped-many": Markup(t.ngettext("%(num)s move stopped, not sent",
+                                          "%(num)s moves stopped, not sent", 2)) % {"num": "{n}"},
         **{
             k: Markup(t.gettext(v)) % {}
             for k, v in {
                 "waiting": N_("waiting to be sent, not judged yet"),
                 "refused": N_("not stored"),
-                "held": N_("kept: send it again or discard it"),
+                "held": N_("kept: it follows the move above once that is sent again"),
                 "send": N_("Send again"),
                 "discard": N_("Discard"),
                 "stopped": N_("The queue stopped at a move the server did not store: look at "
-                              "the match, then send each move again or discard it."),
+                              "the match, then send that move again (the ones after it follow "
+                              "it) or discard it."),
                 "offline": N_("No network: the moves stay on this phone and are sent when the "
                               "server answers again."),
             }.items()

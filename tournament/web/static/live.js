@@ -49,6 +49,9 @@
     return true;  // the round in play, a player's page, the organizer's: anything may
   }
 
+  // No network (the phone says so): the page is not live, whatever the stream has yet noticed.
+  window.addEventListener("offline", function () { if (badge) badge.hidden = true; });
+
   function listen(again) {
     var source = new EventSource("/api/live");
     source.onopen = function () {

@@ -290,9 +290,10 @@
     if (!own.length) return;
     var h = document.createElement("h2");
     h.className = "count";
-    h.textContent = (own.length === 1 ? words.one : words.many).replace("{n}", own.length);
-    panel.appendChild(h);
     var stopped = own[0].state !== "waiting";
+    var said = stopped ? [words.stoppedOne, words.stoppedMany] : [words.one, words.many];
+    h.textContent = (own.length === 1 ? said[0] : said[1]).replace("{n}", own.length);
+    panel.appendChild(h);
     if (stopped || unreachable) {
       var p = document.createElement("p");
       p.textContent = stopped ? words.stopped : words.offline;
@@ -310,8 +311,11 @@
       state.className = "state";
       state.textContent = " " + words[e.state] + (e.reason ? ": " + e.reason : "");
       li.appendChild(state);
+      var buttons = document.createElement("div");  // on a line of their own, under the reason
+      buttons.className = "buttons";
+      li.appendChild(buttons);
       if (i === 0 && stopped) {
-        li.appendChild(button(words.send, function () {
+        buttons.appendChild(button(words.send, function () {
           change(function (mineNow) {
             mineNow.forEach(function (x, j) {
               x.state = "waiting"; x.reason = null;
@@ -321,7 +325,7 @@
           flush(false);
         }));
       }
-      li.appendChild(button(words.discard, function () {
+      buttons.appendChild(button(words.discard, function () {
         change(function (mineNow) {
           var k = mineNow.findIndex(function (x) { return x.id === e.id; });
           if (k < 0) return;
