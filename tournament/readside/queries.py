@@ -247,7 +247,7 @@ def matches(
         numbers = mirror.in_round(m, chosen)
         if status is not None:  # (by the row as stored: only those shown are decoded)
             numbers = [n for n in numbers if m.rows[n][3] == status]
-        return Shared(mirror.decoded(m, n) for n in numbers[-last if last else 0 :])
+        return Shared(_decoded(m, numbers[-last if last else 0 :]))
     where: list[str] = []
     params: list[Any] = []
     if status is not None:
@@ -274,6 +274,16 @@ def matches(
             r[key] = orjson.loads(r[key]) if r[key] else None
     found = [r for r in rows if player is None or player in (r["players"] or [])]
     return found[-last if last else 0 :]
+
+
+def _decoded(m: mirror.Mirror, numbers: list[str]) -> list[dict[str, Any]]:
+    """:func:`mirror.decoded` of each of ``numbers``, the rows decoded before taken as they are
+    (a festival's round: thousands of them, #27)."""
+    rows, held, found = m.rows, m.decoded, []
+    for n in numbers:
+        hit = held.get(n)
+        found.append(hit[1] if hit is not None and hit[0] is rows[n] else mirror.decoded(m, n))
+    return found
 
 
 def count_matches(store: Store, *, status: str, round_number: int) -> int:
