@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from exports.eventlog import event_log
 from tests.tournament.test_match_cli import ok
 from tournament.services import play
@@ -52,3 +54,29 @@ def test_the_state_after_each_event_is_shown_as_it_stood_and_as_rewritten(tmp_pa
     assert "totals giallo 5, blu 5" in ok(db, "audit", "M1", "--at", "8")
     shown = json.loads(ok(db, "audit", "M1", "--json"))["timeline"]
     assert shown[7]["state_later"]["by"] == [10]
+
+
+def test_the_states_as_they_stood_are_replayed_once_a_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A match's page says its timeline and its words in two languages from one replay: the
+    log is replayed once for the states as they stood, not once for each (#27)."""
+    from engine.match import Replay
+    from exports import eventlog
+
+    db = tmp_path / "t.db"
+    ok(db, "match", "new", "texas", "giallo", "blu", "--outside", "verde")
+    store = Store(db)
+    for move in MOVES:
+        play.record_move(store, "M1", move)
+    replay = load(store, "M1").replay
+    started: list[object] = []
+    start = Replay.start
+    monkeypatch.setattr(Replay, "start", lambda *a, **k: started.append(1) or start(*a, **k))
+    first = eventlog.states_as_they_stood(replay)
+    assert eventlog.states_as_they_stood(replay) is first and len(started) == 1
+    assert [r.state for r in event_log(replay, "en")] == [
+        r.state for r in event_log(replay, "en")
+    ] and len(started) == 1
+    assert "totals giallo 5, blu 5" in eventlog._state_words(replay, first[8], "en")
+    close(store)

@@ -304,3 +304,47 @@ def test_a_field_changed_into_a_value_the_program_never_writes(
     report = verify_store(db, words)
     assert [(f.match, f.position) for f in report.failures][:1] == [("tournament", 1)]
     assert "hash chain breaks" in report.failures[0].problem
+
+
+def test_one_match_verified_through_its_store_reports_as_verify_store(
+    pristine: bytes, tmp_path: Path
+) -> None:
+    """A match's page verifies its match by its rows alone (verify_match, #27): every change
+    to them is found, in the words verify_store gives for that match."""
+    rng = random.Random(27)
+    numbers = ["M1", "M3", "M5"]
+    for n in range(24):
+        db = copy(pristine, tmp_path / f"one{n % 3}.db")
+        number = numbers[n % 3]
+        conn = sqlite3.connect(db)
+        rows = conn.execute(
+            "select originator_version, state from stored_events where originator_id = ?",
+            [match_uuid(number).hex],
+        ).fetchall()
+        version, state = rng.choice(rows)
+        if n % 8 == 7:
+            conn.close()
+            delete_last(db, number)
+        else:
+            at = rng.randrange(len(state))
+            byte = rng.choice([b for b in range(256) if b != state[at]])
+            with conn:
+                conn.execute(
+                    "update stored_events set state = ? where originator_id = ? and "
+                    "originator_version = ?",
+                    [state[:at] + bytes([byte]) + state[at + 1 :], match_uuid(number).hex, version],
+                )
+            conn.close()
+        whole = verify_store(db, words, number)
+        alone = verify.verify_match(Store(db), number, words)
+        assert [str(f) for f in alone.failures] == [str(f) for f in whole.failures]
+        assert alone.heads == whole.heads and alone.ok == whole.ok
+        if n % 8 != 7:
+            assert not alone.ok, (number, version, at)
+    fine = copy(pristine, tmp_path / "fine.db")
+    for number in numbers:
+        alone = verify.verify_match(Store(fine), number, words)
+        assert alone.ok and alone.heads == verify_store(fine, words, number).heads
+    assert [str(f) for f in verify.verify_match(Store(fine), "M99", words).failures] == [
+        str(f) for f in verify_store(fine, words, "M99").failures
+    ]

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tournament.readside import readmodels
 from tournament.storage.store import Store
 from tournament.web import trims
 
@@ -236,3 +237,43 @@ def test_a_kept_rows_key_holds_a_message_whole_not_its_english_alone() -> None:
     assert row_key({"expects": one}) == row_key(
         {"expects": Msg("you must roll %(n)s dice", {"n": 2})}
     )
+
+
+def afresh(db: str) -> list[dict[str, object]]:
+    """The standings as the read side computes them from the table, in a process of its own
+    (a store nothing keeps: the table read by SQL)."""
+    from tournament.readside import queries
+
+    return queries.standings(Store(db))
+
+
+def test_the_standings_json_is_the_tables_after_a_match_this_server_ended(tmp_path: Path) -> None:
+    """The API's rows come from what the server's refresh wrote (#27): as the table gives them
+    back, to the type of each number (points held as ints read back as floats)."""
+    db = str(tmp_path / "t.db")
+    store = build(db)
+    with make_client(store) as client:
+        table = start_tiro(client, store)
+        before = client.get("/api/standings").json()
+        assert before["rows"] == afresh(db)
+        for seat, kind, fields in TIRO:  # the match ends here: the refresh rewrites the rows
+            record(client, table, seat, kind, **fields)
+        client.app.state.live.refresh()  # type: ignore[attr-defined]
+        held = readmodels.held(store)
+        at = readmodels.position(readmodels.database(store))
+        assert held is not None and held.position == at  # what the refresh wrote...
+        assert held.rows["standings"]["giallo"][2] == 0  # ...as it worked them out (an int)
+        body = client.get("/api/standings")
+        assert body.json()["rows"] == afresh(db) and b'"points":0.0' in body.content
+
+
+def test_the_standings_json_gives_names_beyond_ascii_as_the_table_does(tmp_path: Path) -> None:
+    """Names beyond ASCII, in the order the table gives them."""
+    db = str(tmp_path / "t.db")
+    names = ("Zoe", "alba", "Élia", "Ábel", "bruno", "Carla", "éva")
+    store = build(db, players=names)
+    with make_client(store) as client:
+        rows = client.get("/api/standings").json()["rows"]
+        assert rows == afresh(db)
+        page = client.get("/standings?all=1").text
+        assert all(name in page for name in names)

@@ -121,7 +121,7 @@ def decoded(mirror: Mirror, number: str) -> dict[str, Any]:
     that reads it, never to be changed)."""
     row = mirror.rows[number]
     hit = mirror.decoded.get(number)
-    if hit is None or hit[0] != row:
+    if hit is None or (hit[0] is not row and hit[0] != row):
         value = dict(zip(COLUMNS, row, strict=True))
         for key in JSON_COLUMNS:
             value[key] = orjson.loads(value[key]) if value[key] else None

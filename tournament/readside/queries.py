@@ -12,6 +12,7 @@ Rows are plain dicts, one per row, keyed by column (what ``--json`` and the page
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -135,11 +136,26 @@ def outcome_of(store: Store) -> Callable[[str], Outcome | None]:
 
 
 STANDING_COLUMNS = readtables.COLUMNS["standings"]
+# Each column's type as the table declares it (SQLite's INTEGER and FLOAT affinities: a row
+# held in memory reads as the table gives it back).
+_STANDING_TYPES = (int, str, float, int, *(float for _ in readtables.TIEBREAK_COLUMNS))
+
+
+class Shared(list[dict[str, Any]]):
+    """Rows a server keeps and shares with every page that reads them: never to be changed
+    (a page that marks one copies it), so what each encodes to is worked out once (#27)."""
+
+
+_standings: weakref.WeakKeyDictionary[Store, tuple[Any, Shared]] = weakref.WeakKeyDictionary()
 
 
 def standings(store: Store, top: int | None = None) -> list[dict[str, Any]]:
     """The standings, best first, with their tie-break columns (``top``: the first so many
-    alone); read as tuples and made dicts at once (#27)."""
+    alone); read as tuples and made dicts at once (#27). A server on a file takes them from
+    the rows its refresh of the read models wrote (or read once), not from the table."""
+    rows = _held_standings(store)
+    if rows is not None:
+        return rows if top is None else Shared(rows[:top])
     names = STANDING_COLUMNS
     statement = f"select {', '.join(names)} from standings order by rank, player"
     found = readmodels.database(store).rows(
@@ -148,8 +164,53 @@ def standings(store: Store, top: int | None = None) -> list[dict[str, Any]]:
     return [dict(zip(names, row, strict=True)) for row in found]
 
 
+def _held_standings(store: Store) -> Shared | None:
+    """The standings as the table holds them, from the rows this process holds (None: read
+    the table: not a server's, a server's database (whose order of names is its collation's),
+    or rows not known to be the table's)."""
+    if not kept.kept(store) or store.location.is_server:
+        return None
+    w = _held(store, readmodels.database(store))
+    if w is None:
+        return None
+    held = w.rows["standings"]
+    hit = _standings.get(store)
+    if hit is None or hit[0] is not held:  # (the table's rows are replaced when rewritten)
+        names = STANDING_COLUMNS
+        ordered = sorted(held.values(), key=lambda row: (row[0], row[1]))  # rank, player
+        rows = Shared(dict(zip(names, map(_as_stored, _STANDING_TYPES, row), strict=True))
+                      for row in ordered)  # fmt: skip
+        hit = _standings[store] = (held, rows)
+    return hit[1]
+
+
+def _held(store: Store, db: Any) -> readtables.Written | None:
+    """The tournament's rows as ``db`` holds them now, from what this process's refresh wrote
+    (read from the tables where it wrote none since: the next refresh starts from them); None
+    when they are not known to be the tables' (a refresh under way, another process writing)."""
+    w = readmodels.held(store)
+    at = readmodels.position(db)
+    if (w is None or w.position != at) and at and readmodels._schema(db) == readmodels.SCHEMA:
+        fresh = readtables.written(db, at)
+        fresh.mark = readmodels.mark(db, at)
+        w = readmodels.held(store, w, fresh)  # (unless a refresh kept its own meanwhile)
+    return w if w is not None and w.position == at and w.mark == readmodels.mark(db, at) else None
+
+
+def _as_stored(kind: type, value: Any) -> Any:
+    """``value`` as a column of type ``kind`` gives it back."""
+    if value is None or kind is str:
+        return value
+    if kind is float:
+        return float(value)
+    return int(value) if isinstance(value, bool | float) and float(value).is_integer() else value
+
+
 def ranked(store: Store) -> int:
     """How many rows the standings have."""
+    rows = _held_standings(store)
+    if rows is not None:
+        return len(rows)
     return int(readmodels.database(store).rows("select count(*) from standings")[0][0])
 
 
@@ -186,7 +247,7 @@ def matches(
         numbers = mirror.in_round(m, chosen)
         if status is not None:  # (by the row as stored: only those shown are decoded)
             numbers = [n for n in numbers if m.rows[n][3] == status]
-        return [mirror.decoded(m, n) for n in numbers[-last if last else 0 :]]
+        return Shared(_decoded(m, numbers[-last if last else 0 :]))
     where: list[str] = []
     params: list[Any] = []
     if status is not None:
@@ -213,6 +274,16 @@ def matches(
             r[key] = orjson.loads(r[key]) if r[key] else None
     found = [r for r in rows if player is None or player in (r["players"] or [])]
     return found[-last if last else 0 :]
+
+
+def _decoded(m: mirror.Mirror, numbers: list[str]) -> list[dict[str, Any]]:
+    """:func:`mirror.decoded` of each of ``numbers``, the rows decoded before taken as they are
+    (a festival's round: thousands of them, #27)."""
+    rows, held, found = m.rows, m.decoded, []
+    for n in numbers:
+        hit = held.get(n)
+        found.append(hit[1] if hit is not None and hit[0] is rows[n] else mirror.decoded(m, n))
+    return found
 
 
 def count_matches(store: Store, *, status: str, round_number: int) -> int:

@@ -337,9 +337,35 @@ def encoded_json(data: dict[str, Any]) -> bytes:
     (a festival's standings: 1.5 ms where the standard library took 18, #27); what orjson
     does not take (a number past 64 bits) the standard way."""
     try:
-        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+        return orjson.dumps(_fragments(data), option=orjson.OPT_NON_STR_KEYS)
     except TypeError:
         return bytes(JSONResponse(data).body)
+
+
+FRAGMENTS = 64  # lists of rows whose encoding is kept
+_encoded: OrderedDict[int, tuple[Any, orjson.Fragment]] = OrderedDict()
+_encoded_lock = threading.Lock()
+
+
+def _fragments(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with each list of rows a server shares (:class:`queries.Shared`, never
+    changed) as the JSON it encodes to, encoded once a list (the standings' thousand rows
+    stand until a match ends: the JSON twin afresh encodes the rest alone, #27)."""
+    return {k: _fragment(v) if isinstance(v, queries.Shared) else v for k, v in data.items()}
+
+
+def _fragment(rows: queries.Shared) -> orjson.Fragment:
+    with _encoded_lock:
+        hit = _encoded.get(id(rows))
+        if hit is not None and hit[0] is rows:  # (the list itself is kept: its id not reused)
+            _encoded.move_to_end(id(rows))
+            return hit[1]
+    fragment = orjson.Fragment(orjson.dumps(rows, option=orjson.OPT_NON_STR_KEYS))
+    with _encoded_lock:
+        _encoded[id(rows)] = (rows, fragment)
+        while len(_encoded) > FRAGMENTS:
+            _encoded.popitem(last=False)
+    return fragment
 
 
 def _shown(gathered: dict[str, Any]) -> dict[str, Any]:

@@ -185,8 +185,9 @@ def match_stamp(store: Store, number: str) -> tuple[str, str] | None:
 def match(
     store: Store, number: str, db: Path | Location, lexicon: str | None = None
 ) -> dict[str, Any]:
-    """``/matches/M7``: the state, the timeline with rule ids, the head hash and its check."""
-    from tournament.verify import verify_store
+    """``/matches/M7``: the state, the timeline with rule ids, the head hash and its check
+    (that match's stored rows verified, not the store's: ``db`` is where they are)."""
+    from tournament.verify import verify_match
 
     try:
         number = normalise_number(number)
@@ -195,7 +196,7 @@ def match(
 
     def check() -> tuple[Any, list[str]]:
         try:
-            report = verify_store(db, lambda header: lexicon_for(header, lexicon), number)
+            report = verify_match(store, number, lambda header: lexicon_for(header, lexicon))
             return report, [str(f) for f in report.failures]
         except (OSError, RuleViolation, UserError) as e:  # a broken file
             return None, [str(e)]
