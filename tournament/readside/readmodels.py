@@ -83,8 +83,7 @@ def _kept(store: Store, progress: Progress) -> Progress:
 
 
 def held(store: Store, seen: Any = None, fresh: Any = None) -> readtables.Written | None:
-    """What this process last wrote of the tournament's tables (``fresh`` kept in its place
-    where that is still ``seen``: the tables as read, #27: :func:`queries.standings`)."""
+    """What this process last wrote of the tables (``fresh`` kept where it is still ``seen``)."""
     with _written_lock:
         if fresh is not None and _written.get(store) is seen:
             _written[store] = fresh
