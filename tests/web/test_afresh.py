@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tournament.storage.store import Store
 from tournament.web import trims
 
 from .conftest import TIRO, build, make_client, paired, record
@@ -43,7 +44,8 @@ def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_en
             record(client, table, seat, kind, **fields)
             assert client.get("/standings", headers={"If-None-Match": tag}).status_code == 304
             assert client.get("/api/standings").headers["etag"] == api
-        assert client.get("/standings").content == first.content and len(gathered) == 1
+        # (gathered twice: the page's top, and the JSON twin's whole list)
+        assert client.get("/standings").content == first.content and len(gathered) == 2
         # (the home page shows who acts next: it moved with them)
         assert client.get("/", headers={"If-None-Match": home}).status_code == 200
         assert [w["match"] for w in client.get("/api").json()["tournament"]["tables"][0][
@@ -53,7 +55,7 @@ def test_the_standings_stay_kept_across_moves_inside_a_match_and_move_when_it_en
                        timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
         moved = client.get("/standings", headers={"If-None-Match": tag})
         assert moved.status_code == 200 and moved.headers["etag"] != tag
-        assert len(gathered) == 2 and 'href="/matches/M1"' in moved.text
+        assert len(gathered) == 3 and 'href="/matches/M1"' in moved.text
         latest = client.get("/api/standings").json()["latest"]
         assert [m["id"] for m in latest] == ["M1"] and latest[0]["status"] == "finished"
         assert client.get("/api").json()["tournament"]["tables"][0]["waiting"] == []
@@ -142,3 +144,95 @@ def test_a_tournament_started_over_by_another_store_is_shown_not_the_old_one(
     # The kept rows too: the read models stand at the same position, with other events there.
     rows = mirror.mirrored(server)
     assert mirror.decoded(rows, "M1")["players"] == ["Elena", "Fabio"], "the old M1's row"
+
+
+def _festival(db: Path, tables: int) -> Store:
+    """A Tiro tournament of ``tables`` tables in round one, paired."""
+    from tournament.services import day
+
+    store = Store(db)
+    day.create(store, "Festa", plays="tiro", seed="7", rounds=2)
+    day.add_players(store, [f"Giocatore {n:02}" for n in range(1, 2 * tables + 1)])
+    day.pair_next_round(store)
+    return store
+
+
+def _tiro(first: str, second: str) -> list[dict[str, object]]:
+    """TIRO's moves, by the table's two players (the last one ends the match)."""
+    seats = {"giallo": first, "blu": second}
+    moves = []
+    for seat, kind, fields in TIRO:
+        move: dict[str, object] = {"type": kind, "by": seats[seat], **fields}
+        if kind == "roll":
+            move["values"] = [int(v) for v in str(fields["values"]).split()]
+        moves.append(move)
+    return moves
+
+
+def test_a_big_rounds_home_page_stays_kept_across_the_moves_of_tables_it_does_not_show(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournament.services import tables as round_tables
+    from tournament.services.matches import record as record_event
+
+    db = tmp_path / "t.db"
+    store = _festival(db, trims.FIRST + 3)  # a table past the first ones, shown on a phone
+    near = round_tables.start_match(store, 1, 1, "tiro").number
+    far = round_tables.start_match(store, 1, trims.FIRST + 2, "tiro").number
+    with make_client(store) as client:
+        whole = client.get("/api").json()["tournament"]["tables"]
+        far_moves = _tiro(*whole[trims.FIRST + 1]["players"])
+        near_moves = _tiro(*whole[0]["players"])
+        gathered = counting(monkeypatch, "now")
+        home = client.get("/")
+        tag, api = home.headers["etag"], client.get("/api").headers["etag"]
+        assert "Tavoli decisi: 0 su 15; in gioco: 15" in home.text, home.text[:3000]
+        assert len(gathered) == 1  # (the JSON twin gathered already)
+        for move in far_moves[:-1]:  # moves at a table the page does not show
+            record_event(store, far, move)
+            assert client.get("/", headers={"If-None-Match": tag}).status_code == 304
+            # (its JSON twin is whole: it shows them)
+            moved = client.get("/api", headers={"If-None-Match": api})
+            assert moved.status_code == 200, "the JSON twin kept across a move it shows"
+            api = moved.headers["etag"]
+            waits = moved.json()["tournament"]["tables"][trims.FIRST + 1]["waiting"]
+            assert [w["events"] for w in waits] == [far_moves.index(move) + 1]
+        # (the page gathered once, its JSON twin once a move)
+        assert client.get("/").content == home.content and len(gathered) == 1 + 4
+        # A move at a table it shows: drawn again, who acts next there is the next player.
+        record_event(store, near, near_moves[0])
+        again = client.get("/", headers={"If-None-Match": tag})
+        assert again.status_code == 200 and again.headers["etag"] != tag
+        assert f"<b><bdi>{near_moves[1]['by']}</bdi></b>" in again.text
+        # The far match's last move, stored by another process: a table decided, counted.
+        move = far_moves[-1]
+        script = (
+            "import sys; from tournament.services.matches import record; "
+            "from tournament.storage.store import Store; "
+            f"record(Store(sys.argv[1]), {far!r}, {move!r})"
+        )
+        subprocess.run([sys.executable, "-c", script, str(db)], check=True,
+                       timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+        ended = client.get("/", headers={"If-None-Match": again.headers["etag"]})
+        assert ended.status_code == 200
+        assert "Tavoli decisi: 1 su 15; in gioco: 14" in ended.text
+        far_table = client.get("/api").json()["tournament"]["tables"][trims.FIRST + 1]
+        assert far_table["decided"] and far_table["waiting"] == []
+        # "Where do I play?" for the far table's player: its state as the store has it.
+        mine = client.get("/", params={"player": far_moves[0]["by"]}).text
+        assert f'<section class="card done own" id="table-{trims.FIRST + 2}">' in mine
+
+
+def test_a_kept_rows_key_holds_a_message_whole_not_its_english_alone() -> None:
+    """Two rows whose messages read the same in English but are different messages (another id,
+    other params) are drawn apart: the Italian page says each its own (review of #27)."""
+    from engine.message import Msg
+    from tournament.web.trims import row_key
+
+    one = Msg("you must roll %(n)s dice", {"n": 2})
+    other = Msg("%(what)s", {"what": str(one)})
+    assert str(one) == str(other)
+    assert row_key({"expects": one}) != row_key({"expects": other})
+    assert row_key({"expects": one}) == row_key(
+        {"expects": Msg("you must roll %(n)s dice", {"n": 2})}
+    )

@@ -228,6 +228,9 @@ def test_a_queued_move_the_rules_refuse_stops_the_queue_and_the_later_ones_stay(
     assert "non tocca a" in refused and "(TEX-3)" in refused  # the reason, with its rule
     assert page.locator("#queue li.held").count() == 2  # the later ones kept, not sent
     expect(page.locator("#queue .count")).to_have_text("3 mosse in attesa di invio")
+    # The page drawn again as the match stands (a move typed on the older drawing would be
+    # refused as made at an older position: the referee had not seen the match as it is).
+    expect(page.locator('main form input[name="position"]').first).to_have_value("4")
     # The referee discards the refused move, records the right one, and sends the others again.
     press(page, 0, "Scarta")
     online_move(page, moves[4])
@@ -247,9 +250,17 @@ def test_a_second_phone_that_recorded_meanwhile_stops_the_queue(room: dict) -> N
     second = other.new_page()
     second.goto(room["url"] + table["link"])
     theirs = f"roll {table['seats'][0]} vowel E I"  # not the first phone's third move
+    link = room["url"] + table["link"]
+    kept = context.request.get(link).text()  # the page as drawn before the second phone's move
     online_move(second, theirs)
+    # The page's reload after the refusal shows that older drawing (as the copy kept shows it
+    # when the reload comes late on a loaded server, or the referee presses before it comes).
+    context.route(link, lambda route: route.fulfill(body=kept, content_type="text/html"))
     context.set_offline(False)
     expect(page.locator("#queue li.refused")).to_have_count(1, timeout=SENDING)
+    page.wait_for_load_state()
+    expect(page.locator('main form input[name="position"]').first).to_have_value("2")
+    context.unroute(link)
     assert "la partita è andata avanti" in page.locator("#queue li.refused").inner_text()
     assert page.locator("#queue li.held").count() == 4  # nothing more sent, everything kept
     assert stored(room["db"], table["match"]) == [*moves[:2], theirs]

@@ -7,11 +7,14 @@ the rows are read once and brought forward by the matches the events projected s
 an event of the tournament itself (a pairing, a withdrawal: it places matches in rounds and
 tables) reads them all again, as does a read model made again. Whichever process stored the
 events, they are seen once the read models hold them. Beside the rows: where a finished match's
-row last changed (what the standings stand on), and each row decoded once.
+row last changed (what the standings stand on), each row decoded once, and which matches each
+of the last steps touched (:func:`touched_since`: a page that keeps what it worked out of the
+rows works out again only what they touched).
 """
 
 from __future__ import annotations
 
+import itertools
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -35,10 +38,17 @@ class Mirror:
     mark: tuple[Any, ...] | None = None  # the event projected at ``at`` (readmodels.mark)
     decoded: dict[str, tuple[Row, dict[str, Any]]] = field(default_factory=dict)
     rounds: dict[int | None | str, list[str]] | None = None  # each round's numbers, in order
+    # Every row read afresh (the first look, the read models made again, the tournament's own
+    # event) begins another epoch; within one, the steps since: (position, numbers touched).
+    epoch: int = 0
+    log: tuple[tuple[int, frozenset[str]], ...] = ()
+    since: int = 0  # the log holds every step after this position (within the epoch)
 
 
 _mirrors: weakref.WeakKeyDictionary[Store, Mirror] = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
+_epochs = itertools.count(1)
+LOG = 256  # the steps a mirror remembers the numbers of
 
 
 def _all(db: Any) -> dict[str, Row]:
@@ -71,20 +81,39 @@ def mirrored(store: Store) -> Mirror:
         # The first look, or the read models made again (a store started over by another
         # process and projected again, to this position or past it: another event at ``at``).
         if kept is None or at < kept.at or readmodels.mark(db, kept.at) != kept.mark:
-            kept = _mirrors[store] = Mirror(at, at, _all(db), mark)
+            kept = _mirrors[store] = Mirror(at, at, _all(db), mark, epoch=next(_epochs), since=at)
             return kept
         since = "select distinct match from events where id > ? and id <= ?"
         touched = [row[0] for row in db.rows(since, [kept.at, at])]
         if None in touched:  # the tournament's own event: every row may have moved
             now = _all(db)
             numbers = set(now) | set(kept.rows)
+            epoch, log, after = next(_epochs), (), at
         else:
             now = {**kept.rows, **_some(db, touched)}
             numbers = set(touched)
+            epoch, log, after = kept.epoch, (*kept.log, (at, frozenset(numbers))), kept.since
+            if len(log) > LOG:
+                after, log = log[-LOG - 1][0], log[-LOG:]
         changed = any(_finished(kept.rows.get(n)) != _finished(now.get(n)) for n in numbers)
         decided = at if changed else kept.decided
-        kept = _mirrors[store] = Mirror(at, decided, now, mark, kept.decoded)
+        # (each round's numbers stay while no match is new and none changed its round)
+        same = kept.rounds is not None and all(
+            n in kept.rows and n in now and kept.rows[n][7] == now[n][7] for n in numbers
+        )
+        rounds = kept.rounds if same and epoch == kept.epoch else None
+        kept = _mirrors[store] = Mirror(
+            at, decided, now, mark, kept.decoded, rounds, epoch, log, after
+        )
         return kept
+
+
+def touched_since(mirror: Mirror, epoch: int, at: int) -> frozenset[str] | None:
+    """The numbers of the matches whose rows changed after position ``at`` of ``epoch`` (None:
+    not known, every row may have: another epoch, or a step older than the log)."""
+    if epoch != mirror.epoch or not mirror.since <= at <= mirror.at:
+        return None
+    return frozenset().union(*(numbers for step, numbers in mirror.log if step > at))
 
 
 def decoded(mirror: Mirror, number: str) -> dict[str, Any]:

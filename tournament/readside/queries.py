@@ -54,9 +54,21 @@ def round_rows(store: Store, number: int) -> dict[str, tuple[str, str, str | Non
     db = readmodels.current(store)
     if kept.kept(store):  # a server's: from the rows it keeps (#27)
         m = mirror.mirrored(store)
-        return {n: (n, *m.rows[n][3:6]) for n in mirror.in_round(m, number)}
+        return {n: outcome_row(m, n) for n in mirror.in_round(m, number)}
     rows = db.rows("select id, status, winners, points from matches where round = ?", [number])
     return {row[0]: row for row in rows}
+
+
+def kept_rows(store: Store) -> mirror.Mirror | None:
+    """The matches' rows a server keeps (:mod:`tournament.readside.mirror`), up to the last
+    stored event; None for a store that keeps none (a command line call)."""
+    readmodels.current(store)
+    return mirror.mirrored(store) if kept.kept(store) else None
+
+
+def outcome_row(m: mirror.Mirror, number: str) -> tuple[str, str, str | None, str | None]:
+    """A kept match's outcome columns as :func:`round_rows` gives them."""
+    return (number, *m.rows[number][3:6])
 
 
 def outcomes_of_rows(rows: Iterable[Sequence[Any]]) -> dict[str, Outcome | None]:
@@ -122,9 +134,23 @@ def outcome_of(store: Store) -> Callable[[str], Outcome | None]:
     return outcomes(store).get
 
 
-def standings(store: Store) -> list[dict[str, Any]]:
-    """The standings, best first, with their tie-break columns."""
-    return _rows(store, "select * from standings order by rank, player")
+STANDING_COLUMNS = readtables.COLUMNS["standings"]
+
+
+def standings(store: Store, top: int | None = None) -> list[dict[str, Any]]:
+    """The standings, best first, with their tie-break columns (``top``: the first so many
+    alone); read as tuples and made dicts at once (#27)."""
+    names = STANDING_COLUMNS
+    statement = f"select {', '.join(names)} from standings order by rank, player"
+    found = readmodels.database(store).rows(
+        *((statement,) if top is None else (f"{statement} limit ?", [top]))
+    )
+    return [dict(zip(names, row, strict=True)) for row in found]
+
+
+def ranked(store: Store) -> int:
+    """How many rows the standings have."""
+    return int(readmodels.database(store).rows("select count(*) from standings")[0][0])
 
 
 def standing(store: Store, player: str) -> dict[str, Any] | None:
@@ -147,17 +173,20 @@ def matches(
     round_number: int | None = None,
     outside_rounds: bool = False,
     player: str | None = None,
+    last: int | None = None,
 ) -> list[dict[str, Any]]:
     """The stored matches in number order (``status``: ``finished`` or ``in_progress``; in one
-    round, outside every round, or played by ``player``), their JSON columns decoded (a
-    server's rows are shared, never to be changed)."""
+    round, outside every round, or played by ``player``; ``last``: the last so many of them
+    alone), their JSON columns decoded (a server's rows are shared, never to be changed)."""
     if kept.kept(store) and player is None:  # a server's: from the rows it keeps (#27)
         m = mirror.mirrored(store)
         if round_number is not None and outside_rounds:
             return []
         chosen = None if outside_rounds else mirror.EVERY if round_number is None else round_number
-        kept_rows = (mirror.decoded(m, n) for n in mirror.in_round(m, chosen))
-        return [r for r in kept_rows if status is None or r["status"] == status]
+        numbers = mirror.in_round(m, chosen)
+        if status is not None:  # (by the row as stored: only those shown are decoded)
+            numbers = [n for n in numbers if m.rows[n][3] == status]
+        return [mirror.decoded(m, n) for n in numbers[-last if last else 0 :]]
     where: list[str] = []
     params: list[Any] = []
     if status is not None:
@@ -182,4 +211,14 @@ def matches(
     for r in rows:
         for key in JSON_COLUMNS:
             r[key] = orjson.loads(r[key]) if r[key] else None
-    return [r for r in rows if player is None or player in (r["players"] or [])]
+    found = [r for r in rows if player is None or player in (r["players"] or [])]
+    return found[-last if last else 0 :]
+
+
+def count_matches(store: Store, *, status: str, round_number: int) -> int:
+    """How many matches of a round have ``status``."""
+    if kept.kept(store):
+        m = mirror.mirrored(store)
+        return sum(1 for n in mirror.in_round(m, round_number) if m.rows[n][3] == status)
+    statement = "select count(*) from matches where status = ? and round = ?"
+    return int(readmodels.database(store).rows(statement, [status, round_number])[0][0])

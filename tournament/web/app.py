@@ -83,14 +83,15 @@ PAGES = {
         "now.html",
         lambda st: views.now(st.store),
         lambda r: "/api",
-        shape=Shape(trims.now_variant, trims.now_shown),  # a big round trimmed (#27)
+        # a big round trimmed, kept across the moves it does not show (#27)
+        shape=Shape(trims.now_variant, trims.now_shown, trims.now_part, trims.now_stamp),
     ),
     "standings": public(
         "standings.html",
         lambda st: views.standings(st.store),
         lambda r: "/api/standings",
         stamp=shown(views.standings_stamp),  # what it shows, not the store's position (#27)
-        shape=Shape(trims.standings_variant, trims.standings_shown),
+        shape=Shape(trims.standings_variant, trims.standings_shown, trims.standings_part),
     ),
     "round": public(
         "round.html",

@@ -20,7 +20,7 @@ def gather(store: Store) -> dict[str, Any]:
     info = views.now(store)
     info["standings"] = []
     if info["tournament"] is not None:
-        info["standings"] = views.standings(store)["rows"][:TOP]
+        info["standings"] = views.standings(store, top=TOP, last=1)["rows"]  # (the top alone)
     return info
 
 

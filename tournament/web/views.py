@@ -7,8 +7,8 @@ could read them on their phones.
 
 from __future__ import annotations
 
-import functools
-import weakref
+import threading
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from engine.errors import RuleViolation
 from engine.message import msg
 from tournament.domain import knockouts, views
 from tournament.domain.brackets import drawn_bracket
-from tournament.domain.results import table_result, table_state
+from tournament.domain.results import table_result
 from tournament.domain.rounds import unpaired
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
@@ -26,6 +26,7 @@ from tournament.services.audit import timeline
 from tournament.services.matches import lexicon_for, load, summary
 from tournament.services.stored import read_tournament
 from tournament.services.stores import Location, Store, normalise_number
+from tournament.web.roundstate import next_of, table_states, where_of
 
 
 class NotFound(Exception):
@@ -76,98 +77,44 @@ def now(store: Store) -> dict[str, Any]:
                     "game": g,
                     "match": n,
                     "events": waiting[n]["events"],
-                    "next": _next(store, n, waiting[n]["events"], t.created_on),
+                    "next": next_of(store, n, waiting[n]["events"], t.created_on),
                 }  # fmt: skip
                 for g, n in tb["matches"].items()
                 if n in waiting
             ]
         info["rounds"] = len(t.rounds)
-        info["where"] = where(info["tournament"]["tables"])
+        info["where"] = where_of(store, t, info["tournament"]["tables"])
     info["matches"] = queries.matches(store, outside_rounds=True)
     return info
 
 
-# Per store, each table's state as last worked out: (round, table, why) -> (what it stood on,
-# the state). A move at one table of a festival's 512 works out that table again (#27).
-_states: weakref.WeakKeyDictionary[Store, dict[tuple[int, int, bool], tuple[Any, Any]]]
-_states = weakref.WeakKeyDictionary()
-
-
-def table_states(store: Store, t: Tournament, number: int, why: bool = False) -> list[Any]:
-    """The tables of round ``number`` as :func:`table_state` gives them (``why``: with the
-    pairing's reasons), each worked out again only when the tournament or its matches' stored
-    outcomes moved; copies, for a page to add to."""
-    rows = queries.round_rows(store, number)
-    kept = _states.setdefault(store, {})
-    tables = []
-    for tb in views.paired(t, number).tables:
-        mine = tuple(rows.get(n) for n in tb.matches.values())
-        stands = (t.version, getattr(t, "head", None), mine)  # its chain head: its identity
-        hit = kept.get((number, tb.number, why))
-        if hit is None or hit[0] != stands:
-            known = queries.outcomes_of_rows(row for row in mine if row is not None)
-            hit = kept[(number, tb.number, why)] = (stands, table_state(t, tb, known.get, why=why))
-        tables.append(dict(hit[1]))
-    return tables
-
-
-def where(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Where each player of the round plays: by name (without regard to case or accents), their
-    table (or their bye)."""
-    seats = [{"player": p, "table": tb["table"], "bye": bool(tb.get("bye"))}
-             for tb in tables for p in tb["players"]]  # fmt: skip
-    return sorted(seats, key=lambda s: (name_key(s["player"]), s["player"]))
-
-
-@functools.lru_cache(maxsize=16384)
-def name_key(name: str) -> str:
-    """:func:`tournament.domain.names.key`, worked out once a name (a festival's index sorts a
-    thousand names on every move)."""
-    from tournament.domain.names import key
-
-    return key(name)
-
-
-# Per store, who acts next in a match at so many events (its log only grows: the number and
-# the count name what was stored): a move at one table of a festival's round loads one (#27).
-_nexts: weakref.WeakKeyDictionary[Store, dict[tuple[str, int, Any], list[dict[str, Any]]]]
-_nexts = weakref.WeakKeyDictionary()
-
-
-def _next(store: Store, number: str, events: int, created: Any) -> list[dict[str, Any]]:
-    """Who acts in a match in play, and what is expected of them (``created``: when the
-    tournament was created, so a tournament started over never shows the old one's)."""
-    kept = _nexts.setdefault(store, {})
-    hit = kept.get((number, events, created))
-    if hit is None:
-        try:
-            hit = list(summary(load(store, number))["next"])
-        except UserError:
-            hit = []
-        if len(kept) > 8192:  # (a festival's round in play is 2,560 matches)
-            kept.clear()
-        kept[(number, events, created)] = hit
-    return [dict(nx) for nx in hit]
-
-
-def standings(store: Store) -> dict[str, Any]:
-    """``/standings``: the standings and the results of the round in play."""
+def standings(store: Store, top: int | None = None, last: int | None = None) -> dict[str, Any]:
+    """``/standings``: the standings and the results of the round in play; ``top`` and ``last``:
+    the first rows and the last results alone (a phone's page of a festival: 50 rows, not a
+    thousand, #27), with how many there are in all (``_ranked``, ``_finished``)."""
     t = tournament_or_none(store)
     if t is None:
         raise NotFound(msg("there is no tournament in this database"))
-    last = views.last_round(t)
-    latest = []
-    if last is not None:
-        latest = queries.matches(store, status="finished", round_number=last.number)
+    current = views.last_round(t)
+    latest: list[dict[str, Any]] = []
+    finished = 0
+    if current is not None:
+        n = current.number
+        latest = queries.matches(store, status="finished", round_number=n, last=last)
+        finished = len(latest) if last is None else queries.count_matches(
+            store, status="finished", round_number=n)  # fmt: skip
     start = knockouts.first_round(t)
     # A Swiss with a cut, once its bracket is paired: its table first (#24).
     stage = day.swiss_stage(store) if start is not None and 1 < start <= len(t.rounds) else None
+    rows = queries.standings(store, top)
     return {
         "name": t.settings["name"],
-        "round": last.number if last is not None else None,
-        "rows": queries.standings(store),
+        "round": current.number if current is not None else None,
+        "rows": rows,
         "latest": latest,
         "swiss": {"round": stage[0], "rows": stage[1]} if stage else None,
+        "_ranked": len(rows) if top is None else queries.ranked(store),
+        "_finished": finished,
     }
 
 
@@ -280,30 +227,55 @@ def match(
 
     out = out_of(store, number)  # recorded in a table file meanwhile (#26)
     return {**info, "timeline": rows, "verified": verified, "problems": problems,
-            "_words": _in_words(loaded.replay, rows),
+            "_words": InWords(loaded.replay, rows),
             "_out": {lang: say(out, lang) for lang in ("it", "en")} if out else None}  # fmt: skip
 
 
-def _in_words(replay: Any, rows: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    """The timeline in the words of each language (the page's; the JSON keeps the notation)."""
+class InWords(Mapping[str, list[dict[str, Any]]]):
+    """The timeline in the words of each language (the page's; the JSON keeps the notation),
+    each worked out the first time a page of that language asks (a match's page is drawn in
+    one language at a time, its JSON twin in none: #27). The replay and the rows it stands on
+    are the gathered ones, never changed, so a language said later says the same."""
+
+    LANGS = ("it", "en")
+
+    def __init__(self, replay: Any, rows: list[dict[str, Any]]) -> None:
+        self.replay, self.rows = replay, rows
+        self.said: dict[str, list[dict[str, Any]]] = {}
+        self.lock = threading.Lock()
+
+    def __getitem__(self, lang: str) -> list[dict[str, Any]]:
+        if lang not in self.LANGS:
+            raise KeyError(lang)
+        with self.lock:
+            if lang not in self.said:
+                self.said[lang] = _in_words(self.replay, self.rows, lang)
+            return self.said[lang]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.LANGS)
+
+    def __len__(self) -> int:
+        return len(self.LANGS)
+
+
+def _in_words(replay: Any, rows: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """The timeline in the words of ``lang``."""
     from exports.eventlog import event_log
     from exports.i18n import say
     from exports.wording import best_play
 
-    return {
-        lang: [
-            {
-                "who": said.who,
-                "what": said.what,
-                "notes": said.notes,
-                "state": said.state,
-                "later": said.later,  # a later ruling's rewriting of it (#28)
-                "best": say(best_play(row["best"]), lang) if row["best"] else "",
-            }  # fmt: skip
-            for said, row in zip(event_log(replay, lang), rows, strict=True)
-        ]
-        for lang in ("it", "en")
-    }
+    return [
+        {
+            "who": said.who,
+            "what": said.what,
+            "notes": said.notes,
+            "state": said.state,
+            "later": said.later,  # a later ruling's rewriting of it (#28)
+            "best": say(best_play(row["best"]), lang) if row["best"] else "",
+        }  # fmt: skip
+        for said, row in zip(event_log(replay, lang), rows, strict=True)
+    ]
 
 
 def player(store: Store, name: str, season: Path | None = None) -> dict[str, Any]:

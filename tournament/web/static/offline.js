@@ -54,6 +54,12 @@
     render();
   }
 
+  // The latest position known of a match (positions only grow): drawn, or said by the server.
+  function newest(drawn, seen, made) {
+    var known = [drawn, seen].filter(function (p) { return typeof p === "number"; });
+    return known.length ? Math.max.apply(null, known) : made;
+  }
+
   function drawnAt(match) {
     var field = document.querySelector('main form input[name="match"][value="' + match + '"]');
     var at = field && field.form.querySelector('input[name="position"]');
@@ -142,6 +148,9 @@
       change(function (own) {
         own.forEach(function (e, i) {
           if (i === 0) { e.state = "refused"; e.reason = r.reason; } else e.state = "held";
+          // Where the server says the match is: a move sent again goes there, even when the
+          // page still shows an older position (its reload not yet done, or the copy kept).
+          if (e.match === head.match && typeof r.position === "number") e.seen = r.position;
         });
       });
       // The match as it is now, beside the moves kept (unless the link itself was refused:
@@ -306,7 +315,7 @@
           change(function (mineNow) {
             mineNow.forEach(function (x, j) {
               x.state = "waiting"; x.reason = null;
-              if (j === 0) x.at = drawnAt(x.match) === null ? x.at : drawnAt(x.match);
+              if (j === 0) x.at = newest(drawnAt(x.match), x.seen, x.at);
             });
           });
           flush(false);
