@@ -208,3 +208,18 @@ def test_the_collector_is_off_while_a_match_call_runs_and_on_again_after(tmp_pat
     assert collections("match", "roll", "M1", "giallo", "d6", "4", "5") == (0, "True")
     many, enabled = collections("--help")  # every command built, with the collector on
     assert enabled == "True" and many > 0
+
+
+def test_the_values_a_roll_imports_are_records_not_dataclasses() -> None:
+    """A dataclass generates code for each class as it is imported (~5-7M instructions each on a
+    roll, #27): the engine's replay, header and games' states are Records instead."""
+    from importlib import import_module
+
+    from engine.games import GAMES
+    from engine.header import Header
+    from engine.match import Replay
+    from engine.record import Record
+
+    states = [vars(import_module(f"engine.games.{name}")).get("State") for name in GAMES]
+    for cls in [Replay, Header, *(s for s in states if s is not None)]:
+        assert issubclass(cls, Record) and not hasattr(cls, "__dataclass_fields__"), cls
