@@ -88,7 +88,8 @@ def test_a_recording_call_imports_only_its_module_and_help_lists_everything(
 
 # What a recording call must not import (#15): each costs start-up and none is used to record a
 # move. The read path, the exports and their templates, the day's tournament, pairing, the word
-# list's trie, OpenSSL (hashlib), rich's console and the other command modules.
+# list's trie, OpenSSL (hashlib), rich's console, a PostgreSQL server's location (a dataclass,
+# #27) and the other command modules.
 NOT_FOR_A_ROLL = (
     "jinja2",
     "sqlite_utils",
@@ -102,6 +103,7 @@ NOT_FOR_A_ROLL = (
     "rich.console",
     "tournament.readside.reading",
     "tournament.readside.readmodels",
+    "tournament.storage.pgserver",
     "tournament.verify",
     "tournament.services.day",
     "tournament.services.effects",
