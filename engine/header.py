@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-from engine.dice import FaceSet
+from engine.dice import DEFAULT_FACES, FaceSet
 from engine.errors import BadHeader, MalformedEvent
 from engine.events import REFEREE
 from engine.jsontext import JsonError, check
+from engine.record import EMPTY, Record
 from engine.rules import revision
 
 FORMAT = "tournament-match/1"
 
 
-@dataclass(frozen=True)
-class Header:
+class Header(Record):
     """Who plays which game, with which dice, words and rule switches."""
 
     game: str
     players: tuple[str, ...]
     outside: tuple[str, ...] = ()
-    variants: Mapping[str, Any] = field(default_factory=dict)
-    dice: FaceSet = field(default_factory=lambda: FaceSet.from_header(None))
+    variants: Mapping[str, Any] = EMPTY
+    dice: FaceSet = DEFAULT_FACES  # (a Record: one value shared, as nothing can change it)
     lexicon: Mapping[str, str] | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)  # game fields: start, deck ...
+    options: Mapping[str, Any] = EMPTY  # game fields: start, deck ...
     # The revision of the rules the match is played under (engine.rules), when the header says;
     # None: the replay decides (``Replay.start``'s ``rules``, else the current revision).
     rules: int | None = None

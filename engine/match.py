@@ -19,7 +19,6 @@ logged ``out`` or ``end`` held against what the replay derives (:mod:`engine.der
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.derived import logged_end, logged_out
@@ -54,6 +53,7 @@ from engine.games.contract import Game
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import msg
+from engine.record import EMPTY, Record
 from engine.refusals import refused
 from engine.rules import CURRENT, revision
 from engine.rulings import (
@@ -69,8 +69,7 @@ from engine.rulings import (
 _NOT_PLAYED = (Void, Ruling, Out, End, DiceCommit, DiceReveal)
 
 
-@dataclass(frozen=True)
-class Replay:
+class Replay(Record):
     """The state of a match after the events so far (positions count from 1)."""
 
     header: Header
@@ -83,7 +82,7 @@ class Replay:
     logged_end: Outcome | None = None  # the outcome the log's last standing ``end`` records
     dice_commit_at: int | None = None  # position of the digital dice's sealed seed
     dice_reveal_at: int | None = None  # position of its reveal
-    rulings: Mapping[int, bool] = field(default_factory=dict)  # position -> accepted
+    rulings: Mapping[int, bool] = EMPTY  # position -> accepted
     revision: int = CURRENT  # the revision of the rules the match is replayed under
 
     @classmethod

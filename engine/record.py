@@ -82,3 +82,21 @@ class Record:
     def __repr__(self) -> str:
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in self._fields)
         return f"{type(self).__name__}({shown})"
+
+
+class _EmptyMap(dict[Any, Any]):
+    """An empty dict that refuses to be filled: the shared default of a Record's mapping field,
+    where a dataclass would have ``field(default_factory=dict)`` (a Record has no factories).
+    It reads, compares, prints and writes as JSON as ``{}``; the engine never fills a value's
+    mapping in place (it makes a new one), and were anything to try, this says so."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a Record's default mapping is shared and cannot be changed")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    update = setdefault = pop = popitem = clear = _refuse
+
+
+EMPTY: Any = _EmptyMap()  # a Mapping default shared by every Record that leaves it out

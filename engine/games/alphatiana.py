@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from engine.dice import check_roll
 from engine.errors import BadHeader, MalformedEvent, NotAllowedNow, NotYourTurn, RuleViolation
@@ -23,6 +22,7 @@ from engine.games.base import (
 from engine.games.contract import About, Hint
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.record import EMPTY, Record
 from engine.refusals import doing, untimed
 from engine.rules import CURRENT
 
@@ -42,12 +42,11 @@ MAX_THROWS = 5  # ALP-3
 FIVE: tuple[tuple[str, int], ...] = (("d6", HAND),)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     attacker: str | None  # None during a roll-off (ALP-2)
     damage: Mapping[str, int]
-    rolloff: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    rolloff: Mapping[str, tuple[int, ...]] = EMPTY
     hand: tuple[int, ...] = ()  # the attack as it stands
     last_throw: tuple[int, ...] = ()  # the dice thrown in the last throw
     throws: int = 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.dice import face_letters
@@ -28,6 +27,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
+from engine.record import Record
 from engine.refusals import choosing_nothing
 from engine.rules import CURRENT
 from engine.text import fold
@@ -51,8 +51,7 @@ Slot = frozenset[str]
 JOLLY_SLOT: Slot = frozenset("*")
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     current: str
     owed: Due = BASE

@@ -36,16 +36,17 @@ _FIELD_NAMES: dict[type, frozenset[str]] = {}
 
 
 def replace(value: _Value, /, **changes: Any) -> _Value:
-    """``dataclasses.replace`` for the engine's frozen values (the games' states, the replay):
+    """``dataclasses.replace`` for the engine's frozen values (the games' states, the replay;
+    Records, or dataclasses):
     the copy takes the value's fields as they are and then the changes, without running the
     generated ``__init__`` again field by field (the replay makes one or two per event).
 
-    These dataclasses have no ``__post_init__`` and no field that ``__init__`` leaves out, so
+    These values have no ``__post_init__`` and no field that ``__init__`` leaves out, so
     the copy is the one ``dataclasses.replace`` makes; an unknown field is refused as there.
     """
     cls = type(value)
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
+    names = cls._names if isinstance(value, Record) else _FIELD_NAMES.get(cls)
+    if names is None:  # a dataclass (the engine's own values are Records, #27)
         names = _FIELD_NAMES[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
     if not names.issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field {min(set(changes) - names)!r}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -30,6 +29,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
+from engine.record import EMPTY, Record
 from engine.rules import CURRENT
 
 ABOUT = About(
@@ -43,12 +43,11 @@ ABOUT = About(
 )
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     owed: Mapping[str, Due]
     current: str
-    ships: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    ships: Mapping[str, tuple[int, ...]] = EMPTY
     rolled: tuple[int, ...] | None = None
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()

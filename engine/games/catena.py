@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from string import ascii_lowercase
 from typing import Any
 
@@ -28,6 +27,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg, nmsg
+from engine.record import EMPTY, Record
 from engine.refusals import choosing_nothing
 from engine.rules import CURRENT
 from engine.text import fold
@@ -45,21 +45,19 @@ LENGTH = 4
 ANCHOR_DICE: Due = (("consonant", 1), ("vowel", 1))
 
 
-@dataclass(frozen=True)
-class Anchor:
+class Anchor(Record):
     """One anchor player's dice and word (CAT-1)."""
 
-    faces: Mapping[str, str] = field(default_factory=dict)  # die -> face
-    chosen: Mapping[str, str] = field(default_factory=dict)  # die -> letter chosen on U/A, U/O
+    faces: Mapping[str, str] = EMPTY  # die -> face
+    chosen: Mapping[str, str] = EMPTY  # die -> letter chosen on U/A, U/O
     word: str | None = None
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     owed: Mapping[str, Due]
     anchors: Mapping[str, Anchor]
-    chains: Mapping[str, int | None] = field(default_factory=dict)  # length of a valid chain
+    chains: Mapping[str, int | None] = EMPTY  # length of a valid chain
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
 

@@ -10,7 +10,6 @@ shown to the referee, whose ruling on the guess decides.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.decks import WORD_KINDS, Card, deck_from_header
@@ -34,6 +33,7 @@ from engine.games.morra import decide, following, morra, morra_order, why_no_rul
 from engine.games.parola_computer import computer_move  # noqa: F401 (its computer player)
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.record import EMPTY, Record
 from engine.rules import CURRENT
 from engine.text import fold
 
@@ -54,8 +54,7 @@ TABLE = "table"
 SILENT_ROUNDS_TO_FINAL = 3  # PN-5
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(Record):
     """A guess waiting for its answer."""
 
     guesser: str
@@ -65,12 +64,11 @@ class Pending:
     verdict: bool | None  # the referee's ruling on the guess, if any (REF-1)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     deck: Mapping[str, Card]
-    cards: Mapping[str, str] = field(default_factory=dict)  # player or "table" -> card id
-    seals: Mapping[str, str] = field(default_factory=dict)
+    cards: Mapping[str, str] = EMPTY  # player or "table" -> card id
+    seals: Mapping[str, str] = EMPTY
     current: str | None = None  # whose guess it is; None until the start (PN-4)
     pending: Pending | None = None
     round_guessed: frozenset[str] = frozenset()
@@ -79,7 +77,7 @@ class State:
     hints_owed: frozenset[str] = frozenset()
     answers: tuple[AnswerGiven, ...] = ()  # checked when the word is revealed (PN-4)
     hints: tuple[HintGiven, ...] = ()  # checked likewise (PN-5)
-    revealed: Mapping[str, str] = field(default_factory=dict)
+    revealed: Mapping[str, str] = EMPTY
     tied: tuple[str, ...] = ()  # the players still in after the final Morra, when more than one
     winners: tuple[str, ...] = ()
     out: tuple[OutRecord, ...] = ()

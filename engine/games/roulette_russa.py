@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from engine.dice import face_letters
@@ -26,6 +25,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
+from engine.record import Record
 from engine.rules import CURRENT
 from engine.text import consonants, fold
 
@@ -41,8 +41,7 @@ ABOUT = About(
 ONE = (("consonant", 1),)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     current: str
     consonants: tuple[tuple[str, str], ...] = ()  # (letter, who rolled it), in play

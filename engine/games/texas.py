@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.dice import face_letters
@@ -30,6 +29,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
+from engine.record import EMPTY, Record
 from engine.rules import CURRENT
 from engine.text import fold
 
@@ -47,15 +47,14 @@ FIRST_ROUND: Due = (("vowel", 2),)
 LATER_ROUND: Due = (("consonant", 1), ("vowel", 1))
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     owed: Mapping[str, Due]  # the personal consonants (TEX-1)
     round: int = 1
     common_owed: Due = FIRST_ROUND
-    personal: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    personal: Mapping[str, tuple[str, ...]] = EMPTY
     common: tuple[str, ...] = ()
-    scores: Mapping[str, tuple[int, ...]] = field(default_factory=dict)  # per round written
+    scores: Mapping[str, tuple[int, ...]] = EMPTY  # per round written
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
 

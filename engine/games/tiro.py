@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -27,6 +26,7 @@ from engine.games.contract import About, Clock, Seat
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
+from engine.record import EMPTY, Record
 from engine.rules import CURRENT
 
 ABOUT = About(
@@ -42,15 +42,12 @@ OPEN = ("expression", "pass", "timeout")
 TARGET = (("d20", 1),)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     owed: Mapping[str, Due]
-    dice: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+    dice: Mapping[str, tuple[int, ...]] = EMPTY
     target: int | None = None
-    shots: Mapping[str, tuple[int, int, int] | None] = field(
-        default_factory=dict
-    )  # key of a hit, or None
+    shots: Mapping[str, tuple[int, int, int] | None] = EMPTY  # key of a hit, or None
     out: tuple[OutRecord, ...] = ()
     notes: tuple[Note, ...] = ()
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from engine.errors import MalformedEvent
 from engine.events import Bet, Event, Roll, Timeout
@@ -23,6 +22,7 @@ from engine.games.base import (
 from engine.games.contract import About, Clock
 from engine.header import Header
 from engine.message import Msg, msg
+from engine.record import Record
 from engine.rules import CURRENT
 
 ABOUT = About(
@@ -38,8 +38,7 @@ CALLS = ("up", "down")
 THREE = (("d6", 3),)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     current: str
     stage: str = "first"  # first (the challenger's roll), bet, roll

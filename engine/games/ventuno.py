@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.errors import RuleViolation
 from engine.events import Choose, Event, Roll, Timeout
 from engine.games.base import (
@@ -22,6 +20,7 @@ from engine.games.base import (
 from engine.games.contract import About, Clock
 from engine.header import Header
 from engine.message import Msg, either, msg
+from engine.record import Record
 from engine.rules import CURRENT
 
 ABOUT = About(
@@ -37,8 +36,7 @@ TARGET = 21
 TWO = (("d6", 2),)
 
 
-@dataclass(frozen=True)
-class State:
+class State(Record):
     header: Header
     current: str
     total: int = 0

@@ -88,7 +88,8 @@ def test_a_recording_call_imports_only_its_module_and_help_lists_everything(
 
 # What a recording call must not import (#15): each costs start-up and none is used to record a
 # move. The read path, the exports and their templates, the day's tournament, pairing, the word
-# list's trie, OpenSSL (hashlib), rich's console and the other command modules.
+# list's trie, OpenSSL (hashlib), rich's console, a PostgreSQL server's location (a dataclass,
+# #27) and the other command modules.
 NOT_FOR_A_ROLL = (
     "jinja2",
     "sqlite_utils",
@@ -102,6 +103,7 @@ NOT_FOR_A_ROLL = (
     "rich.console",
     "tournament.readside.reading",
     "tournament.readside.readmodels",
+    "tournament.storage.pgserver",
     "tournament.verify",
     "tournament.services.day",
     "tournament.services.effects",
@@ -215,3 +217,18 @@ def test_the_collector_is_off_while_a_match_call_runs_and_on_again_after(tmp_pat
     for long in (["match", "import", str(log)], ["match", "list"]):
         many, enabled = collections(*long)
         assert enabled == "True" and many > 0, long
+
+
+def test_the_values_a_roll_imports_are_records_not_dataclasses() -> None:
+    """A dataclass generates code for each class as it is imported (~5-7M instructions each on a
+    roll, #27): the engine's replay, header and games' states are Records instead."""
+    from importlib import import_module
+
+    from engine.games import GAMES
+    from engine.header import Header
+    from engine.match import Replay
+    from engine.record import Record
+
+    states = [vars(import_module(f"engine.games.{name}")).get("State") for name in GAMES]
+    for cls in [Replay, Header, *(s for s in states if s is not None)]:
+        assert issubclass(cls, Record) and not hasattr(cls, "__dataclass_fields__"), cls

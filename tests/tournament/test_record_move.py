@@ -79,3 +79,27 @@ def test_two_phones_writing_at_once_one_is_refused(tmp_path: Path) -> None:
     with pytest.raises(Refused, match="^the match changed since you looked: M1 was written to"):
         record_move(first, "M1", "seal giallo", expected_position=3, sealer=meanwhile)
     assert [e.by for e in load(Store(db), "M1").replay.events[3:]] == ["blu"]
+
+
+def test_a_move_from_the_command_line_reads_its_match_once(
+    tiro: tuple[Path, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """record_correction reads the match to tell whether the move may correct a closed round,
+    and records the move on the aggregate it read: not read a second time (#27)."""
+    from tournament.services.corrections import record_correction
+
+    _, store = tiro
+    reads: list[str] = []
+    get_match = Store.get_match
+
+    def counted(self: Store, number: str) -> object:
+        reads.append(number)
+        return get_match(self, number)
+
+    monkeypatch.setattr(Store, "get_match", counted)
+    done = record_correction(store, "m1", "roll blu d6 5 4 2 1", confirmed=False)
+    assert [e.by for e in done.stored] == ["blu"] and done.loaded.replay.position == 1
+    assert len(reads) == 1
+    reads.clear()  # a void asks no read to tell: it is read once, to record it
+    done = record_correction(store, "M1", "void 1 a slip", confirmed=False)
+    assert done.loaded.replay.position == 2 and len(reads) == 1

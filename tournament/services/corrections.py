@@ -31,9 +31,10 @@ from engine.notation import NotationError, parse, read
 from engine.notation import format as notation
 from tournament.domain.names import registered
 from tournament.errors import Refused
+from tournament.readside import kept
 from tournament.services.matches import Loaded, load, record, refusal
 from tournament.services.play import record_move
-from tournament.storage.store import Store
+from tournament.storage.store import Match, Store, normalise_number
 
 if TYPE_CHECKING:
     from tournament.domain.tournaments import Tournament
@@ -158,9 +159,10 @@ def record_correction(
     ``expected_position`` is the position the writer saw (a preview's, once confirmed): when
     the match has moved on since, nothing is stored. ``reveal``: as
     :func:`tournament.services.play.record_move` (the console reveals after its undo)."""
-    place = _place(store, number) if _may_correct(store, number, move) else None
+    may, read_match = _may_correct(store, number, move)
+    place = _place(store, number) if may else None
     if place is None or not _closed(*place):
-        stored = _store(store, number, move, lexicon, expected_position, sealer, reveal)
+        stored = _store(store, number, move, lexicon, expected_position, sealer, reveal, read_match)
         return Recorded(None, *stored)
     preview = preview_move(store, number, move, lexicon, sealer=sealer)
     if not confirmed:
@@ -176,19 +178,21 @@ def _closed(t: Tournament, round_number: int) -> bool:
     return views.paired(t, round_number).closed
 
 
-def _may_correct(store: Store, number: str, move: str | Event) -> bool:
+def _may_correct(store: Store, number: str, move: str | Event) -> tuple[bool, Match | None]:
     """Whether the move may be a correction of a closed round: a ruling or a void, or any move
-    on a match that has ended once (a closed round's tables were decided when it closed)."""
+    on a match that has ended once (a closed round's tables were decided when it closed); and
+    the match's aggregate when it was read to tell, for recording the move without reading it
+    again (#27)."""
     if isinstance(move, (Ruling, Void)):
-        return True
+        return True, None
     if isinstance(move, str):
         try:
             if read(move).kind in ("ruling", "void"):
-                return True
+                return True, None
         except NotationError:
-            return False  # not a move at all: recording it refuses it in one sentence
-    lines = store.get_match(number).lines
-    return any(orjson.loads(line).get("type") == "end" for line in lines)
+            return False, None  # not a move at all: recording it refuses it in one sentence
+    match = kept.match_to_write(store, normalise_number(number))
+    return any(orjson.loads(line).get("type") == "end" for line in match.lines), match
 
 
 def _read(
@@ -214,14 +218,23 @@ def _store(
     expected_position: int | None,
     sealer: Callable[[str], str] | None,
     reveal: bool,
+    read_match: Match | None = None,
 ) -> tuple[Loaded, list[Event]]:
+    """Record the move (``read_match``: the match's aggregate already read for it, if any)."""
     if not isinstance(move, str) and expected_position is not None:
         move = notation(move)  # the position checked as for a move in the notation
     if isinstance(move, str):
         return record_move(
-            store, number, move, lexicon, expected_position, sealer=sealer, reveal=reveal
+            store,
+            number,
+            move,
+            lexicon,
+            expected_position,
+            sealer=sealer,
+            reveal=reveal,
+            read_match=read_match,
         )
-    return record(store, number, move, lexicon)
+    return record(store, number, move, lexicon, read_match=read_match)
 
 
 def _place(store: Store, number: str) -> tuple[Tournament, int] | None:

@@ -39,13 +39,23 @@ class Loaded(Record):  # a Record, not a dataclass: no code generated at start-u
 
 
 def load(
-    store: Store, number: str, lexicon_path: str | None = None, *, write: bool = False
+    store: Store,
+    number: str,
+    lexicon_path: str | None = None,
+    *,
+    write: bool = False,
+    read_match: Match | None = None,
 ) -> Loaded:
     """Read a stored match and replay it: read in one query (:mod:`tournament.readside.reading`),
-    or, to ``write`` to it, as its aggregate."""
+    or, to ``write`` to it, as its aggregate (``read_match``, when the caller has just read it
+    with :func:`tournament.readside.kept.match_to_write`: not read twice, #27)."""
     if write:
         # A server takes the aggregate its last write to the match left, brought forward (#27).
-        match: Match | StoredMatch = kept.match_to_write(store, normalise_number(number))
+        match: Match | StoredMatch = (
+            kept.match_to_write(store, normalise_number(number))
+            if read_match is None
+            else read_match
+        )
         holds.check(store, [match])  # its table out in a table file (#26): said before any rule
     else:
         from tournament.readside.reading import read_match  # not imported by a recording call (#15)
@@ -209,14 +219,19 @@ def _went_on(store: Store, log: MatchLog) -> Match | None:
 
 
 def record(
-    store: Store, number: str, obj: dict[str, Any] | Event, lexicon_path: str | None = None
+    store: Store,
+    number: str,
+    obj: dict[str, Any] | Event,
+    lexicon_path: str | None = None,
+    *,
+    read_match: Match | None = None,
 ) -> tuple[Loaded, list[Event]]:
     """Check one input event (its JSON object, or the event) against the replay and store it
-    with the derived events it implies.
+    with the derived events it implies (``read_match``: as :func:`load`).
 
     Returns the match after the event and the events stored (the input first).
     """
-    loaded = load(store, number, lexicon_path, write=True)
+    loaded = load(store, number, lexicon_path, write=True, read_match=read_match)
     event = obj if isinstance(obj, Record) else parsed(obj)
     return _store_event(store, loaded, event, lexicon_path=lexicon_path)
 
@@ -231,6 +246,7 @@ def record_move(
     seed: str | None = None,
     sealer: Callable[[str], str] | None = None,
     reveal: bool = False,
+    read_match: Match | None = None,
 ) -> tuple[Loaded, list[Event]]:
     """Read one move in the notation (:mod:`engine.notation`) against the stored match and
     record it as :func:`record` does.
@@ -239,9 +255,10 @@ def record_move(
     (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
     digital dice and hidden words (see :func:`engine.notation.parse`); with ``reveal``, a move
     that ends a match whose dice are sealed reveals the ``seed`` in the same transaction
-    (the front ends record through :func:`tournament.services.play.record_move`).
+    (the front ends record through :func:`tournament.services.play.record_move`). ``read_match``:
+    as :func:`load`.
     """
-    loaded = load(store, number, lexicon_path, write=True)
+    loaded = load(store, number, lexicon_path, write=True, read_match=read_match)
     now = loaded.replay.position
     if expected_position is not None and now != expected_position:
         raise _changed(

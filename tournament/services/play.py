@@ -62,6 +62,7 @@ def record_move(
     *,
     sealer: Callable[[str], str] | None = None,
     reveal: bool = True,
+    read_match: Match | None = None,
 ) -> tuple[Loaded, list[Event]]:
     """Record one move of the notation with the derived events it implies; returns the match
     after it and the events stored.
@@ -81,6 +82,7 @@ def record_move(
         seed=dice.seed(store, normalise_number(number)),
         sealer=sealer,
         reveal=reveal,
+        read_match=read_match,  # the aggregate the caller read for it (#27)
     )
 
 

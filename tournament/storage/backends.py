@@ -7,8 +7,10 @@ and the demo look at before (or instead of) opening a :class:`tournament.storage
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from tournament.storage.locations import Location, PostgresServer, require_driver
+if TYPE_CHECKING:
+    from tournament.storage.locations import Location
 
 Row = tuple[str, int, str, bytes]  # aggregate id (hex), version, topic, state
 
@@ -16,9 +18,11 @@ Row = tuple[str, int, str, bytes]  # aggregate id (hex), version, topic, state
 def holds_store(where: Location) -> bool:
     """Whether the location holds a tournament store (False: nothing yet; one sentence for
     anything else there, or for a server that cannot be reached)."""
-    if isinstance(where, PostgresServer):
-        require_driver()
+    if where.is_server:
         from tournament.storage import postgres
+        from tournament.storage.pgserver import require_driver
+
+        require_driver()
 
         return postgres.inspect(where)
     from tournament.storage import sqlitefile
@@ -32,7 +36,7 @@ def scan(where: Location, what: str = "events", aggregate: str | None = None) ->
 
     Read only: a file is opened ``mode=ro``, a server's rows are streamed in one transaction.
     """
-    if isinstance(where, PostgresServer):
+    if where.is_server:
         from tournament.storage import postgres
 
         yield from postgres.scan(where, what, aggregate)

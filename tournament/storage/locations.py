@@ -6,24 +6,25 @@ a :class:`Location`, which gives eventsourcing the settings of its own persisten
 (``eventsourcing.sqlite`` or ``eventsourcing.postgres``) and says, in any message, where the
 store is without ever showing a password.
 
-Only values here: the backends (:mod:`.sqlitefile`, :mod:`.postgres`) build on them, and
-:mod:`.backends` asks a location what it holds (whether a store is there, its stored rows).
+Only values here (a server's in :mod:`.pgserver`): the backends (:mod:`.sqlitefile`,
+:mod:`.postgres`) build on them, and :mod:`.backends` asks a location what it holds (whether a
+store is there, its stored rows).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from engine.message import msg
 from engine.record import Record
 
+if TYPE_CHECKING:
+    from tournament.storage.pgserver import PostgresServer
+
 SCHEMES = ("postgresql://", "postgres://")
-INSTALL = "pip install 'tournament[postgres]'"
 
 
 def _error(message: str) -> Exception:
@@ -67,63 +68,20 @@ class SqliteFile(Record):  # a Record, not a dataclass: no code generated at sta
         return self.path.resolve().parent / "exports-out"
 
 
-@dataclass(frozen=True)  # a dataclass: callers copy it with dataclasses.replace
-class PostgresServer:
-    """A database on a PostgreSQL server (one schema of it)."""
-
-    host: str
-    port: str
-    dbname: str
-    user: str
-    password: str = field(repr=False)
-    schema: str = "public"
-    is_server = True
-
-    def __str__(self) -> str:
-        """The URL without its password: what every message shows."""
-        schema = f"?schema={self.schema}" if self.schema != "public" else ""
-        return f"postgresql://{self.user}@{self.host}:{self.port}/{self.dbname}{schema}"
-
-    def env(self) -> dict[str, str]:
-        """eventsourcing's PostgreSQL settings (its own POSTGRES_* variables tune the rest)."""
-        require_driver()
-        return {
-            "PERSISTENCE_MODULE": "tournament.storage.postgres:Factory",
-            "POSTGRES_DBNAME": self.dbname,
-            "POSTGRES_HOST": self.host,
-            "POSTGRES_PORT": self.port,
-            "POSTGRES_USER": self.user,
-            "POSTGRES_PASSWORD": self.password,
-            "POSTGRES_SCHEMA": self.schema,
-            # A command line call needs one connection; a web server may raise these.
-            "POSTGRES_POOL_SIZE": os.environ.get("POSTGRES_POOL_SIZE", "1"),
-            "POSTGRES_MAX_OVERFLOW": os.environ.get("POSTGRES_MAX_OVERFLOW", "4"),
-            "POSTGRES_CONNECT_TIMEOUT": os.environ.get("POSTGRES_CONNECT_TIMEOUT", "10"),
-        }
-
-    def conninfo(self) -> dict[str, str]:
-        """Keyword arguments of ``psycopg.connect``."""
-        return {
-            "host": self.host,
-            "port": self.port,
-            "dbname": self.dbname,
-            "user": self.user,
-            "password": self.password,
-        }
-
-    def redact(self, text: str) -> str:
-        """A message with the password taken out (a driver's error may quote its input)."""
-        return text.replace(self.password, "***") if self.password else text
-
-    def full_name(self) -> str:
-        return str(self)
-
-    def exports_folder(self) -> Path:
-        """Where the demo writes its printable files: the current folder (the server has none)."""
-        return Path.cwd() / "exports-out"
+# A server's location is a class of its own module, imported only for a postgresql:// URL: it
+# is a dataclass (callers copy it with dataclasses.replace), whose generated code a command on
+# an SQLite file would pay at every start (#27).
+Location: TypeAlias = "SqliteFile | PostgresServer"
 
 
-Location = SqliteFile | PostgresServer
+def __getattr__(name: str) -> Any:
+    """``PostgresServer`` (and ``require_driver``), still importable from here, as they were:
+    imported as they are asked for (:mod:`.pgserver`)."""
+    if name in ("PostgresServer", "require_driver", "INSTALL"):
+        from tournament.storage import pgserver
+
+        return getattr(pgserver, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def close(store: Any) -> None:
@@ -144,18 +102,6 @@ def close_reads(store: Any) -> None:
         dbs.close()
 
 
-def require_driver() -> None:
-    """A PostgreSQL URL needs the ``postgres`` extra (psycopg 3 and its pool): say how to get it."""
-    if not all(importlib.util.find_spec(name) for name in ("psycopg", "psycopg_pool")):
-        raise _error(
-            msg(
-                "a postgresql:// database needs the PostgreSQL support, which is not installed: "
-                "%(install)s (psycopg 3 with its pool)",
-                install=INSTALL,
-            )
-        )
-
-
 def locate(db: str | Path | Location) -> Location:
     """The store ``--db`` names: a PostgreSQL URL, or else a file path.
 
@@ -167,8 +113,8 @@ def locate(db: str | Path | Location) -> Location:
     >>> locate("postgresql://club:secret@db.example/torneo").port
     '5432'
     """
-    if isinstance(db, SqliteFile | PostgresServer):
-        return db
+    if isinstance(db, SqliteFile) or getattr(db, "is_server", False) is True:
+        return db  # (a PostgresServer: its class is imported only below)
     if not is_url(db):
         return SqliteFile(Path(db))
     text = str(db)
@@ -199,6 +145,8 @@ def locate(db: str | Path | Location) -> Location:
         )
     if not schema.replace("_", "").isalnum():
         raise _error(msg("%(schema)r is not a schema name (letters, digits and _)", schema=schema))
+    from tournament.storage.pgserver import PostgresServer
+
     return PostgresServer(
         host=host,
         port=port,
