@@ -134,6 +134,7 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
     html = record(client, table, "", "text", text="expr blu (5+4+2):1")
     assert "fine: vince giallo" in html  # what was stored, in the page's language
     assert client.get("/api/matches/M1").json()["winners"] == ["giallo"]
+    assert "Vincitore: <b>giallo</b>" in client.get("/matches/M1").text  # one: said as one
     # A match of another table is not this token's to write.
     r = client.post(
         f"{table}/record",
