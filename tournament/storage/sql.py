@@ -140,6 +140,7 @@ class PostgresSQL(ReadDB):
         self.conn, self.schema = conn, schema
         self._errors = psycopg.errors
         self._tuple_row = tuple_row  # a pooled connection of eventsourcing's gives dicts
+        self._idle = psycopg.pq.TransactionStatus.IDLE
         self.seen = set() if seen is None else seen  # tables seen there (shared by a store's)
 
     def _text(self, statement: str) -> str:
@@ -155,14 +156,22 @@ class PostgresSQL(ReadDB):
 
     def query(self, statement: str, params: Sequence[Any] = ()) -> Iterator[dict[str, Any]]:
         with self.conn.cursor(row_factory=self._tuple_row) as cursor:
-            cursor.execute(self._text(statement), params)
+            try:
+                cursor.execute(self._text(statement), params)
+            except self._errors.UndefinedTable:
+                self.seen.clear()
+                raise
             names = [d.name for d in cursor.description or ()]
             found = cursor.fetchall()
         for row in found:
             yield dict(zip(names, row, strict=True))
 
     def run(self, statement: str, params: Sequence[Any] = ()) -> None:
-        self.conn.execute(self._text(statement), params)
+        try:
+            self.conn.execute(self._text(statement), params)
+        except self._errors.UndefinedTable:
+            self.seen.clear()
+            raise
 
     def run_many(self, statement: str, rows: Iterable[Sequence[Any]]) -> None:
         with self.conn.cursor() as cursor:
@@ -191,15 +200,19 @@ class PostgresSQL(ReadDB):
         return Tables(self)
 
     def listed(self) -> set[str]:
-        """The schema's tables, asked of the server (one round trip)."""
+        """The schema's tables, asked of the server (one round trip); kept as seen only when
+        asked outside a transaction (inside one, the tables it is making are not there yet for
+        anyone else, and may never be: a rollback)."""
+        idle = self.conn.info.transaction_status == self._idle
         rows = self.rows(
             "select relname from pg_class c join pg_namespace n on n.oid = c.relnamespace "
             "where n.nspname = ? and c.relkind in ('r', 'p')",
             [self.schema],
         )
         found = {r[0] for r in rows}
-        self.seen.clear()
-        self.seen.update(found)
+        if idle:
+            self.seen.clear()
+            self.seen.update(found)
         return found
 
     def drop(self, name: str) -> None:
