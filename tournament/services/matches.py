@@ -58,9 +58,9 @@ def load(
         )
         holds.check(store, [match])  # its table out in a table file (#26): said before any rule
     else:
-        from tournament.readside.reading import read_match  # not imported by a recording call (#15)
+        from tournament.readside import reading  # not imported by a recording call (#15)
 
-        match = read_match(store, number)
+        match = reading.read_match(store, number)
     return replayed(match, lexicon_path or store.lexicon, store)
 
 
