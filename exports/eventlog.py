@@ -29,21 +29,22 @@ class LogRow:
     later: str = ""  # the state as a later ruling or void made it, in words; "" when the same
 
 
-def states_as_they_stood(replay: Replay) -> list[Any]:
+def states_as_they_stood(replay: Replay) -> tuple[Any, ...]:
     """The state after each position as the log then stood (``[0]``: the start): a later
     ruling or void rewrites ``replay.history`` (REF-1, REF-2: it applies from the event it
-    names), never what the table saw at the time. The list is shared: read it, never change it."""
+    names), never what the table saw at the time. A tuple, shared by every caller."""
     if not any(isinstance(e, (Ruling, Void)) for e in replay.events):
-        return list(replay.history)  # nothing rewrites the past
+        return tuple(replay.history)  # nothing rewrites the past
     with _lock:  # (replayed once a replay: its timeline and its words in each language, #27)
         hit = _stood.get(id(replay))
         if hit is not None and hit[0]() is replay:
             return hit[1]
     again = Replay.start(replay.header, replay.lexicon, rules=replay.revision)
-    stood = [again.history[0]]
+    states = [again.history[0]]
     for event in replay.events:
         again = again.apply(event)
-        stood.append(again.history[-1])
+        states.append(again.history[-1])
+    stood = tuple(states)
     with _lock:
         _stood[id(replay)] = (weakref.ref(replay), stood)
         while len(_stood) > STOOD:
@@ -52,7 +53,7 @@ def states_as_they_stood(replay: Replay) -> list[Any]:
 
 
 STOOD = 64  # replays whose states as they stood are kept (never to be changed: read only)
-_stood: OrderedDict[int, tuple[weakref.ref[Replay], list[Any]]] = OrderedDict()
+_stood: OrderedDict[int, tuple[weakref.ref[Replay], tuple[Any, ...]]] = OrderedDict()
 _lock = threading.Lock()
 
 
