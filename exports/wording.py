@@ -336,8 +336,13 @@ def _sinkable(text: str) -> Msg | str:
 
 _BEST: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Msg]], ...] = (
     (
-        re.compile(r"^best: (?P<e>.+) \(key (?P<k>.+)\)$"),
-        lambda m: msg("best: %(expr)s (key %(key)s)", expr=m["e"], key=m["k"]),
+        # The solver's key (TIR-3: divisions, multiplications, subtractions) in the words a
+        # hit's own line uses, not as the bare triple it is compared by.
+        re.compile(r"^best: (?P<e>.+) \(key \((?P<d>\d+), (?P<m>\d+), (?P<s>\d+)\)\)$"),
+        lambda m: msg(
+            "best: %(expr)s (%(div)s div, %(mul)s mul, %(sub)s sub)",
+            expr=m["e"], div=int(m["d"]), mul=int(m["m"]), sub=int(m["s"]),
+        ),  # fmt: skip
     ),
     (re.compile(r"^the target was unreachable$"), lambda m: msg("the target was unreachable")),
     (

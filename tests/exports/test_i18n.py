@@ -335,3 +335,19 @@ def test_the_pairings_reasons_are_the_pairings_own_texts() -> None:
     assert pairing_reason(table, "it") == (
         "Rosa (3) - Nero (3): stesso punteggio; Rosa per primo: più in alto in classifica"
     )
+
+
+def test_a_tiro_best_play_counts_its_operations_in_words(tmp_path: Path) -> None:
+    """The audit's best expression (TIR-3) gives its divisions, multiplications and
+    subtractions as a hit's own line does, not the solver's bare key ``(2, 0, 0)``."""
+    import json
+
+    from exports.wording import best_play
+
+    db = tmp_path / "t.db"
+    ok(db, "match", "import", str(EXAMPLES / "tiro-seed.jsonl"))
+    best = json.loads(ok(db, "audit", "M1", "--json"))["timeline"][4]["best"]
+    assert best.endswith(" (key (2, 0, 0))")  # the engine's sentence, kept in the JSON
+    expr = best.removeprefix("best: ").removesuffix(" (key (2, 0, 0))")
+    assert say(best_play(best), "it") == f"migliore: {expr} (2 div., 0 molt., 0 sottr.)"
+    assert say(best_play(best), "en") == f"best: {expr} (2 div, 0 mul, 0 sub)"
