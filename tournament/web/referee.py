@@ -257,14 +257,17 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
     return found, form
 
 
-def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
+def _match_of_table(
+    store: Store, found: tuple[int, int], match: str, closed: bool = False
+) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)
-    and its round is open: the tournament as stored now (a writer asks in its turn, so that a
-    round closed since the link was looked up refuses the move, not the next one)."""
+    and its round is open (or ``closed`` too: a move stored before asked again): the tournament
+    as stored now (a writer asks in its turn, so that a round closed since the link was looked
+    up refuses the move, not the next one)."""
     t = views.current_tournament(store)
     round_number, table_number = found
     played = paired(t, round_number)
-    if played.closed:
+    if played.closed and not closed:
         raise Refused(
             msg("this table link has expired: round %(round)s is closed", round=round_number)
         )
