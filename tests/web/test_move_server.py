@@ -96,6 +96,7 @@ def test_a_json_move_answers_with_the_page_as_drawn_afresh(
                 "fields": {"kind": kind, "by": by, **fields}}  # fmt: skip
         r = client.post(f"{table}/move", json=body)
         assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+        assert r.headers["content-encoding"] == "gzip"  # (ISA-L's fastest level, #27)
         at, answered = r.json()["position"], r.json()["page"]
         assert r.json()["reason"] in answered  # said in it
         assert (f'data-at="{at}"' in answered) == (i < len(TIRO))  # (the last ends the match)

@@ -14,7 +14,6 @@ import pytest
 from starlette.testclient import TestClient
 
 from tournament.services import day
-
 from tournament.storage.store import Store
 
 from .conftest import GAMES, build, csrf, issue, log_in, paired, refresh, serve

@@ -243,7 +243,7 @@ def record_move(
     lexicon_path: str | None = None,
     expected_position: int | None = None,
     *,
-    seed: str | None = None,
+    seed: str | Callable[[], str | None] | None = None,
     sealer: Callable[[str], str] | None = None,
     reveal: bool = False,
     read_match: Match | None = None,
@@ -253,7 +253,8 @@ def record_move(
 
     ``expected_position`` is the position the writer saw: when the match has moved on since
     (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
-    digital dice and hidden words (see :func:`engine.notation.parse`); with ``reveal``, a move
+    digital dice and hidden words (see :func:`engine.notation.parse`; a ``seed`` to call is
+    asked only of a match whose dice are sealed, #27); with ``reveal``, a move
     that ends a match whose dice are sealed reveals the ``seed`` in the same transaction
     (the front ends record through :func:`tournament.services.play.record_move`). ``read_match``:
     as :func:`load`.
@@ -265,6 +266,8 @@ def record_move(
             loaded.match.number,
             msg("is at position %(now)s, not %(seen)s", now=now, seen=expected_position),
         )
+    if callable(seed):  # (a sealed match's own: an unsealed one has none to read)
+        seed = seed() if loaded.replay.dice_commit_at is not None else None
     try:
         event = parse(text, loaded.replay, seed=seed, sealer=sealer)
     except NotationError as e:

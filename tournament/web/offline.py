@@ -89,7 +89,9 @@ def position_of(
 
 
 def settled(
-    store: Store, found: tuple[int, int] | str, move: tuple[str, int, FormData],
+    store: Store,
+    found: tuple[int, int] | str,
+    move: tuple[str, int, FormData],
     lexicon: str | None,
 ) -> tuple[int | None, int | None]:
     """Where the match of a move that was not stored now stands (``None``: no match of the

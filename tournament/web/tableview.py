@@ -66,7 +66,9 @@ def table_view(
             info["current"] = _match_view(loaded, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
-    out = tablefiles.table_out(store, round_number, table_number)  # in a table file (#26)
+    # In a table file (#26)? Not when a move of it was just stored: the store refuses the
+    # moves of a table that is out (#27: a page drawn with a move's answer asks no more).
+    out = None if moved is not None else tablefiles.table_out(store, round_number, table_number)
     info["out"] = say(out, lang) if out is not None else None
     return info
 
