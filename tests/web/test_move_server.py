@@ -145,3 +145,12 @@ def test_the_web_templates_read_their_globals_from_one_plain_dict(client: TestCl
         template = env.get_template("web/table.html")
         assert type(template.globals) is dict
         assert template.globals["lang"] == lang and set(env.globals) <= set(template.globals)
+
+
+def test_the_pages_escape_what_they_show_as_markupsafe_does() -> None:
+    from markupsafe import Markup, escape
+
+    from tournament.web.pages import quick_escape
+
+    for value in ("<b> & 'x' \"y\"", "giallo", "", 3, None, Markup("<i>già</i>"), "&amp;"):
+        assert str(quick_escape(value)) == str(escape(value)), value

@@ -38,6 +38,7 @@ from tournament.services import stores
 from tournament.services.stores import Location, Store, as_user_errors, close_reads
 from tournament.web import trims, views
 from tournament.web.live import Live
+from tournament.web.pages import QuickTemplate
 from tournament.web.security import Guard, RateLimit
 from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
 from tournament.web.sinks import Outermost
@@ -327,6 +328,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
         fast_getattr(env)
         flat_globals(env)
+        env.template_class = QuickTemplate  # (before any template is loaded)
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     # The public pages kept, rendered and compressed once for what they stand on (#27), and
     # the data each gathered (shared by both languages and the JSON twin).
