@@ -16,7 +16,7 @@ from engine.events import REFEREE, DiceReveal, Event, parse_event
 from engine.header import parse_header
 from engine.match import Replay
 from engine.message import Msg, msg
-from engine.notation import NotationError, parse
+from engine.notation import NotationError, judged
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.domain.names import registered
@@ -269,11 +269,11 @@ def record_move(
     if callable(seed):  # (a sealed match's own: an unsealed one has none to read)
         seed = seed() if loaded.replay.dice_commit_at is not None else None
     try:
-        event = parse(text, loaded.replay, seed=seed, sealer=sealer)
+        event, after = judged(text, loaded.replay, seed=seed, sealer=sealer)
     except NotationError as e:
         raise Refused(refusal(e)) from None
     try:
-        return _store_event(store, loaded, event, seed if reveal else None, lexicon_path)
+        return _store_event(store, loaded, event, seed if reveal else None, lexicon_path, after)
     except StoreError:
         if expected_position is None:
             raise
@@ -314,12 +314,15 @@ def _store_event(
     event: Event,
     seed: str | None = None,
     lexicon_path: str | None = None,
+    applied: Replay | None = None,
 ) -> tuple[Loaded, list[Event]]:
+    """Store ``event`` (``applied``: the match after it, as the notation judged it) with what
+    it brings (the derived events, the seed's reveal)."""
     assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
         # A sealed match takes only the seed's dice, whichever front end records (#28).
         check_hand_roll(event, loaded.replay.dice_commit_at, loaded.replay.dice_reveal_at)
-        replay = loaded.replay.apply(event)
+        replay = applied if applied is not None else loaded.replay.apply(event)
     except RuleViolation as v:
         raise Refused(refusal(v)) from None
     stored = [event]

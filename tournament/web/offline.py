@@ -20,7 +20,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.errors import RuleViolation
@@ -45,6 +45,7 @@ from tournament.web.referee import (
     store_move,
 )
 from tournament.web.security import csrf_ok
+from tournament.web.shelf import encoded_json
 from tournament.web.tokens import find
 from tournament.web.words import lang_of
 
@@ -56,7 +57,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 def answer(request: Request, status: int, what: str, reason: Msg | str, **more: Any) -> Response:
     """A JSON answer: ``what`` (stored, refused, conflict) and the reason in the page's words."""
     text = say(reason, lang_of(request)) if isinstance(reason, Msg) else reason
-    return JSONResponse({"status": what, "reason": text, **more}, status, headers=NO_STORE)
+    body = encoded_json({"status": what, "reason": text, **more})  # (a page in it: by orjson)
+    return Response(body, status, headers=NO_STORE, media_type="application/json")
 
 
 def sent(body: Any) -> tuple[str, int, FormData] | Msg:
