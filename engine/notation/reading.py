@@ -423,8 +423,7 @@ def judged(
     seed: str | None = None,
     sealer: Callable[[str], str] | None = None,
 ) -> tuple[Event, Replay]:
-    """:func:`parse`'s event, and the match after it (the replay it was judged by: a
-    recording service goes on from it instead of applying the event once more, #27)."""
+    """:func:`parse`'s event and the match after it (a recorder goes on from it, #27)."""
     draft = read(text)
     ctx = _Ctx(replay, seed, sealer)
     kind = draft.kind
