@@ -30,6 +30,8 @@ def quick_escape(value: Any) -> Any:
             .replace("'", "&#39;")
             .replace('"', "&#34;")
         )
+    if type(value) is int:  # (a position, a count: digits alone)
+        return str(value)
     return escape(value)
 
 
