@@ -152,5 +152,15 @@ def test_the_pages_escape_what_they_show_as_markupsafe_does() -> None:
 
     from tournament.web.pages import quick_escape
 
-    for value in ("<b> & 'x' \"y\"", "giallo", "", 3, -1, True, None, Markup("<i>già</i>"), "&amp;"):
+    for value in (
+        "<b> & 'x' \"y\"",
+        "giallo",
+        "",
+        3,
+        -1,
+        True,
+        None,
+        Markup("<i>già</i>"),
+        "&amp;",
+    ):
         assert str(quick_escape(value)) == str(escape(value)), value
