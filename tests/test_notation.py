@@ -48,6 +48,7 @@ from engine.notation import (
     MalformedMove,
     NotationError,
     format,
+    judged,
     parse,
     token,
     tokens,
@@ -69,7 +70,9 @@ def round_trip(replay: Replay, events: tuple[Event, ...] | list[Event]) -> set[s
         text = format(event)
         assert parse(text, replay) == event, text
         seen.add(type_name(event))
-        replay = replay.apply(event)
+        # The match as the notation judged it, gone on from (a recording service does, #27).
+        judged_as, replay = judged(text, replay)
+        assert judged_as == event and replay.events[-1] == event, text
     return seen
 
 

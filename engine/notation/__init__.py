@@ -31,7 +31,7 @@ Traceback (most recent call last):
 engine.notation.IllegalMove: it is not blu's turn; now: giallo (roll d6 x2) (VEN-1)
 """
 
-from engine.notation.reading import PLAYER_MOVES, REFEREE_MOVES, SHORT_FORMS, parse
+from engine.notation.reading import PLAYER_MOVES, REFEREE_MOVES, SHORT_FORMS, judged, parse
 from engine.notation.words import (
     VERBS,
     AmbiguousMove,
@@ -58,6 +58,7 @@ __all__ = [
     "NotationError",
     "Token",
     "format",
+    "judged",
     "parse",
     "read",
     "token",

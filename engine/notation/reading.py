@@ -413,6 +413,17 @@ def parse(
     reads the word unseen). Raises :class:`MalformedMove`, :class:`IllegalMove` or
     :class:`AmbiguousMove`, whose message is one sentence for the referee.
     """
+    return judged(text, replay, seed=seed, sealer=sealer)[0]
+
+
+def judged(
+    text: str,
+    replay: Replay,
+    *,
+    seed: str | None = None,
+    sealer: Callable[[str], str] | None = None,
+) -> tuple[Event, Replay]:
+    """:func:`parse`'s event and the match after it (a recorder goes on from it, #27)."""
     draft = read(text)
     ctx = _Ctx(replay, seed, sealer)
     kind = draft.kind
@@ -431,9 +442,9 @@ def parse(
     except MalformedEvent as v:
         raise MalformedMove(v.message, v.rule) from None
     try:
-        replay.apply(event)
+        after = replay.apply(event)
     except MalformedEvent as v:
         raise MalformedMove(v.message, v.rule) from None
     except RuleViolation as v:
         raise IllegalMove(v.message, v.rule) from None
-    return event
+    return event, after

@@ -50,6 +50,26 @@ def test_two_seals_of_one_match_keep_one_seed(db: str) -> None:
     close(store)
 
 
+def test_a_move_reads_the_seed_of_a_sealed_match_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "t.db")
+    ok(db, "match", "new", "tiro", "giallo", "blu")
+    ok(db, "match", "new", "tiro", "giallo", "blu")
+    store = Store(db)
+    dice.seal(store, "M2")
+    asked, real = [], dice.seed
+    monkeypatch.setattr(dice, "seed", lambda s, n: asked.append(n) or real(s, n))
+    play.record_move(store, "M1", "roll giallo d6 6 6 5 1")  # (#27: no read of its seed)
+    assert asked == []
+    rolled = play.record_move(store, "M2", "roll giallo d6")[1]  # the program rolls
+    assert asked == ["M2"] and rolled[0].digital
+    assert list(rolled[0].values) == list(
+        digital_roll(real(store, "M2"), 2, "d6", 4, DEFAULT_FACES)
+    )
+    close(store)
+
+
 def test_db_copy_carries_the_seeds_of_dice_not_revealed_yet(
     postgres_server: PostgresServer, tmp_path: Path
 ) -> None:

@@ -96,6 +96,7 @@ def test_a_json_move_answers_with_the_page_as_drawn_afresh(
                 "fields": {"kind": kind, "by": by, **fields}}  # fmt: skip
         r = client.post(f"{table}/move", json=body)
         assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+        assert r.headers["content-encoding"] == "gzip"  # (ISA-L's fastest level, #27)
         at, answered = r.json()["position"], r.json()["page"]
         assert r.json()["reason"] in answered  # said in it
         assert (f'data-at="{at}"' in answered) == (i < len(TIRO))  # (the last ends the match)
@@ -144,3 +145,22 @@ def test_the_web_templates_read_their_globals_from_one_plain_dict(client: TestCl
         template = env.get_template("web/table.html")
         assert type(template.globals) is dict
         assert template.globals["lang"] == lang and set(env.globals) <= set(template.globals)
+
+
+def test_the_pages_escape_what_they_show_as_markupsafe_does() -> None:
+    from markupsafe import Markup, escape
+
+    from tournament.web.pages import quick_escape
+
+    for value in (
+        "<b> & 'x' \"y\"",
+        "giallo",
+        "",
+        3,
+        -1,
+        True,
+        None,
+        Markup("<i>già</i>"),
+        "&amp;",
+    ):
+        assert str(quick_escape(value)) == str(escape(value)), value

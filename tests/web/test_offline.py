@@ -347,3 +347,27 @@ HELD = """new Promise((done) => {
     : n ? setTimeout(() => look(n - 1), 100) : done(false);
   look(100);
 })"""
+
+
+STREAM_OPEN = """new Promise((done) => {  // the page's live stream opened (its badge shown)
+  const look = (n) => !document.getElementById("live").hidden ? done(true)
+    : n ? setTimeout(() => look(n - 1), 100) : done(false);
+  look(100);
+})"""
+
+
+def test_the_live_badge_comes_back_when_the_network_does_and_the_stream_survived(
+    room: dict,
+) -> None:
+    from playwright.sync_api import expect
+
+    context = room["browser"].new_context(**PHONE)
+    page = context.new_page()
+    page.goto(room["url"] + "/")
+    assert page.evaluate(STREAM_OPEN) is True
+    # A short drop the stream survives (the phone says offline, then online, the stream open).
+    page.evaluate("window.dispatchEvent(new Event('offline'))")
+    expect(page.locator("#live")).to_be_hidden()
+    page.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(page.locator("#live")).to_be_visible(timeout=2000)  # (the stream never opened again)
+    context.close()

@@ -10,11 +10,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
+from tournament.services import day
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, csrf, issue, log_in, paired, serve
+from .conftest import GAMES, build, csrf, issue, log_in, paired, refresh, serve
 
 
 def started(client: TestClient, store: Store) -> tuple[str, str]:
@@ -93,6 +95,41 @@ def test_a_forged_or_malformed_move_or_a_wrong_link_stores_nothing(
     assert r.status_code == 404 and r.json()["status"] == "refused"
     assert r.json()["reason"] == "questo link di tavolo non è conosciuto"
     assert store.get_match("M1").lines == []
+
+
+def test_a_move_stored_before_its_round_closed_is_stored_already_when_sent_again(
+    client: TestClient, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tournament.web import actions, offline
+
+    table, token = started(client, store)
+    move = {"kind": "text", "text": "roll giallo d6 6 6 5 1"}
+    t = day.get_tournament(store)
+    t.amend_result(round=1, table=1, points={"giallo": 1, "blu": 0}, reason="test", by="organizer")
+    day.save(store, t)
+    refresh(store, client)
+
+    def closing_first(*args: object, **kwargs: object) -> object:
+        # the move stored, then the round closed as its answer was on its way (the writer's
+        # turn of the phone's second try meets the closed round)
+        monkeypatch.undo()
+        day.close_round(store)
+        return actions.writer(*args, **kwargs)  # type: ignore[arg-type]
+
+    assert send(client, table, token, 0, **move).json()["position"] == 1
+    monkeypatch.setattr(offline, "writer", closing_first)
+    r = send(client, table, token, 0, **move)
+    assert r.status_code == 200 and r.json()["status"] == "stored"
+    assert r.json()["position"] == 1 and "già registrata" in r.json()["reason"]
+    # And sent once more, the link expired with its round: still the move stored, nothing added.
+    r = send(client, table, token, 0, **move)
+    assert r.status_code == 200 and r.json()["status"] == "stored", r.text
+    assert r.json()["position"] == 1 and len(store.get_match("M1").lines) == 1
+    # A move the store does not hold is refused in the closed round (the link expired).
+    r = send(client, table, token, 1, kind="text", text="roll blu d6 5 4 2 1")
+    assert r.status_code == 403 and "il turno 1 è chiuso" in r.json()["reason"]
+    r = send(client, table, token, 0, kind="text", text="roll giallo d6 6 6 5 2")
+    assert r.status_code == 403 and len(store.get_match("M1").lines) == 1
 
 
 def test_the_service_worker_is_served_for_the_tables_pages(client: TestClient) -> None:

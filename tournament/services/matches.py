@@ -16,7 +16,7 @@ from engine.events import REFEREE, DiceReveal, Event, parse_event
 from engine.header import parse_header
 from engine.match import Replay
 from engine.message import Msg, msg
-from engine.notation import NotationError, parse
+from engine.notation import NotationError, judged
 from engine.notation import format as format_move
 from engine.record import Record
 from tournament.domain.names import registered
@@ -243,7 +243,7 @@ def record_move(
     lexicon_path: str | None = None,
     expected_position: int | None = None,
     *,
-    seed: str | None = None,
+    seed: str | Callable[[], str | None] | None = None,
     sealer: Callable[[str], str] | None = None,
     reveal: bool = False,
     read_match: Match | None = None,
@@ -253,7 +253,8 @@ def record_move(
 
     ``expected_position`` is the position the writer saw: when the match has moved on since
     (another phone at the same table), nothing is stored. ``seed`` and ``sealer`` are the
-    digital dice and hidden words (see :func:`engine.notation.parse`); with ``reveal``, a move
+    digital dice and hidden words (see :func:`engine.notation.parse`; a ``seed`` to call is
+    asked only of a match whose dice are sealed, #27); with ``reveal``, a move
     that ends a match whose dice are sealed reveals the ``seed`` in the same transaction
     (the front ends record through :func:`tournament.services.play.record_move`). ``read_match``:
     as :func:`load`.
@@ -265,12 +266,14 @@ def record_move(
             loaded.match.number,
             msg("is at position %(now)s, not %(seen)s", now=now, seen=expected_position),
         )
+    if callable(seed):  # (a sealed match's own: an unsealed one has none to read)
+        seed = seed() if loaded.replay.dice_commit_at is not None else None
     try:
-        event = parse(text, loaded.replay, seed=seed, sealer=sealer)
+        event, after = judged(text, loaded.replay, seed=seed, sealer=sealer)
     except NotationError as e:
         raise Refused(refusal(e)) from None
     try:
-        return _store_event(store, loaded, event, seed if reveal else None, lexicon_path)
+        return _store_event(store, loaded, event, seed if reveal else None, lexicon_path, after)
     except StoreError:
         if expected_position is None:
             raise
@@ -311,12 +314,15 @@ def _store_event(
     event: Event,
     seed: str | None = None,
     lexicon_path: str | None = None,
+    applied: Replay | None = None,
 ) -> tuple[Loaded, list[Event]]:
+    """Store ``event`` (``applied``: the match after it, as the notation judged it) with what
+    it brings (the derived events, the seed's reveal)."""
     assert isinstance(loaded.match, Match), "loaded with write=True"
     try:
         # A sealed match takes only the seed's dice, whichever front end records (#28).
         check_hand_roll(event, loaded.replay.dice_commit_at, loaded.replay.dice_reveal_at)
-        replay = loaded.replay.apply(event)
+        replay = applied if applied is not None else loaded.replay.apply(event)
     except RuleViolation as v:
         raise Refused(refusal(v)) from None
     stored = [event]

@@ -79,7 +79,7 @@ def record_move(
         text,
         lexicon,
         expected,
-        seed=dice.seed(store, normalise_number(number)),
+        seed=lambda: dice.seed(store, normalise_number(number)),  # (read when sealed, #27)
         sealer=sealer,
         reveal=reveal,
         read_match=read_match,  # the aggregate the caller read for it (#27)

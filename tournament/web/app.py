@@ -38,6 +38,7 @@ from tournament.services import stores
 from tournament.services.stores import Location, Store, as_user_errors, close_reads
 from tournament.web import trims, views
 from tournament.web.live import Live
+from tournament.web.pages import QuickTemplate
 from tournament.web.security import Guard, RateLimit
 from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
 from tournament.web.sinks import Outermost
@@ -178,10 +179,15 @@ async def favicon(request: Request) -> Response:
 
 
 def routes() -> list[BaseRoute]:
-    """Every route, in one ordered table (JSON twins first, then the pages)."""
+    """Every route, in one ordered table (a table's phone's first, then the JSON twins, then the
+    pages)."""
     from tournament.web import checkin, offline, organizer, referee, screen
 
     table: list[BaseRoute] = [
+        # A table's phone first: its move is the request a server answers most (#27: each
+        # route asked before it costs every move); /table/sw.js before the tables' links.
+        *offline.routes(),
+        *referee.routes(),
         Route("/api", PAGES["now"][1]),
         Route("/api/live", LiveStream(), methods=["GET"]),
         Route("/api/standings", PAGES["standings"][1]),
@@ -198,8 +204,6 @@ def routes() -> list[BaseRoute]:
         Route("/lang/{lang}", switch_lang),
         *organizer.routes(),
         *checkin.routes(),
-        *offline.routes(),  # (its /table/sw.js before the tables' links)
-        *referee.routes(),
         *screen.routes(),
         Route("/favicon.ico", favicon),
         Mount("/static", Static(directory=STATIC), name="static"),
@@ -324,6 +328,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
         fast_getattr(env)
         flat_globals(env)
+        env.template_class = QuickTemplate  # (before any template is loaded)
     app.state.guesses = RateLimit(settings.guesses, store=store)  # counted in the store
     # The public pages kept, rendered and compressed once for what they stand on (#27), and
     # the data each gathered (shared by both languages and the JSON twin).

@@ -20,7 +20,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from engine.errors import RuleViolation
@@ -45,6 +45,8 @@ from tournament.web.referee import (
     store_move,
 )
 from tournament.web.security import csrf_ok
+from tournament.web.shelf import encoded_json
+from tournament.web.tokens import find
 from tournament.web.words import lang_of
 
 WORKER = Path(__file__).parent / "static" / "sw.js"
@@ -55,7 +57,8 @@ NO_STORE = {"Cache-Control": "no-store"}
 def answer(request: Request, status: int, what: str, reason: Msg | str, **more: Any) -> Response:
     """A JSON answer: ``what`` (stored, refused, conflict) and the reason in the page's words."""
     text = say(reason, lang_of(request)) if isinstance(reason, Msg) else reason
-    return JSONResponse({"status": what, "reason": text, **more}, status, headers=NO_STORE)
+    body = encoded_json({"status": what, "reason": text, **more})  # (a page in it: by orjson)
+    return Response(body, status, headers=NO_STORE, media_type="application/json")
 
 
 def sent(body: Any) -> tuple[str, int, FormData] | Msg:
@@ -77,13 +80,36 @@ def sent(body: Any) -> tuple[str, int, FormData] | Msg:
 def position_of(
     store: Store, found: tuple[int, int], match: str, lexicon: str | None
 ) -> int | None:
-    """Where a match of the table stands now (``None``: it is no match of this table)."""
+    """Where a match of the table stands now, its round open or closed since (``None``: it is
+    no match of this table)."""
     try:
         with as_user_errors():
-            _match_of_table(store, found, match)
+            _match_of_table(store, found, match, closed=True)
             return int(load(store, match, lexicon).replay.position)
     except UserError:
         return None
+
+
+def settled(
+    store: Store,
+    found: tuple[int, int] | str,
+    move: tuple[str, int, FormData],
+    lexicon: str | None,
+) -> tuple[int | None, int | None]:
+    """Where the match of a move that was not stored now stands (``None``: no match of the
+    table), and the position after it when the store holds this very move already (``None``
+    otherwise): a move stored is answered "stored already" whatever happened since, its round
+    closed included. ``found``: the table, or the link's token when it refused (expired)."""
+    if isinstance(found, str):
+        looked = find(store, found)
+        if looked is None:
+            return None, None
+        found = looked
+    match, at, form = move
+    now = position_of(store, found, match, lexicon)
+    if now is None or now == at:
+        return now, None
+    return now, already(store, form, at, lexicon)
 
 
 def already(store: Store, form: FormData, at: int, lexicon: str | None) -> int | None:
@@ -151,6 +177,12 @@ async def send_move(request: Request) -> Response:
 
     opened = await _opened(request, None if isinstance(move, Msg) else write)
     if isinstance(opened, Response):  # the link's refusal, its status kept (429: try later)
+        if opened.status_code == 403 and not stale and not isinstance(move, Msg):
+            # (403: the link expired, its round closed) a move it stored before is stored
+            token = request.path_params["token"]
+            _, after = await run_in_threadpool(settled, store, token, move, lexicon)
+            if after is not None:
+                return stored_already(request, after)
         why = getattr(opened, "reason", None) or bytes(opened.body).decode()  # a page's refusal
         return answer(request, opened.status_code, "refused", why)
     if stale:
@@ -160,7 +192,7 @@ async def send_move(request: Request) -> Response:
     if isinstance(move, Msg):
         return answer(request, 400, "refused", move)
     found, (ok, said) = opened
-    match, at, form = move
+    _, at, form = move
     if ok:
         (stored, salt, after), page = said
         position = int(after.replay.position)  # (the match as the move left it: not read again)
@@ -171,12 +203,10 @@ async def send_move(request: Request) -> Response:
             request.session["salt"] = {"player": form.get("by", ""), "salt": salt}
         flash(request, text)  # the page drawn next says it, as after a form
         return answer(request, 200, "stored", text, position=position)
-    now = await run_in_threadpool(position_of, store, found, match, lexicon)
+    now, after = await run_in_threadpool(settled, store, found, move, lexicon)
+    if after is not None:  # stored before, its answer lost on the way
+        return stored_already(request, after)
     if now is not None and now != at:
-        after = await run_in_threadpool(already, store, form, at, lexicon)
-        if after is not None:  # stored before, its answer lost on the way
-            why = msg("stored already: the phone had not heard the server's answer")
-            return answer(request, 200, "stored", why, position=after)
         why = msg(
             "the match moved on: it is at position %(now)s, this move was made at %(at)s",
             now=now,
@@ -184,6 +214,12 @@ async def send_move(request: Request) -> Response:
         )
         return answer(request, 409, "conflict", why, position=now)
     return answer(request, 422, "refused", said, position=now)
+
+
+def stored_already(request: Request, after: int) -> Response:
+    """The answer to a move the store holds already (a phone that had not heard the first)."""
+    why = msg("stored already: the phone had not heard the server's answer")
+    return answer(request, 200, "stored", why, position=after)
 
 
 async def service_worker(request: Request) -> Response:

@@ -42,7 +42,7 @@ from tournament.web.actions import (
     written,
 )
 from tournament.web.security import csrf_ok, token_hash
-from tournament.web.tableview import kept_of, log_html, table_view
+from tournament.web.tableview import kept_of, log_html, table_view, worded
 from tournament.web.tokens import find
 from tournament.web.words import lang_of, page_words
 
@@ -234,11 +234,11 @@ def drawn(
 
     store, lexicon = request.app.state.store, request.app.state.settings.lexicon
     lang = lang_of(request)
-    data = table_view(store, found[0], found[1], lexicon, lang, moved, t)
+    data, words = table_view(store, found[0], found[1], lexicon, lang, moved, t), page_words(lang)
+    worded(data, lang, words)
     if data["current"] is not None:  # (its lines drawn once each: #27)
         log = data["current"]["log"]
-        data["current"]["log_html"] = log_html(request.app.state.envs[lang], lang,
-                                               page_words(lang), log)  # fmt: skip
+        data["current"]["log_html"] = log_html(request.app.state.envs[lang], lang, words, log)
     return page(request, "table.html", data, flash=flash, salt=salt, token=request.path_params[
         "token"], kept=kept_of(typed), switch_to=_here(request))  # fmt: skip
 
@@ -257,14 +257,17 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
     return found, form
 
 
-def _match_of_table(store: Store, found: tuple[int, int], match: str) -> str:
+def _match_of_table(
+    store: Store, found: tuple[int, int], match: str, closed: bool = False
+) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)
-    and its round is open: the tournament as stored now (a writer asks in its turn, so that a
-    round closed since the link was looked up refuses the move, not the next one)."""
+    and its round is open (or ``closed`` too: a move stored before asked again): the tournament
+    as stored now (a writer asks in its turn, so that a round closed since the link was looked
+    up refuses the move, not the next one)."""
     t = views.current_tournament(store)
     round_number, table_number = found
     played = paired(t, round_number)
-    if played.closed:
+    if played.closed and not closed:
         raise Refused(
             msg("this table link has expired: round %(round)s is closed", round=round_number)
         )

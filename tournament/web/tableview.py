@@ -66,7 +66,9 @@ def table_view(
             info["current"] = _match_view(loaded, lang)
     if info["current"] is not None:
         info["next_game"] = None  # one challenge at a time
-    out = tablefiles.table_out(store, round_number, table_number)  # in a table file (#26)
+    # In a table file (#26)? Not when a move of it was just stored: the store refuses the
+    # moves of a table that is out (#27: a page drawn with a move's answer asks no more).
+    out = None if moved is not None else tablefiles.table_out(store, round_number, table_number)
     info["out"] = say(out, lang) if out is not None else None
     return info
 
@@ -188,6 +190,32 @@ def _match_view(loaded: Any, lang: str) -> dict[str, Any]:
         "log": _log(replay, lang),
         "others": list(header.players),
     }
+
+
+def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
+    """The words of a table's page that are said in Python, put into its ``data`` for the
+    template to show as they are: the headings, the games' titles, the match's state, each
+    turn's description, its dice and its buttons' kinds (#27: a template's call of a helper
+    costs a few microseconds of Jinja's, some twenty a page)."""
+    from tournament.web.words import die, example_move, kinds, title, turn_words
+
+    data["said_table"] = words["table_n"].format(n=data["table"])
+    data["said_round"] = words["round_n"].format(n=data["round"])
+    for c in data["challenges"]:
+        c["title"] = title(c["game"])
+    cur = data["current"]
+    if cur is None:
+        return
+    cur["said_state"] = say(cur["state"], lang)
+    shown = kinds(lang)
+    cur["example"] = example_move(cur)
+    for t in cur["turns"]:
+        t["said"] = turn_words(t, lang)
+        for d in t["dice"]:
+            d["name"] = die(d["die"], lang)
+        # (every kind known in one shared dict; a choice that is none said as it is)
+        unknown = [k for k in (*t["events"], *t["choices"]) if k not in shown]
+        t["kinds"] = {**shown, **{k: k for k in unknown}} if unknown else shown
 
 
 def kept_of(typed: dict[str, Any] | None) -> Any:

@@ -147,13 +147,31 @@ _DUE = re.compile(r"\b(consonant|vowel|d\d+) x(\d+)")
 
 def kind(name: Any, lang: str) -> str:
     """A kind of event, or a choice offered (``up``), in ``lang`` (as it is when unknown)."""
-    text = KINDS.get(str(name))
-    return translator(lang).gettext(text) if text else str(name)
+    name = str(name)
+    return _said(KINDS, lang).get(name, name)
+
+
+def kinds(lang: str) -> dict[str, str]:
+    """Every kind of :data:`KINDS` in ``lang`` (one dict a process and language: not to change)."""
+    return _said(KINDS, lang)
 
 
 def die(name: str, lang: str) -> str:
-    text = DICE.get(name)
-    return translator(lang).gettext(text) if text else name
+    return _said(DICE, lang).get(name, name)
+
+
+def _said(table: dict[str, str], lang: str) -> dict[str, str]:
+    """``table``'s words in ``lang``, looked up in the catalogue once a process and language
+    (#27: a table's page says a dozen)."""
+    key = (id(table), lang)
+    made = _SAID.get(key)
+    if made is None or len(made) != len(table):
+        t = translator(lang)
+        made = _SAID[key] = {k: t.gettext(v) for k, v in table.items()}
+    return made
+
+
+_SAID: dict[tuple[int, str], dict[str, str]] = {}
 
 
 def turn_words(turn: Mapping[str, Any], lang: str) -> str:

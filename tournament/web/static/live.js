@@ -49,24 +49,30 @@
     return true;  // the round in play, a player's page, the organizer's: anything may
   }
 
+  var source = null;  // the stream listened to
   // No network (the phone says so): the page is not live, whatever the stream has yet noticed.
   window.addEventListener("offline", function () { if (badge) badge.hidden = true; });
+  // The network back after a drop the stream survived (it never opens again): live again.
+  window.addEventListener("online", function () {
+    if (badge && source && source.readyState === EventSource.OPEN) badge.hidden = false;
+  });
 
   function listen(again) {
-    var source = new EventSource("/api/live");
-    source.onopen = function () {
+    var stream = new EventSource("/api/live");
+    source = stream;
+    stream.onopen = function () {
       if (badge) badge.hidden = false;
       if (again && !timer) timer = setTimeout(refresh, 100);  // what was stored meanwhile
     };
-    source.onerror = function () {
+    stream.onerror = function () {
       if (badge) badge.hidden = true;
       // A refusal (a full server answers 503) closes the stream for good: try again later,
       // each page at its own moment.
-      if (source.readyState === EventSource.CLOSED) {
+      if (stream.readyState === EventSource.CLOSED) {
         setTimeout(function () { listen(true); }, 10000 + Math.random() * 20000);
       }
     };
-    source.addEventListener("stored", function (e) {
+    stream.addEventListener("stored", function (e) {
       var m = JSON.parse(e.data);
       if (!concerns(m)) return;
       if (!timer) timer = setTimeout(refresh, 100 + Math.random() * 400);
