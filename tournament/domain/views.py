@@ -15,11 +15,14 @@ read-only mappings), and nothing done to it reaches the aggregate.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 if TYPE_CHECKING:
     from tournament.domain.pairing import Table as Pairing
@@ -136,8 +139,35 @@ class Player:
         return stored
 
 
+_TABLES: dict[tuple[int, bytes], Table] = {}  # (round, the stored table's JSON) -> its view
+_TABLES_LOCK = threading.Lock()
+TABLES = 8192  # table views kept (a festival's rounds of hundreds of tables, and their changes)
+
+
 def table(number: int, stored: Mapping[str, Any]) -> Table:
-    """The view of one stored table of round ``number``."""
+    """The view of one stored table of round ``number``.
+
+    Kept by what the stored table holds, to the byte (its JSON: keys in their order, ``1``,
+    ``1.0`` and ``true`` told apart), not by the dict: the aggregate is copied for every writer
+    and brought forward for every reader, and a choice or a start changes one table of
+    hundreds; a view is frozen, so one serves every tournament whose table holds the same
+    (#27). A table that is not plain JSON is viewed afresh each time.
+    """
+    try:
+        key = (number, orjson.dumps(stored))
+    except TypeError:  # (orjson's refusal: not a mapping of JSON values)
+        return _table(number, stored)
+    view = _TABLES.get(key)
+    if view is None:
+        view = _table(number, stored)
+        with _TABLES_LOCK:  # (a server's threads view tables side by side)
+            _TABLES[key] = view
+            while len(_TABLES) > TABLES:  # the oldest first
+                del _TABLES[next(iter(_TABLES))]
+    return view
+
+
+def _table(number: int, stored: Mapping[str, Any]) -> Table:
     return Table(
         round=number,
         number=stored["table"],
