@@ -49,11 +49,13 @@ _written: weakref.WeakKeyDictionary[Store, readtables.Written] = weakref.WeakKey
 _written_lock = threading.Lock()
 
 
-def _take(store: Store) -> readtables.Written | None:
-    """The tournament's rows as this process last wrote them (taken: a refresh that fails on
-    the way leaves none, and the next reads the tables)."""
+def _forked(store: Store) -> readtables.Written | None:
+    """The tournament's rows as this process last wrote them, copied for a refresh to bring
+    forward (taken under the refresh's lock: a refresh finishing first is seen). The rows held
+    are replaced only once the refresh is committed (:func:`_kept`): a reader never serves
+    rows a refresh wrote and then rolled back."""
     with _written_lock:
-        return _written.pop(store, None)
+        return readtables.fork(_written.get(store))
 
 
 def _kept(store: Store, progress: Progress) -> Progress:
@@ -100,10 +102,11 @@ def _behind(db: ReadDB, store: Store) -> bool:
     if "_projections" not in db.tables():
         return True
     last = sqlitefile.last_id(store)
-    return _schema(db) != SCHEMA or position(db) < last
+    return schema(db) != SCHEMA or position(db) < last
 
 
-def _schema(db: ReadDB) -> int | None:
+def schema(db: ReadDB) -> int | None:
+    """The schema number the read models were made at (None: not said)."""
     row = db.rows("select position from _projections where name = 'schema'")
     return row[0][0] if row else None
 
@@ -138,17 +141,15 @@ def update(
     if write is None:
         write = store.has_written
     _views.pop(store, None)
-    w = _take(store)
     if store.location.is_server:
         db = read_db(store)
         for _ in range(ATTEMPTS):
             try:
                 with db.transaction():
-                    progress = _update(db, store, again, counted, w)
+                    progress = _update(db, store, again, counted)
                 return _kept(store, progress)
             except Conflict:
                 again = False  # another process applied the same events first: look again
-                w = None  # (and what was kept may have been changed on the way)
         raise Conflict("the read models kept changing under this update")  # pragma: no cover
     if not write and not again:
         source = sqlitefile.connect(store.path)
@@ -159,7 +160,7 @@ def update(
             source.close()
     with sqlitefile.updating(store.path, write) as conn:
         view = SqliteReadDB(conn)
-        progress = _update(view, store, again, counted, w)
+        progress = _update(view, store, again, counted)
     if not write:
         _views[store] = view
     return _kept(store, progress)
@@ -169,31 +170,27 @@ def _current(db: ReadDB) -> bool:
     """Whether the file's read models are of this schema and hold every stored event."""
     if "_projections" not in db.tables():
         return False
-    schema = _schema(db)
-    if schema is not None and schema > SCHEMA:
+    made = schema(db)
+    if made is not None and made > SCHEMA:
         raise NewerVersionError("its read models")
     last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
-    return schema == SCHEMA and position(db) == last
+    return made == SCHEMA and position(db) == last
 
 
 def _update(
-    db: ReadDB,
-    store: Store,
-    again: bool,
-    counted: Callable[[int], None] | None = None,
-    w: readtables.Written | None = None,
+    db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
 ) -> Progress:
     if "_projections" in db.tables():
-        schema = _schema(db)
-        if schema is not None and schema > SCHEMA:
+        made = schema(db)
+        if made is not None and made > SCHEMA:
             raise NewerVersionError("its read models")
-        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+        if again or made != SCHEMA:  # made by an older version of the program: rebuild
             for name in (*TABLES, "_projections"):
                 db.drop(name)
             db.forget(PROJECTION)
     readtables.create(db)
     try:
-        return _project(db, store, counted, w)
+        return _project(db, store, counted, _forked(store))
     except Refused:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import json.encoder
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -184,6 +184,22 @@ class Written:
     ranked: Any = None  # the standings' other inputs (see _ranked)
     mark: tuple[Any, ...] | None = None  # the events table's row at ``position`` (its identity)
     numbers: dict[Any, str] | None = None  # each match's number by its id, as the matches table
+
+
+def fork(w: Written | None) -> Written | None:
+    """A copy of ``w`` for a refresh to bring forward: the rows held stay as committed (a
+    reader serves them while the refresh writes, and a refresh that rolls back leaves them as
+    they were), sharing what the refresh replaces rather than changes (a table's rows)."""
+    if w is None:
+        return None
+    return replace(
+        w,
+        outcomes=dict(w.outcomes),
+        places=dict(w.places),
+        rows=dict(w.rows),
+        results=[list(r) for r in w.results],
+        numbers=None if w.numbers is None else dict(w.numbers),
+    )
 
 
 def written(db: ReadDB, position: int) -> Written:
@@ -384,10 +400,9 @@ def _write(
         rows[name] = new
         gone = [k for k in old if k not in new]
         changed = [row for k, row in new.items() if old.get(k) != row]
-    else:
+    else:  # (a new dict: the rows held by a reader are never changed in place)
         gone, changed = [], [row for k, row in changes.items() if old.get(k) != row]
-        old.update(changes)
-        new = old
+        new = rows[name] = {**old, **changes}
     if not gone and not changed:
         return
     columns = COLUMNS[name]
