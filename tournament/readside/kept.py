@@ -96,8 +96,9 @@ def tournament(store: Store) -> Tournament | None:
     # One thread brings it forward, on a copy (others may be reading the one kept); the
     # others wait for it rather than copy it too.
     with _forwarding:
-        t = _tournaments.get(store) or t
-        new = _newer(store, t)
+        now = _tournaments.get(store) or t
+        if now is not t:  # (brought forward meanwhile: what is newer than that, asked again)
+            t, new = now, _newer(store, now)
         if new == []:
             return t
         if new is None:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tournament.errors import NewerVersionError, Refused, StoreError
-from tournament.readside import readevents, readtables
+from tournament.readside import kept, readevents, readtables
 from tournament.readside.readevents import Progress
 from tournament.storage import sqlitefile
 from tournament.storage.sql import Conflict, ReadDB, SqliteReadDB, read_db
@@ -158,6 +158,11 @@ def update(
                 return Progress()
         finally:
             source.close()
+    if write and kept.kept(store):  # a server's: in this thread's connection to its file, kept
+        db = SqliteReadDB(sqlitefile.kept_connection(store, readonly=False))
+        with db.transaction():  # (not a connection opened and closed at every refresh, #27)
+            progress = _update(db, store, again, counted)
+        return _kept(store, progress)
     with sqlitefile.updating(store.path, write) as conn:
         view = SqliteReadDB(conn)
         progress = _update(view, store, again, counted)
