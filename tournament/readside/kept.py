@@ -146,6 +146,21 @@ def copied(t: Tournament) -> Tournament:
         return deepcopy(t)
 
 
+def saved(store: Store, t: Tournament) -> None:
+    """Share ``t``, just saved by a writer that changes it no more, as the tournament kept: the
+    next read need not bring the one kept forward by the events ``t`` stored (#27). Only when
+    the store's last event of it is at ``t``'s version (its own) and the one kept is older."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+
+    if not kept(store) or t.pending_events:
+        return
+    version, state = last_event(store, TOURNAMENT_ID)
+    with _lock:
+        was = _tournaments.get(store)
+        if version == t.version and state is not None and (was is None or was.version < version):
+            _tournaments[store], _heads[store] = t, bytes(state)
+
+
 def tournament_copy(store: Store) -> Tournament | None:
     """The tournament for a writer to change and save: a copy of the one kept (or read afresh)."""
     t = tournament(store)
