@@ -296,27 +296,21 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
 def _rounds(
     t: Tournament, was: Tournament | None, before: tuple[views.Round, ...]
 ) -> tuple[tuple[views.Round, ...], set[tuple[int, int]]]:
-    """``views.rounds(t)``, with the view of each table stored as it was in ``was`` (whose
-    rounds' views are ``before``) kept, not built again (most of a refresh at 500 tables); and
-    the places (round, table, from 0) of those tables."""
+    """``views.rounds(t)``, and the places (round, table, from 0) of the tables whose view is
+    the one in ``before`` (the rounds' views of ``was``): a table's view is kept by what its
+    stored table holds (:func:`tournament.domain.views.table`), so the same view is a table
+    stored as it was (most of a refresh at 500 tables, not worked out again)."""
+    rounds = views.rounds(t)
     if was is None or not before:
-        return views.rounds(t), set()
-    rounds, alike = [], set()
-    for i, stored in enumerate(t.rounds):
-        number = stored["number"]
-        if i >= len(before) or i >= len(was.rounds) or was.rounds[i]["number"] != number:
-            rounds.append(views.round_of(stored))
-            continue
-        old = was.rounds[i]["tables"]
-        tables = []
-        for k, tb in enumerate(stored["tables"]):
-            if k < len(old) and old[k] == tb:
-                tables.append(before[i].tables[k])
-                alike.add((i, k))
-            else:
-                tables.append(views.table(number, tb))
-        rounds.append(views.Round(number, bool(stored["closed"]), tuple(tables)))
-    return tuple(rounds), alike
+        return rounds, set()
+    alike = {
+        (i, k)
+        for i, (r, old) in enumerate(zip(rounds, before, strict=False))  # (a round paired since)
+        if r.number == old.number
+        for k, (tb, held) in enumerate(zip(r.tables, old.tables, strict=False))
+        if tb is held
+    }
+    return rounds, alike
 
 
 def _inputs(t: Tournament) -> tuple[Any, ...]:
