@@ -143,8 +143,10 @@ def test_a_table_view_is_kept_by_what_the_stored_table_holds() -> None:
     first = views.table(1, stored)
     assert views.table(1, copy.deepcopy(stored)) is first
     assert views.rounds(copy.deepcopy(t))[0].tables[0] is first
+    assert views.rounds(copy.deepcopy(t))[0] is views.rounds(t)[0]  # (a round's too)
     stored["matches"] = {"updown": "M99", **stored["matches"]}  # in place, as events do
     changed = views.table(1, stored)
+    assert views.rounds(t)[0].tables[0] is changed
     assert changed is not first and list(changed.matches) == ["updown", "tiro"]
     reordered = {**stored, "matches": {"tiro": "M1", "updown": "M99"}}
     assert list(views.table(1, reordered).matches) == ["tiro", "updown"]

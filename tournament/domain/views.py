@@ -195,6 +195,27 @@ def round_of(stored: Mapping[str, Any]) -> Round:
     )
 
 
+_ROUNDS: dict[bytes, Round] = {}  # the stored round's JSON -> its view
+ROUNDS = 64  # (a festival's round of hundreds of tables: a few MB of JSON)
+
+
+def _round_kept(stored: Mapping[str, Any]) -> Round:
+    """:func:`round_of`, kept by what the stored round holds (as :func:`table` keeps a table's
+    view): a writer's copy of the tournament views its rounds with one look each (#27)."""
+    try:
+        key = orjson.dumps(stored)
+    except TypeError:  # (not plain JSON: viewed afresh)
+        return round_of(stored)
+    view = _ROUNDS.get(key)
+    if view is None:
+        view = round_of(stored)
+        with _TABLES_LOCK:
+            _ROUNDS[key] = view
+            while len(_ROUNDS) > ROUNDS:
+                del _ROUNDS[next(iter(_ROUNDS))]
+    return view
+
+
 _SEEN: dict[int, tuple[Any, int, tuple[Round, ...]]] = {}  # id -> (weak ref, version, rounds)
 SEEN = 64  # tournaments whose rounds are kept (a server reads one, at a few versions)
 
@@ -210,7 +231,7 @@ def rounds(t: Tournament) -> tuple[Round, ...]:
     hit = _SEEN.get(id(t))
     if hit is not None and version is not None and hit[0]() is t and hit[1] == version:
         return hit[2]
-    built = tuple(round_of(r) for r in t.rounds)
+    built = tuple(_round_kept(r) for r in t.rounds)
     if version is not None:
         try:
             _SEEN[id(t)] = (weakref.ref(t), version, built)

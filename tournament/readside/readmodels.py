@@ -185,7 +185,8 @@ def _current(db: ReadDB) -> bool:
 def _update(
     db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
 ) -> Progress:
-    if "_projections" in db.tables():
+    ready = "_projections" in db.tables()  # (asked once a refresh)
+    if ready:
         made = schema(db)
         if made is not None and made > SCHEMA:
             raise NewerVersionError("its read models")
@@ -193,7 +194,9 @@ def _update(
             for name in (*TABLES, "_projections"):
                 db.drop(name)
             db.forget(PROJECTION)
-    readtables.create(db)
+            ready = False
+    if not ready:
+        readtables.create(db)
     try:
         return _project(db, store, counted, _forked(store))
     except Refused:
