@@ -138,6 +138,8 @@ def matches(
     """Bring the touched matches' rows and challenges up to date, a few statements in all (each
     row in its round and table, from ``places``: noted in ``placed``); their outcomes, as the
     rows now hold them, and whether any outcome is not the one its row held before."""
+    if not summaries:  # (the tournament's events alone: a partita chosen, a round paired)
+        return {}, False
     columns = ", ".join(MATCH_COLUMNS)
     as_row = itemgetter(*MATCH_COLUMNS)
     dumps = readtables.dumps
