@@ -11,7 +11,8 @@ polling and its refresh of the read models) is, as it is the moves' cost too.
 Prints, at each size: the CPU a move (the POSTs, the pages after them, and the JSON moves),
 the server's idle CPU (its live task polling, counted in the figures above), and a public match
 page and /standings. Before the moves, the starts: the CPU of a table choosing its partita and
-of starting its challenge (the POST and its 303, with the live task's refresh). A move's cost should not grow with the tournament (goal <= 5 ms a move).
+of starting its challenge (the POST and its 303, with the live task's refresh). A move's cost
+should not grow with the tournament (goal <= 5 ms a move).
 
     python benchmarks/web_move.py                  # 20 and 100 tables, SQLite
     python benchmarks/web_move.py --tables 20 --profile /tmp/move.txt   # yappi, in the server

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -153,17 +153,30 @@ def table(number: int, stored: Mapping[str, Any]) -> Table:
     hundreds; a view is frozen, so one serves every tournament whose table holds the same
     (#27). A table that is not plain JSON is viewed afresh each time.
     """
+    return _by_content(_TABLES, TABLES, (number, stored), lambda: _table(number, stored))
+
+
+def _by_content(
+    cache: dict[Any, Any],
+    bound: int,
+    what: tuple[int | None, Mapping[str, Any]],
+    make: Callable[[], Any],
+) -> Any:
+    """The view ``make()`` gives of a stored value (``what``: its round, if it has one, and
+    it), kept in ``cache`` (``bound`` at most, the oldest out first) by its JSON to the byte; a
+    value that is not plain JSON is viewed afresh each time."""
+    number, stored = what
     try:
         key = (number, orjson.dumps(stored))
     except TypeError:  # (orjson's refusal: not a mapping of JSON values)
-        return _table(number, stored)
-    view = _TABLES.get(key)
+        return make()
+    view = cache.get(key)
     if view is None:
-        view = _table(number, stored)
+        view = make()
         with _TABLES_LOCK:  # (a server's threads view tables side by side)
-            _TABLES[key] = view
-            while len(_TABLES) > TABLES:  # the oldest first
-                del _TABLES[next(iter(_TABLES))]
+            cache[key] = view
+            while len(cache) > bound:  # the oldest first
+                del cache[next(iter(cache))]
     return view
 
 
@@ -195,24 +208,14 @@ def round_of(stored: Mapping[str, Any]) -> Round:
     )
 
 
-_ROUNDS: dict[bytes, Round] = {}  # the stored round's JSON -> its view
+_ROUNDS: dict[tuple[None, bytes], Round] = {}  # the stored round's JSON -> its view
 ROUNDS = 64  # (a festival's round of hundreds of tables: a few MB of JSON)
 
 
 def _round_kept(stored: Mapping[str, Any]) -> Round:
     """:func:`round_of`, kept by what the stored round holds (as :func:`table` keeps a table's
     view): a writer's copy of the tournament views its rounds with one look each (#27)."""
-    try:
-        key = orjson.dumps(stored)
-    except TypeError:  # (not plain JSON: viewed afresh)
-        return round_of(stored)
-    view = _ROUNDS.get(key)
-    if view is None:
-        view = round_of(stored)
-        with _TABLES_LOCK:
-            _ROUNDS[key] = view
-            while len(_ROUNDS) > ROUNDS:
-                del _ROUNDS[next(iter(_ROUNDS))]
+    view: Round = _by_content(_ROUNDS, ROUNDS, (None, stored), lambda: round_of(stored))
     return view
 
 
