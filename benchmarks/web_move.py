@@ -10,10 +10,13 @@ polling and its refresh of the read models) is, as it is the moves' cost too.
 
 Prints, at each size: the CPU a move (the POSTs, the pages after them, and the JSON moves),
 the server's idle CPU (its live task polling, counted in the figures above), and a public match
-page and /standings. A move's cost should not grow with the tournament (goal <= 5 ms a move).
+page and /standings. Before the moves, the starts: the CPU of a table choosing its partita and
+of starting its challenge (the POST and its 303, with the live task's refresh). A move's cost
+should not grow with the tournament (goal <= 5 ms a move).
 
     python benchmarks/web_move.py                  # 20 and 100 tables, SQLite
     python benchmarks/web_move.py --tables 20 --profile /tmp/move.txt   # yappi, in the server
+        (the moves there, the starts in /tmp/move-starts.txt; /tmp/move.pstat: for pstats)
     python benchmarks/web_move.py --tables 20 --code /work/main   # another checkout's server
 """
 
@@ -110,12 +113,27 @@ def run(tables: int, db: str, profile: str | None) -> dict[str, Any]:
 
 
 def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any]:
-    pages = {}
+    pages = {link: http.get(link).text for link in links}
+    # The starts (#27): every table chooses its partita, then every table starts its Tiro (the
+    # POST and its 303 alone, the page not asked), each counted with the live task's refresh.
+    settle(server)
+    server.signal(signal.SIGUSR1)
+    cpu = server.cpu()
     for link in links:
-        page = http.get(link).text
-        http.post(f"{link}/partita", data={"csrf": csrf(page), "games": GAMES})
-        http.post(f"{link}/start", data={"csrf": csrf(page), "game": "tiro"})
+        r = http.post(f"{link}/partita", data={"csrf": csrf(pages[link]), "games": GAMES})
+        assert r.status_code == 303, r.text[:300]
+    settle(server)
+    chosen = server.cpu()
+    for link in links:
+        r = http.post(f"{link}/start", data={"csrf": csrf(pages[link]), "game": "tiro"})
+        assert r.status_code == 303, r.text[:300]
+    settle(server)
+    started = server.cpu()
+    server.signal(signal.SIGUSR2)  # (the profile of the starts)
+    choose, start = (chosen - cpu) / len(links), (started - chosen) / len(links)
+    for link in links:
         pages[link] = http.get(link).text
+        assert 'name="match"' in pages[link], pages[link][:300]
     settle(server)
     before = server.cpu()
     time.sleep(2)
@@ -190,6 +208,8 @@ def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any
         assert http.get("/standings").status_code == 200
     standings_cpu = (server.cpu() - cpu) / views
     return {
+        "choose": choose,
+        "start": start,
         "moves": count,
         "post": post / count,
         "page": get / count,
@@ -204,11 +224,13 @@ def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any
 
 
 def profiled_server(out: str, argv: list[str]) -> None:
-    """Run ``tournament`` (``argv``) under yappi, every thread's CPU: SIGUSR1 starts counting
-    (the moves begin), SIGUSR2 writes the profile to ``out``."""
+    """Run ``tournament`` (``argv``) under yappi, every thread's CPU: SIGUSR1 starts counting,
+    SIGUSR2 writes the profile: the first (the starts) to ``out`` named ``-starts``, the second
+    (the moves) to ``out``; a name ending in ``.pstat`` is written for :mod:`pstats`."""
     import yappi  # pip install yappi (not a dependency of the project)
 
     yappi.set_clock_type("cpu")
+    written = []
 
     def start(*_: Any) -> None:
         yappi.clear_stats()
@@ -216,8 +238,15 @@ def profiled_server(out: str, argv: list[str]) -> None:
 
     def write(*_: Any) -> None:
         yappi.stop()
-        with open(out, "w") as f:
-            stats = yappi.get_func_stats()
+        path = Path(out)
+        if not written:
+            path = path.with_name(f"{path.stem}-starts{path.suffix}")
+        written.append(path)
+        stats = yappi.get_func_stats()
+        if path.suffix == ".pstat":
+            stats.save(str(path), type="pstat")
+            return
+        with open(path, "w") as f:
             stats.sort("ttot").print_all(
                 f, columns={0: ("name", 100), 1: ("ncall", 10), 3: ("ttot", 8), 2: ("tsub", 8)}
             )
@@ -254,6 +283,8 @@ def main() -> None:
             r = run(n, str(Path(tmp) / "m.db"), args.profile)
         print(
             f"  {n:>4} tables ({2 * n} players): "
+            f"choosing a partita {r['choose'] * 1000:.1f} ms, starting a challenge "
+            f"{r['start'] * 1000:.1f} ms (each POST with its 303, the live task's refresh); "
             f"{(r['post'] + r['page']) * 1000:.1f} ms a move from the form (goal <= 5 ms): "
             f"the POST {r['post'] * 1000:.1f} ms (with the live task's refresh), "
             f"the page after it {r['page'] * 1000:.1f} ms; "

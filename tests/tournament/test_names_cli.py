@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.tournament.test_match_cli import ok, refused
+from tournament.domain.names import key, registered
 from tournament.services.stored import get_tournament, save
 from tournament.storage.store import Store
 
@@ -76,3 +77,13 @@ def test_a_stored_name_is_never_written_raw_to_the_terminal(db: Path) -> None:
     assert "\\u202eollaiG" in ok(db, "players", "list")
     out = ok(db, "players", "withdraw", ansi)  # typed as stored: found, and said visibly
     assert "\x1b" not in out and "\\x1b[2J" in out
+
+
+def test_a_names_key_is_worked_out_once_and_a_long_text_still_read_whole() -> None:
+    """#27: a server compares the same names at every start (the players of each table): the
+    key of a name is kept (the same string given back), the key of a long text worked out
+    afresh, and both as the rule reads them."""
+    assert key("Ｇ\u0456allo Città") is key("Ｇ\u0456allo Città") == "giallo citta"
+    long = "G\u0456allo " * 100
+    assert key(long) == key(long.upper()) == " ".join(["giallo"] * 100)
+    assert registered("GIALLO", ["Blu", "Giallo"]) == "Giallo"

@@ -131,3 +131,25 @@ def test_results_and_queries_agree_with_the_read_models(played: Tournament, stor
     assert mine and all(player in m["players"] for m in mine)
     assert queries.standing(store, player)["player"] == player
     assert queries.matches(store, outside_rounds=True) == []
+
+
+def test_a_table_view_is_kept_by_what_the_stored_table_holds() -> None:
+    """#27: a copy of the tournament (every writer's, every reader's brought forward) views
+    each unchanged table with the view already made; a table changed in place, or holding the
+    same keys in another order or ``1`` for ``true``, is viewed afresh."""
+    stored = {"table": 1, "players": ["Anna", "Bruno"], "bye": False, "why": "",
+              "matches": {"tiro": "M1"}}  # fmt: skip
+    t = type("T", (), {"rounds": [{"number": 1, "closed": False, "tables": [stored]}]})()
+    first = views.table(1, stored)
+    assert views.table(1, copy.deepcopy(stored)) is first
+    assert views.rounds(copy.deepcopy(t))[0].tables[0] is first
+    assert views.rounds(copy.deepcopy(t))[0] is views.rounds(t)[0]  # (a round's too)
+    stored["matches"] = {"updown": "M99", **stored["matches"]}  # in place, as events do
+    changed = views.table(1, stored)
+    assert views.rounds(t)[0].tables[0] is changed
+    assert changed is not first and list(changed.matches) == ["updown", "tiro"]
+    reordered = {**stored, "matches": {"tiro": "M1", "updown": "M99"}}
+    assert list(views.table(1, reordered).matches) == ["tiro", "updown"]
+    other = views.table(1, {**stored, "bye": 0})
+    assert other is not changed and other == changed  # (the same values, viewed afresh)
+    assert views.table(2, stored).round == 2

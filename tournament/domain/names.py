@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.message import msg
 from tournament.errors import Refused
@@ -62,10 +63,22 @@ def key(name: str) -> str:
     >>> key("Città") == key("citta") == key("ＣＩＴＴＡ")
     True
     """
+    # (a pure function of the name, kept for the names a server asks again and again, #27;
+    # not for a long text typed in a form)
+    return _kept_key(name) if len(name) <= KEPT_NAME else _key(name)
+
+
+KEPT_NAME = 4 * LONGEST
+
+
+def _key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     kept = "".join(c for c in decomposed if not hidden(c)).translate(_LOOKALIKES)
     folded = unicodedata.normalize("NFKD", kept.casefold()).translate(_LOOKALIKES)
     return " ".join("".join(c for c in folded if not unicodedata.combining(c)).split())
+
+
+_kept_key = lru_cache(maxsize=4096)(_key)
 
 
 def registered(name: str, names: Iterable[str]) -> str | None:

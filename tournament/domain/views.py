@@ -15,11 +15,14 @@ read-only mappings), and nothing done to it reaches the aggregate.
 
 from __future__ import annotations
 
+import threading
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
+
+import orjson
 
 if TYPE_CHECKING:
     from tournament.domain.pairing import Table as Pairing
@@ -136,8 +139,48 @@ class Player:
         return stored
 
 
+_TABLES: dict[tuple[int, bytes], Table] = {}  # (round, the stored table's JSON) -> its view
+_TABLES_LOCK = threading.Lock()
+TABLES = 8192  # table views kept (a festival's rounds of hundreds of tables, and their changes)
+
+
 def table(number: int, stored: Mapping[str, Any]) -> Table:
-    """The view of one stored table of round ``number``."""
+    """The view of one stored table of round ``number``.
+
+    Kept by what the stored table holds, to the byte (its JSON: keys in their order, ``1``,
+    ``1.0`` and ``true`` told apart), not by the dict: the aggregate is copied for every writer
+    and brought forward for every reader, and a choice or a start changes one table of
+    hundreds; a view is frozen, so one serves every tournament whose table holds the same
+    (#27). A table that is not plain JSON is viewed afresh each time.
+    """
+    return _by_content(_TABLES, TABLES, (number, stored), lambda: _table(number, stored))
+
+
+def _by_content(
+    cache: dict[Any, Any],
+    bound: int,
+    what: tuple[int | None, Mapping[str, Any]],
+    make: Callable[[], Any],
+) -> Any:
+    """The view ``make()`` gives of a stored value (``what``: its round, if it has one, and
+    it), kept in ``cache`` (``bound`` at most, the oldest out first) by its JSON to the byte; a
+    value that is not plain JSON is viewed afresh each time."""
+    number, stored = what
+    try:
+        key = (number, orjson.dumps(stored))
+    except TypeError:  # (orjson's refusal: not a mapping of JSON values)
+        return make()
+    view = cache.get(key)
+    if view is None:
+        view = make()
+        with _TABLES_LOCK:  # (a server's threads view tables side by side)
+            cache[key] = view
+            while len(cache) > bound:  # the oldest first
+                del cache[next(iter(cache))]
+    return view
+
+
+def _table(number: int, stored: Mapping[str, Any]) -> Table:
     return Table(
         round=number,
         number=stored["table"],
@@ -165,6 +208,17 @@ def round_of(stored: Mapping[str, Any]) -> Round:
     )
 
 
+_ROUNDS: dict[tuple[None, bytes], Round] = {}  # the stored round's JSON -> its view
+ROUNDS = 64  # (a festival's round of hundreds of tables: a few MB of JSON)
+
+
+def _round_kept(stored: Mapping[str, Any]) -> Round:
+    """:func:`round_of`, kept by what the stored round holds (as :func:`table` keeps a table's
+    view): a writer's copy of the tournament views its rounds with one look each (#27)."""
+    view: Round = _by_content(_ROUNDS, ROUNDS, (None, stored), lambda: round_of(stored))
+    return view
+
+
 _SEEN: dict[int, tuple[Any, int, tuple[Round, ...]]] = {}  # id -> (weak ref, version, rounds)
 SEEN = 64  # tournaments whose rounds are kept (a server reads one, at a few versions)
 
@@ -180,7 +234,7 @@ def rounds(t: Tournament) -> tuple[Round, ...]:
     hit = _SEEN.get(id(t))
     if hit is not None and version is not None and hit[0]() is t and hit[1] == version:
         return hit[2]
-    built = tuple(round_of(r) for r in t.rounds)
+    built = tuple(_round_kept(r) for r in t.rounds)
     if version is not None:
         try:
             _SEEN[id(t)] = (weakref.ref(t), version, built)

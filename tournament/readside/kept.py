@@ -96,8 +96,9 @@ def tournament(store: Store) -> Tournament | None:
     # One thread brings it forward, on a copy (others may be reading the one kept); the
     # others wait for it rather than copy it too.
     with _forwarding:
-        t = _tournaments.get(store) or t
-        new = _newer(store, t)
+        now = _tournaments.get(store) or t
+        if now is not t:  # (brought forward meanwhile: what is newer than that, asked again)
+            t, new = now, _newer(store, now)
         if new == []:
             return t
         if new is None:
@@ -143,6 +144,21 @@ def copied(t: Tournament) -> Tournament:
         return pickle.loads(pickle.dumps(t, pickle.HIGHEST_PROTOCOL))  # type: ignore[no-any-return]
     except Exception:  # pragma: no cover - something pickle cannot carry
         return deepcopy(t)
+
+
+def saved(store: Store, t: Tournament) -> None:
+    """Share ``t``, just saved by a writer that changes it no more, as the tournament kept: the
+    next read need not bring the one kept forward by the events ``t`` stored (#27). Only when
+    the store's last event of it is at ``t``'s version (its own) and the one kept is older."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+
+    if not kept(store) or t.pending_events:
+        return
+    version, state = last_event(store, TOURNAMENT_ID)
+    with _lock:
+        was = _tournaments.get(store)
+        if version == t.version and state is not None and (was is None or was.version < version):
+            _tournaments[store], _heads[store] = t, bytes(state)
 
 
 def tournament_copy(store: Store) -> Tournament | None:

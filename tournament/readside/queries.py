@@ -190,7 +190,7 @@ def _held(store: Store, db: Any) -> readtables.Written | None:
     when they are not known to be the tables' (a refresh under way, another process writing)."""
     w = readmodels.held(store)
     at = readmodels.position(db)
-    if (w is None or w.position != at) and at and readmodels._schema(db) == readmodels.SCHEMA:
+    if (w is None or w.position != at) and at and readmodels.schema(db) == readmodels.SCHEMA:
         fresh = readtables.written(db, at)
         fresh.mark = readmodels.mark(db, at)
         w = readmodels.held(store, w, fresh)  # (unless a refresh kept its own meanwhile)

@@ -27,38 +27,20 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from operator import itemgetter
+from collections.abc import Callable
 from typing import Any
 
-import orjson
-
-from engine.games.base import Outcome
 from tournament.errors import NewerVersionError, Refused, StoreError
-from tournament.readside import reading, readtables
+from tournament.readside import kept, readevents, readtables
+from tournament.readside.readevents import Progress
 from tournament.storage import sqlitefile
 from tournament.storage.sql import Conflict, ReadDB, SqliteReadDB, read_db
-from tournament.storage.store import Store, known_topic
+from tournament.storage.store import Store
 
 PROJECTION = "read_models"
 SCHEMA = readtables.SCHEMA
-MATCH_STARTED = "tournament.store:Match.Started"
-MATCH_RECORDED = "tournament.store:Match.Recorded"
-RECORDED_TYPE = MATCH_RECORDED.rpartition(":")[2]  # its type in the events table
-TOURNAMENT_PREFIX = "tournament.tournaments:Tournament."
 TABLES = ("events", "matches", "challenges", "players", "rounds", "pairings", "standings")
-EVENT_COLUMNS = ("id", "aggregate", "version", "type", "at", "match", "payload")
-
-
-@dataclass
-class Progress:
-    """What one update read, and which matches and tables it touched."""
-
-    events: int = 0
-    matches: set[str] = field(default_factory=set)
-    tournament: bool = False
-    written: readtables.Written | None = field(default=None, repr=False)
+outcomes = readevents.outcomes  # (each match's outcome as the read models hold it)
 
 
 # What this process last wrote of the tournament's tables (at its position): the next refresh
@@ -67,11 +49,13 @@ _written: weakref.WeakKeyDictionary[Store, readtables.Written] = weakref.WeakKey
 _written_lock = threading.Lock()
 
 
-def _take(store: Store) -> readtables.Written | None:
-    """The tournament's rows as this process last wrote them (taken: a refresh that fails on
-    the way leaves none, and the next reads the tables)."""
+def _forked(store: Store) -> readtables.Written | None:
+    """The tournament's rows as this process last wrote them, copied for a refresh to bring
+    forward (taken under the refresh's lock: a refresh finishing first is seen). The rows held
+    are replaced only once the refresh is committed (:func:`_kept`): a reader never serves
+    rows a refresh wrote and then rolled back."""
     with _written_lock:
-        return _written.pop(store, None)
+        return readtables.fork(_written.get(store))
 
 
 def _kept(store: Store, progress: Progress) -> Progress:
@@ -118,10 +102,11 @@ def _behind(db: ReadDB, store: Store) -> bool:
     if "_projections" not in db.tables():
         return True
     last = sqlitefile.last_id(store)
-    return _schema(db) != SCHEMA or position(db) < last
+    return schema(db) != SCHEMA or position(db) < last
 
 
-def _schema(db: ReadDB) -> int | None:
+def schema(db: ReadDB) -> int | None:
+    """The schema number the read models were made at (None: not said)."""
     row = db.rows("select position from _projections where name = 'schema'")
     return row[0][0] if row else None
 
@@ -156,17 +141,15 @@ def update(
     if write is None:
         write = store.has_written
     _views.pop(store, None)
-    w = _take(store)
     if store.location.is_server:
         db = read_db(store)
         for _ in range(ATTEMPTS):
             try:
                 with db.transaction():
-                    progress = _update(db, store, again, counted, w)
+                    progress = _update(db, store, again, counted)
                 return _kept(store, progress)
             except Conflict:
                 again = False  # another process applied the same events first: look again
-                w = None  # (and what was kept may have been changed on the way)
         raise Conflict("the read models kept changing under this update")  # pragma: no cover
     if not write and not again:
         source = sqlitefile.connect(store.path)
@@ -175,9 +158,14 @@ def update(
                 return Progress()
         finally:
             source.close()
+    if write and kept.kept(store):  # a server's: in this thread's connection to its file, kept
+        db = SqliteReadDB(sqlitefile.kept_connection(store, readonly=False))
+        with db.transaction():  # (not a connection opened and closed at every refresh, #27)
+            progress = _update(db, store, again, counted)
+        return _kept(store, progress)
     with sqlitefile.updating(store.path, write) as conn:
         view = SqliteReadDB(conn)
-        progress = _update(view, store, again, counted, w)
+        progress = _update(view, store, again, counted)
     if not write:
         _views[store] = view
     return _kept(store, progress)
@@ -187,31 +175,30 @@ def _current(db: ReadDB) -> bool:
     """Whether the file's read models are of this schema and hold every stored event."""
     if "_projections" not in db.tables():
         return False
-    schema = _schema(db)
-    if schema is not None and schema > SCHEMA:
+    made = schema(db)
+    if made is not None and made > SCHEMA:
         raise NewerVersionError("its read models")
     last = db.rows(f"select max(rowid) from {sqlitefile.EVENTS}")[0][0] or 0
-    return schema == SCHEMA and position(db) == last
+    return made == SCHEMA and position(db) == last
 
 
 def _update(
-    db: ReadDB,
-    store: Store,
-    again: bool,
-    counted: Callable[[int], None] | None = None,
-    w: readtables.Written | None = None,
+    db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
 ) -> Progress:
-    if "_projections" in db.tables():
-        schema = _schema(db)
-        if schema is not None and schema > SCHEMA:
+    ready = "_projections" in db.tables()  # (asked once a refresh)
+    if ready:
+        made = schema(db)
+        if made is not None and made > SCHEMA:
             raise NewerVersionError("its read models")
-        if again or schema != SCHEMA:  # made by an older version of the program: rebuild
+        if again or made != SCHEMA:  # made by an older version of the program: rebuild
             for name in (*TABLES, "_projections"):
                 db.drop(name)
             db.forget(PROJECTION)
-    readtables.create(db)
+            ready = False
+    if not ready:
+        readtables.create(db)
     try:
-        return _project(db, store, counted, w)
+        return _project(db, store, counted, _forked(store))
     except Refused:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -238,9 +225,9 @@ def _project(
         numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
     last, tail = start - 1, None
-    for page in _pages(db, start):
-        rows = _flat_rows(page, numbers, summaries, progress)
-        db.insert("events", EVENT_COLUMNS, rows)  # the position was read under the write lock
+    for page in readevents.pages(db, start):
+        rows = readevents.flat_rows(page, numbers, summaries, progress)
+        db.insert("events", readevents.EVENT_COLUMNS, rows)  # (the position: read under the lock)
         progress.events += len(rows)
         if counted is not None:
             counted(progress.events)
@@ -255,7 +242,7 @@ def _project(
     # (A refresh after the first places a new match from the tournament's rows, below: the
     # tournament's tables of hundreds are not all looked at for it.)
     where = readtables.places(t) if t is not None and (start == 1 or w is None) else {}
-    touched, decided = _matches(db, store, summaries, where, placed)
+    touched, decided = readevents.matches(db, store, summaries, where, placed)
     if t is None and decided:
         t = readtables.current(store)
     if w is None and t is not None:
@@ -280,171 +267,3 @@ def mark(db: ReadDB, number: int) -> tuple[Any, ...] | None:
     the same position holds another event there)."""
     found = db.rows("select version, at from events where id = ?", [number])
     return tuple(found[0]) if found else None
-
-
-def _pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:
-    """The notification log, read in pages straight from eventsourcing's table.
-
-    (Reading the rows ourselves skips building a UUID and a notification object for every
-    event, which made the rebuild four times slower.)
-    """
-    while True:
-        page = db.stored(start, db.page, MATCH_RECORDED)
-        if not page:
-            return
-        yield page
-        if len(page) < db.page:
-            return  # (the last: one round trip a refresh, #27; what comes after, the next)
-        start = page[-1][0] + 1
-
-
-def _flat_rows(
-    page: list[tuple[Any, ...]],
-    numbers: dict[str, str],
-    summaries: dict[str, dict[str, Any]],
-    progress: Progress,
-) -> list[tuple[Any, ...]]:
-    """The rows of the flat events table for one page, noting what each event changes.
-
-    The hot loop of a rebuild (a match event is nearly every event): kept to the bone.
-    """
-    loads = orjson.loads  # decoding the stored events is most of a rebuild: orjson is ~6x faster
-    topics = {row[3] for row in page}  # None: a recorded move (see ReadDB.stored)
-    topics.discard(None)
-    for topic in topics - _KNOWN:
-        if not known_topic(topic):
-            raise NewerVersionError()
-        _KNOWN.add(topic)
-    kinds = {topic: topic.rpartition(":")[2] for topic in topics}  # the type column
-    rows: list[tuple[Any, ...]] = []
-    append = rows.append
-    # A match's events come in runs (one save stores a move, an import the whole log): its
-    # number and summary are looked up when the run starts, not at every event.
-    current, number, s = None, "", {}
-    for notification, aggregate, version, topic, raw in page:
-        state = loads(raw)
-        if topic is None:  # a recorded move
-            if aggregate != current:
-                number = numbers[aggregate]
-                s = summaries.get(number) or summaries.setdefault(number, {})
-                current = aggregate
-            payload = state["line"]
-            s["events"] = version - 1
-            s["head"] = state["hash"]
-            # A cheap look for the few lines that matter; parsed to be sure (a field of
-            # another event could hold the same text).
-            if (
-                '"type":"end"' in payload
-                or '"type":"ruling"' in payload
-                or ('"type":"void"' in payload)
-            ):
-                kind = loads(payload)["type"]
-                if kind == "end":
-                    s["last_end"], s["end_at"] = payload, version - 1
-                elif kind in ("ruling", "void"):
-                    s["corrected_at"] = version - 1
-            append((notification, aggregate, version, RECORDED_TYPE, state["timestamp"]["_data_"],
-                    number, payload))  # fmt: skip
-            continue
-        at = state["timestamp"]["_data_"]
-        if topic == MATCH_STARTED:
-            match = numbers[aggregate] = state["number"]
-            payload = state["header"]
-            summaries.setdefault(match, {})["new"] = (aggregate, payload)
-        else:
-            match = None
-            progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
-            state.pop("timestamp")
-            state.pop("originator_topic", None)
-            payload = readtables.dumps_unicode(state)
-        append((notification, aggregate, version, kinds[topic], at, match, payload))
-    return rows
-
-
-_KNOWN = {MATCH_STARTED, MATCH_RECORDED}  # topics this version was seen to know
-
-MATCH_COLUMNS = (
-    "id", "uuid", "game", "players", "outside", "events", "head", "status", "winners", "points",
-    "last_end", "end_at", "corrected_at", "round", "table_no",
-)  # fmt: skip
-
-
-def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
-    for k in range(0, len(items), size):
-        yield items[k : k + size]
-
-
-def _matches(
-    db: ReadDB,
-    store: Store,
-    summaries: dict[str, dict[str, Any]],
-    places: dict[str, tuple[int, int]],
-    placed: dict[str, tuple[int | None, int | None]],
-) -> tuple[dict[str, Outcome | None], bool]:
-    """Bring the touched matches' rows and challenges up to date, a few statements in all (each
-    row in its round and table, from ``places``: noted in ``placed``); their outcomes, as the
-    rows now hold them, and whether any outcome is not the one its row held before."""
-    columns = ", ".join(MATCH_COLUMNS)
-    as_row = itemgetter(*MATCH_COLUMNS)
-    dumps = readtables.dumps
-    rows: dict[str, dict[str, Any]] = {}
-    for chunk in _chunks(list(summaries)):
-        marks = db.marks(len(chunk))
-        for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
-            rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
-    written, challenges = [], []
-    outcomes: dict[str, Outcome | None] = {}
-    decided = False
-    for number, s in summaries.items():
-        row = rows.get(number) or dict.fromkeys(MATCH_COLUMNS)
-        before = (row["status"], row["winners"], row["points"])
-        new = s.pop("new", None)
-        if new is not None:
-            # (orjson reads as json does every header the program stores: strict I-JSON.)
-            header = orjson.loads(new[1])
-            outside = header.get("outside")
-            row["id"], row["uuid"], row["game"], row["events"] = number, new[0], header["game"], 0
-            row["players"] = dumps(header["players"])
-            row["outside"] = dumps(outside) if outside else "[]"
-        row.update(s)
-        if number in places:
-            row["round"], row["table_no"] = places[number]
-        placed[number] = (row["round"], row["table_no"])
-        outcome: Outcome | None
-        if row["last_end"] and (row["corrected_at"] or 0) < (row["end_at"] or 0):
-            end = orjson.loads(row["last_end"])
-            outcome = Outcome(tuple(end["winners"]), end["points"])
-        else:
-            outcome = reading.outcome(store, number)
-        outcomes[number] = outcome
-        if outcome:
-            points, winners, game = dict(outcome.points), outcome.winners, row["game"]
-            row["status"], row["winners"], row["points"] = (
-                "finished",
-                dumps(list(winners)),
-                dumps(points),
-            )
-            challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
-        else:
-            row["status"], row["winners"], row["points"] = "in_progress", None, None
-        decided = decided or before != (row["status"], row["winners"], row["points"])
-        written.append(as_row(row))
-    db.upsert("matches", MATCH_COLUMNS, "id", written)
-    for chunk in _chunks(list(summaries)):
-        db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
-    db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
-    return outcomes, decided
-
-
-def outcomes(db: ReadDB) -> dict[str, Outcome | None]:
-    """Each match's outcome as the read model holds it."""
-    out: dict[str, Outcome | None] = {}
-    for number, status, winners, points in db.rows(
-        "select id, status, winners, points from matches"
-    ):
-        out[number] = (
-            Outcome(tuple(orjson.loads(winners)), orjson.loads(points))
-            if status == "finished"
-            else None
-        )
-    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import json.encoder
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -186,6 +186,22 @@ class Written:
     numbers: dict[Any, str] | None = None  # each match's number by its id, as the matches table
 
 
+def fork(w: Written | None) -> Written | None:
+    """A copy of ``w`` for a refresh to bring forward: the rows held stay as committed (a
+    reader serves them while the refresh writes, and a refresh that rolls back leaves them as
+    they were), sharing what the refresh replaces rather than changes (a table's rows)."""
+    if w is None:
+        return None
+    return replace(
+        w,
+        outcomes=dict(w.outcomes),
+        places=dict(w.places),
+        rows=dict(w.rows),
+        results=[list(r) for r in w.results],
+        numbers=None if w.numbers is None else dict(w.numbers),
+    )
+
+
 def written(db: ReadDB, position: int) -> Written:
     """The tournament's rows as the tables hold them (another process wrote them last)."""
     rows: dict[str, Rows] = {}
@@ -280,27 +296,21 @@ def tournament(db: ReadDB, t: Tournament, w: Written, touched: Iterable[str] = (
 def _rounds(
     t: Tournament, was: Tournament | None, before: tuple[views.Round, ...]
 ) -> tuple[tuple[views.Round, ...], set[tuple[int, int]]]:
-    """``views.rounds(t)``, with the view of each table stored as it was in ``was`` (whose
-    rounds' views are ``before``) kept, not built again (most of a refresh at 500 tables); and
-    the places (round, table, from 0) of those tables."""
+    """``views.rounds(t)``, and the places (round, table, from 0) of the tables whose view is
+    the one in ``before`` (the rounds' views of ``was``): a table's view is kept by what its
+    stored table holds (:func:`tournament.domain.views.table`), so the same view is a table
+    stored as it was (most of a refresh at 500 tables, not worked out again)."""
+    rounds = views.rounds(t)
     if was is None or not before:
-        return views.rounds(t), set()
-    rounds, alike = [], set()
-    for i, stored in enumerate(t.rounds):
-        number = stored["number"]
-        if i >= len(before) or i >= len(was.rounds) or was.rounds[i]["number"] != number:
-            rounds.append(views.round_of(stored))
-            continue
-        old = was.rounds[i]["tables"]
-        tables = []
-        for k, tb in enumerate(stored["tables"]):
-            if k < len(old) and old[k] == tb:
-                tables.append(before[i].tables[k])
-                alike.add((i, k))
-            else:
-                tables.append(views.table(number, tb))
-        rounds.append(views.Round(number, bool(stored["closed"]), tuple(tables)))
-    return tuple(rounds), alike
+        return rounds, set()
+    alike = {
+        (i, k)
+        for i, (r, old) in enumerate(zip(rounds, before, strict=False))  # (a round paired since)
+        if r.number == old.number
+        for k, (tb, held) in enumerate(zip(r.tables, old.tables, strict=False))
+        if tb is held
+    }
+    return rounds, alike
 
 
 def _inputs(t: Tournament) -> tuple[Any, ...]:
@@ -384,10 +394,9 @@ def _write(
         rows[name] = new
         gone = [k for k in old if k not in new]
         changed = [row for k, row in new.items() if old.get(k) != row]
-    else:
+    else:  # (a new dict: the rows held by a reader are never changed in place)
         gone, changed = [], [row for k, row in changes.items() if old.get(k) != row]
-        old.update(changes)
-        new = old
+        new = rows[name] = {**old, **changes}
     if not gone and not changed:
         return
     columns = COLUMNS[name]

@@ -13,6 +13,7 @@ from tournament.domain.names import registered
 from tournament.domain.results import played_result
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused
+from tournament.readside import kept
 from tournament.readside.reading import read_match
 from tournament.services.day import (
     PARTITA,
@@ -54,12 +55,14 @@ def _open_table(t: Tournament, round_number: int, table_number: int) -> views.Ta
 def choose_partita(
     store: Store, round_number: int, table_number: int, games: Sequence[str], by: str = "organizer"
 ) -> Tournament:
-    """CH-3: the four games a table's partita plays, chosen at its start."""
+    """CH-3: the four games a table's partita plays, chosen at its start. (On a server the
+    tournament returned is the one its readers share, #27: only to read.)"""
 
     def once() -> Tournament:
         t = get_tournament(store)
         decide_partita(t, round_number, table_number, games, by)
         save(store, t)
+        kept.saved(store, t)  # (the one a server's readers share: only to read from here on)
         return t
 
     return retried(once, store=store)
@@ -110,20 +113,17 @@ def start_match(
     """Create the match of one challenge of a table, with the table's players, and attach it
     (with its ``referee``'s name, checked by the caller): one transaction, made again from the
     start when another terminal changed the tournament."""
-    return retried(
-        lambda: open_match(
-            store,
-            get_tournament(store),
-            round_number,
-            table_number,
-            game_name,
-            outside,
-            by,
-            lexicon_path,
+
+    def once() -> Match:
+        t = get_tournament(store)
+        match = open_match(
+            store, t, round_number, table_number, game_name, outside, by, lexicon_path,
             referee=referee,
-        ),
-        store=store,
-    )
+        )  # fmt: skip
+        kept.saved(store, t)  # (the one a server's readers share, #27: changed no more here)
+        return match
+
+    return retried(once, store=store)
 
 
 def open_match(
