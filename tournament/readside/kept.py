@@ -31,6 +31,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
+from tournament.storage import heard
 from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def keep(store: Store) -> None:
     from tournament.storage.sqlitefile import share_connections  # (a server only: #15)
 
     share_connections(store)  # and each thread reads its file through a connection kept
+    heard.listen(store)  # a server's: what others store is heard, not asked each look
     with _lock:
         _keeping.add(store)
         _replays.setdefault(store, OrderedDict())
