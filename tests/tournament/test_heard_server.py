@@ -43,6 +43,7 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         until(lambda: heard.now(s) is not None)
         looks: list[Any] = []
         real = postgres.last_and_since
+
         def look(*a: Any) -> Any:
             if a[0] is s:  # (the command line's own store's looks are its own)
                 looks.append(a)

@@ -100,4 +100,3 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
             pass
         heard.hearing(False)
         heard.stopped.wait(1.0)
-

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tournament.domain.tablefiles import Holds, refusal
-from tournament.storage import heard
 from tournament.errors import Refused
+from tournament.storage import heard
 
 TOPICS = tuple(f"tournament.tournaments:Tournament.{kind}" for kind in (
     "TableCheckedOut", "TableCheckedIn", "TableReleased", "TableFileWritten"

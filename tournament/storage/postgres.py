@@ -158,7 +158,9 @@ class Recorder(PostgresApplicationRecorder):
 
     def _notify_channel(self, curs: Any) -> None:
         curs.execute(
-            sql.SQL("NOTIFY {}, {}").format(sql.Identifier(self.channel_name), sql.Literal(self.token))
+            sql.SQL("NOTIFY {}, {}").format(
+                sql.Identifier(self.channel_name), sql.Literal(self.token)
+            )
         )
 
 
