@@ -1,6 +1,7 @@
 """What a server's kept store hears of its store (#27, tournament.storage.heard): a look at
 the table files' holds is not asked again while nobody else stored anything, a write of
-another process is heard and looked at, and the process's own saves are read on from."""
+another process is heard and looked at, and the process's own saves are read on from; a kept
+match is brought forward in one round trip."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 
 from tests.tournament.conftest import url_of
 from tests.tournament.test_tablefiles import moves, ok, partita_tournament
-from tournament.readside import kept
+from tournament.readside import kept, reading
 from tournament.services.matches import record_move
 from tournament.storage import heard, holds, postgres
 from tournament.storage.locations import PostgresServer, close
@@ -66,6 +67,22 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         ok(db, "table", "checkout", "1", "2", "--to", str(tmp_path / "t2.db"))
         until(lambda: heard.now(s) != count)
         assert (1, 2) in holds.holds(s).out and len(looks) == asked + 1
+
+        # A match kept as read is brought forward by another's move in one round trip: its
+        # kept head and the rows after it, not a look at its last event first.
+        was = reading.read_match(s, "M1")
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
+        selects: list[Any] = []
+        select = s.recorder.select_events
+
+        def counted(*a: Any, **k: Any) -> Any:
+            selects.append(k)
+            return select(*a, **k)
+
+        monkeypatch.setattr(s.recorder, "select_events", counted)
+        assert len(reading.read_match(s, "M1").lines) == len(was.lines) + 1
+        assert len(selects) == 1
+        assert reading.read_match(s, "M1").lines and len(selects) == 2  # (nothing since: one)
     finally:
         listener = vars(s)["_heard"]
         close(s)
