@@ -6,21 +6,18 @@ match is brought forward in one round trip."""
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournament.conftest import url_of
-from tests.tournament.test_tablefiles import moves, ok, partita_tournament
+from tests.tournament.test_holds_server import partita_store
+from tests.tournament.test_tablefiles import moves, ok
 from tournament.readside import kept, reading
 from tournament.services.matches import record_move
 from tournament.storage import heard, holds, postgres
 from tournament.storage.locations import PostgresServer, close
-from tournament.storage.store import Store
 
 
 def until(what: Callable[[], bool]) -> None:
@@ -36,9 +33,7 @@ def until(what: Callable[[], bool]) -> None:
 def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
     postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = url_of(replace(postgres_server, schema=f"t{uuid.uuid4().hex[:12]}"))
-    partita_tournament(db)
-    s = Store(db)
+    db, s = partita_store(postgres_server)
     try:
         kept.keep(s)
         until(lambda: heard.now(s) is not None)
