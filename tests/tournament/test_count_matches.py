@@ -21,9 +21,12 @@ def test_a_count_goes_on_from_the_last_one(tmp_path: Path, monkeypatch: pytest.M
     assert store._count_matches() == 20
     looked: list[Any] = []
     real = store.recorder.select_events
-    monkeypatch.setattr(
-        store.recorder, "select_events", lambda *a, **k: looked.append(a) or real(*a, **k)
-    )
+
+    def counted(*a: Any, **k: Any) -> Any:
+        looked.append(a)
+        return real(*a, **k)
+
+    monkeypatch.setattr(store.recorder, "select_events", counted)
     assert store._count_matches() == 20 and len(looked) == 2  # M20 still there, M21 not
     other.create(HEADER, [])  # another process's match
     other.create(HEADER, [])

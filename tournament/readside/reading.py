@@ -88,10 +88,10 @@ def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
     if rows == [] or (rows is None and kept.unchanged(store, was.id, version, head)):
         return was  # (one indexed read of a server's file: nothing stored since)
     try:
-        rows = rows or store.recorder.select_events(was.id, gt=version)
-        if not rows:
+        after = rows or store.recorder.select_events(was.id, gt=version)
+        if not after:
             return None  # as many events, another chain: another match in its place
-        match = _went_on(was, rows)
+        match = _went_on(was, after)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     kept.keep_match(store, match)
