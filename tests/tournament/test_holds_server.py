@@ -18,12 +18,17 @@ from tournament.storage.locations import PostgresServer, close
 from tournament.storage.store import Store
 
 
+def partita_store(server: PostgresServer) -> tuple[str, Store]:
+    """A new schema's tournament (test_tablefiles.partita_tournament) and a store open on it."""
+    db = url_of(replace(server, schema=f"t{uuid.uuid4().hex[:12]}"))
+    partita_tournament(db)
+    return db, Store(db)
+
+
 def test_a_checkout_and_a_release_are_read_on_from_the_last_look(
     postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    db = url_of(replace(postgres_server, schema=f"t{uuid.uuid4().hex[:12]}"))
-    partita_tournament(db)
-    s = Store(db)
+    db, s = partita_store(postgres_server)
     try:
 
         def asked(*args: Any, **kwargs: Any) -> Any:

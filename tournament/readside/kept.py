@@ -31,6 +31,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from engine.match import Replay
 from engine.message import msg
+from tournament.storage import heard
 from tournament.storage.store import Match, Store, _project
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def keep(store: Store) -> None:
     from tournament.storage.sqlitefile import share_connections  # (a server only: #15)
 
     share_connections(store)  # and each thread reads its file through a connection kept
+    heard.listen(store)  # a server's: what others store is heard, not asked each look
     with _lock:
         _keeping.add(store)
         _replays.setdefault(store, OrderedDict())
@@ -121,14 +123,20 @@ def _newer(store: Store, t: Tournament) -> list[Any] | tuple[list[Any], bytes] |
 
     head = _heads.get(store)
     try:
-        version, state = last_event(store, TOURNAMENT_ID)
-        if version == t.version and head is not None and state == head:
-            return []
-        if version <= t.version or head is None:
-            return None  # as many events or fewer, another last one: another tournament
+        if not store.location.is_server:  # (a file's look: its kept connection's one read)
+            version, state = last_event(store, TOURNAMENT_ID)
+            if version == t.version and head is not None and state == head:
+                return []
+            if version <= t.version or head is None:
+                return None  # as many events or fewer, another last one: another tournament
+        elif head is None:
+            return None
+        # (a server's: the kept head and what came after it, in one round trip, #27)
         rows = store.recorder.select_events(TOURNAMENT_ID, gt=t.version - 1)
         if not rows or rows[0].originator_version != t.version or rows[0].state != head:
             return None  # the kept head is not in the store's chain any more
+        if len(rows) == 1:
+            return []  # nothing stored after it
         to_domain = store.repository.event_store.mapper.to_domain_event
         return [to_domain(row) for row in rows[1:]], bytes(rows[-1].state)
     except Exception:  # an event that cannot be read: said by the next full read
@@ -261,7 +269,19 @@ def match_to_write(store: Store, number: str) -> Match:
     if kept(store):
         with _lock:
             match = _writing.get(store, {}).pop(number, None)
-        if match is not None:
+        if match is not None and store.location.is_server:
+            rows = after_head(store, match.id, match.version, match.head or match.start)
+            if rows == []:
+                return match
+            try:
+                if rows is not None:
+                    to_domain = store.repository.event_store.mapper.to_domain_event
+                    match = _project(match, [to_domain(r) for r in rows])
+                    if match.intact():
+                        return match
+            except Exception:  # anything a changed byte can make of a stored event
+                pass  # read whole below, which says what is wrong
+        elif match is not None:
             same = unchanged(store, match.id, match.version, match.head or match.start)
             if same:
                 return match
@@ -300,6 +320,23 @@ def last_event(store: Store, originator: Any) -> tuple[int, bytes | None]:
         return last
     rows = store.recorder.select_events(originator, desc=True, limit=1)
     return (0, None) if not rows else (int(rows[0].originator_version), bytes(rows[0].state))
+
+
+def after_head(store: Store, originator: Any, version: int, head: str | None) -> list[Any] | None:
+    """On a server, the rows an aggregate kept at ``version`` with the chain's ``head`` has
+    gained since, read with the one at ``version`` in one round trip (#27: not a look at the
+    last event, then a second query when it moved): ``[]`` when nothing was stored since, None
+    when the store's is not the one kept any more (read it whole). A file's store: None too
+    (its look is one read through its kept connection: see :func:`unchanged`)."""
+    if not store.location.is_server or head is None:
+        return None
+    try:
+        rows = store.recorder.select_events(originator, gt=version - 1)
+        if not rows or rows[0].originator_version != version:
+            return None
+        return list(rows[1:]) if orjson.loads(rows[0].state).get("hash") == head else None
+    except Exception:  # an event that cannot be read: said by the whole read
+        return None
 
 
 def unchanged(store: Store, originator: Any, version: int, head: str | None) -> bool:

@@ -81,14 +81,17 @@ def read_match(store: Store, number: str) -> StoredMatch:
 def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
     """A match kept as read, with the rows stored after it; None when the store's match is not
     the kept one any more (another file in its place: read it whole)."""
-    same = kept.unchanged(store, was.id, len(was.lines) + 1, was.head or was.start)
-    if same:
+    version, head = len(was.lines) + 1, was.head or was.start
+    rows = kept.after_head(store, was.id, version, head)  # (a server's: one round trip, #27)
+    if rows is None and store.location.is_server:
+        return None  # not the one kept: another match in its place
+    if rows == [] or (rows is None and kept.unchanged(store, was.id, version, head)):
         return was  # (one indexed read of a server's file: nothing stored since)
     try:
-        rows = store.recorder.select_events(was.id, gt=len(was.lines) + 1)
-        if not rows:
+        after = rows or store.recorder.select_events(was.id, gt=version)
+        if not after:
             return None  # as many events, another chain: another match in its place
-        match = _went_on(was, rows)
+        match = _went_on(was, after)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
     kept.keep_match(store, match)

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from eventsourcing.postgres import PostgresFactory
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
@@ -149,8 +149,25 @@ def _prepare(server: PostgresServer) -> bool:
         return False
 
 
+class Recorder(PostgresApplicationRecorder):
+    """eventsourcing's recorder, whose inserts notify with the store's token: the store's own
+    listener tells its own saves from others' (:mod:`tournament.storage.heard`, #27). Anyone
+    else listening hears them as ever (a payload changes nothing for them)."""
+
+    token = ""
+
+    def _notify_channel(self, curs: Any) -> None:
+        curs.execute(
+            sql.SQL("NOTIFY {}, {}").format(
+                sql.Identifier(self.channel_name), sql.Literal(self.token)
+            )
+        )
+
+
 class Factory(PostgresFactory):
     """eventsourcing's PostgreSQL persistence on a server that was looked at first."""
+
+    application_recorder_class = Recorder
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
@@ -168,7 +185,11 @@ class Factory(PostgresFactory):
         return False  # made below, on first use, however many processes start at once
 
     def application_recorder(self) -> Any:
+        import uuid
+
         recorder = super().application_recorder()
+        if isinstance(recorder, Recorder):
+            recorder.token = uuid.uuid4().hex
         if not self.exists:
             first_use(recorder.create_table)  # type: ignore[attr-defined]
         return recorder
@@ -178,6 +199,12 @@ class Factory(PostgresFactory):
         if not self.exists:
             first_use(recorder.create_table)  # type: ignore[attr-defined]
         return recorder
+
+    def close(self) -> None:
+        heard = vars(self).get("heard")  # (tournament.storage.heard's listener, #27)
+        if heard is not None:
+            heard.stop()
+        super().close()
 
     @property
     def has_written(self) -> bool:

@@ -350,7 +350,6 @@ class Store(Application):
         """How many matches are stored: the highest number, as numbers are taken in order from
         M1 with none left out; found in a few look-ups of one match each (a doubling, then a
         halving search), not by reading every match's start (issue 15)."""
-        low, high = 0, 1  # M{low} is stored (M0 by convention), M{high} is to be looked at
         held = holds.reserved(self)  # taken by a table file's matches (#26), stored or not
 
         def stored(n: int) -> bool:
@@ -358,11 +357,18 @@ class Store(Application):
                 self.recorder.select_events(match_uuid(f"M{n}"), limit=1)
             )
 
-        while stored(high):
-            low, high = high, high * 2
+        # From this process's last count when it still stands (a server counts again at each
+        # tournament write: two look-ups, not some nine, #27), else from M0 (by convention).
+        low = vars(self).get("_counted", 0)
+        if low and not stored(low):
+            low = 0  # (fewer now: a store started over)
+        step = 1
+        while stored(high := low + step):
+            low, step = high, step * 2
         while high - low > 1:
             middle = (low + high) // 2
             low, high = (middle, high) if stored(middle) else (low, middle)
+        self._counted = low
         return low
 
     def _started(self) -> Iterator[Notification]:

@@ -1,0 +1,85 @@
+"""What a server's kept store hears of its store (#27, tournament.storage.heard): a look at
+the table files' holds is not asked again while nobody else stored anything, a write of
+another process is heard and looked at, and the process's own saves are read on from; a kept
+match is brought forward in one round trip."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.tournament.test_holds_server import partita_store
+from tests.tournament.test_tablefiles import moves, ok
+from tournament.readside import kept, reading
+from tournament.services.matches import record_move
+from tournament.storage import heard, holds, postgres
+from tournament.storage.locations import PostgresServer, close
+
+
+def until(what: Callable[[], bool]) -> None:
+    """Wait for the listener's thread (an event, at most ten seconds: never a fixed sleep)."""
+    woken = threading.Event()
+    for _ in range(1000):
+        if what():
+            return
+        woken.wait(0.01)
+    raise AssertionError("the listener never got there")
+
+
+def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
+    postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, s = partita_store(postgres_server)
+    try:
+        kept.keep(s)
+        until(lambda: heard.now(s) is not None)
+        looks: list[Any] = []
+        real = postgres.last_and_since
+
+        def look(*a: Any) -> Any:
+            if a[0] is s:  # (the command line's own store's looks are its own)
+                looks.append(a)
+            return real(*a)
+
+        monkeypatch.setattr(postgres, "last_and_since", look)
+        assert not holds.holds(s).out and len(looks) == 1
+        assert not holds.holds(s).out and len(looks) == 1  # nothing heard: nothing asked
+
+        # This process's own move: read on from, and not asked again after it.
+        line = moves(db, "M1", seed=1)[1]
+        record_move(s, "M1", line)
+        asked = len(looks)  # (the move's own checks: one look at most)
+        assert asked <= 2
+        holds.holds(s)
+        assert len(looks) == asked
+
+        # Another process checks table 1 out: heard, looked at, and refused from then on.
+        count = heard.now(s)
+        ok(db, "table", "checkout", "1", "2", "--to", str(tmp_path / "t2.db"))
+        until(lambda: heard.now(s) != count)
+        assert (1, 2) in holds.holds(s).out and len(looks) == asked + 1
+
+        # A match kept as read is brought forward by another's move in one round trip: its
+        # kept head and the rows after it, not a look at its last event first.
+        was = reading.read_match(s, "M1")
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
+        selects: list[Any] = []
+        select = s.recorder.select_events
+
+        def counted(*a: Any, **k: Any) -> Any:
+            selects.append(k)
+            return select(*a, **k)
+
+        monkeypatch.setattr(s.recorder, "select_events", counted)
+        assert len(reading.read_match(s, "M1").lines) == len(was.lines) + 1
+        assert len(selects) == 1
+        assert reading.read_match(s, "M1").lines and len(selects) == 2  # (nothing since: one)
+    finally:
+        listener = vars(s)["_heard"]
+        close(s)
+    # The store's close stops its listener: nothing counts as heard any more, every look asks.
+    assert heard.now(s) is None and listener.stopped.is_set()

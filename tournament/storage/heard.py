@@ -1,0 +1,102 @@
+"""What a server's process has heard of its store (#27): whether anything was stored there by
+anyone else since a look, without asking the server.
+
+eventsourcing's recorder NOTIFYs its events table's channel in every insert's transaction,
+whichever process writes. A store a server keeps (:func:`listen`) holds a connection of its own
+that LISTENs there, and counts the notifications of others' writes: its own saves notify with
+its token (:class:`tournament.storage.postgres.Recorder`) and are not counted, as the process
+knows what it stored (:func:`tournament.storage.holds.saw`). :func:`now` is that count while
+the connection listens, None when it does not (not yet, broken, a pooler that cannot LISTEN):
+a look made at a count, and nothing heard since, needs not be made again; with None every look
+asks the server as before.
+
+A notification reaches the listener a moment after its commit: what is read this way may be
+that moment older than the server's state, as a look made that moment earlier would be. Never
+a page's claim of a position (a 304, a page's stamp): those ask the server (queries.positions).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
+
+
+class Heard:
+    """A store's count of others' notifications (see the module)."""
+
+    def __init__(self, token: str) -> None:
+        self.token = token
+        self.count = 0
+        self.listening = False
+        self.stopped = threading.Event()
+        self._lock = threading.Lock()
+
+    def moved(self) -> None:
+        with self._lock:
+            self.count += 1
+
+    def now(self) -> int | None:
+        with self._lock:
+            return self.count if self.listening else None
+
+    def hearing(self, listening: bool) -> None:
+        """The connection listens from now on (or not any more): what came meanwhile was not
+        heard, so every look made before is made again."""
+        with self._lock:
+            self.count += 1
+            self.listening = listening
+
+    def stop(self) -> None:
+        self.hearing(False)
+        self.stopped.set()
+
+
+def now(store: Any) -> int | None:
+    """The count of others' writes heard (None: not listening, every look asks)."""
+    heard: Heard | None = vars(store).get("_heard")
+    return None if heard is None else heard.now()
+
+
+def listen(store: Any) -> None:
+    """Listen for a server store's notifications from now on, in a thread of its own, until
+    the store is closed (or dropped). A file's store: nothing (its looks are cheap, #27)."""
+    recorder = store.recorder
+    token = getattr(recorder, "token", None)
+    if not store.location.is_server or token is None or vars(store).get("_heard") is not None:
+        return
+    heard = vars(store)["_heard"] = Heard(token)
+    store.factory.heard = heard  # (the factory's close stops it)
+    gone = weakref.ref(store)
+    thread = threading.Thread(
+        target=_listen, args=(store.location, recorder.channel_name, heard, gone),
+        name="store-heard", daemon=True,
+    )  # fmt: skip
+    thread.start()
+
+
+def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
+    import psycopg
+    from psycopg import sql
+
+    from tournament.errors import StoreError
+    from tournament.storage.postgres import connect
+
+    def over() -> bool:
+        return heard.stopped.is_set() or gone() is None
+
+    while not over():
+        try:
+            with connect(location) as conn:
+                conn.execute(sql.SQL("listen {}").format(sql.Identifier(channel)))
+                heard.hearing(True)
+                while not over():
+                    for n in conn.notifies(timeout=LISTENING):
+                        if n.payload != heard.token:
+                            heard.moved()
+        except (psycopg.Error, StoreError):
+            pass
+        heard.hearing(False)
+        heard.stopped.wait(1.0)
