@@ -143,7 +143,7 @@ def resolve(func: Callable[..., Any] | None) -> None:
     annotations = getattr(func, "__annotations__", None)
     if not annotations:
         return
-    inner = func
+    inner: Any = func
     while hasattr(inner, "__wrapped__"):
         inner = inner.__wrapped__
     where = getattr(inner, "__globals__", {})
