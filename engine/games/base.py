@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import fields
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from engine.dice import DICE, check_roll
 from engine.errors import MalformedEvent, NotAllowedNow, RuleViolation
@@ -23,7 +23,7 @@ from engine.events import Card, Chain, Choose, Event, Guess, Roll, Word
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg, msg
-from engine.record import Record
+from engine.record import NamedTuple, Record
 from engine.rules import CURRENT
 from engine.text import fold
 

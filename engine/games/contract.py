@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from engine.events import Card, Event
 from engine.games.base import Context, Outcome, Turn
 from engine.header import Header
 from engine.lexicon import Lexicon
 from engine.message import Msg
-from engine.record import Record
+from engine.record import NamedTuple, Record
 
 if TYPE_CHECKING:
     import random

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from engine.errors import NotAllowedNow
 from engine.games.base import Note
 from engine.message import msg
+from engine.record import NamedTuple
 from engine.text import fold
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -232,3 +233,37 @@ def test_the_values_a_roll_imports_are_records_not_dataclasses() -> None:
     states = [vars(import_module(f"engine.games.{name}")).get("State") for name in GAMES]
     for cls in [Replay, Header, *(s for s in states if s is not None)]:
         assert issubclass(cls, Record) and not hasattr(cls, "__dataclass_fields__"), cls
+
+
+def test_a_call_reads_its_commands_annotations_once_and_builds_the_same_command() -> None:
+    """#27: typer read every annotation of the command a call builds four times, each string
+    compiled anew (~8M instructions a roll); ``lazy.only`` reads them once before typer does,
+    an alias (``ID``) only looked up, and the command built is the one built from the strings."""
+    code = (
+        "import builtins, json, sys, typer.main\n"
+        "from tournament.cli import lazy, full_app\n"
+        "app = full_app()\n"
+        "def params(command):\n"
+        "    roll = command.commands['match'].commands['roll']\n"
+        "    top = [*command.params, *command.commands['match'].params, *roll.params]\n"
+        "    return [[p.name, p.opts, getattr(p, 'help', None), repr(p.default), p.required,\n"
+        "             p.nargs, p.envvar, repr(p.type), p.is_eager] for p in top] + [roll.help]\n"
+        "before = params(typer.main.get_command(app))  # everything, from the strings\n"
+        "compiled = []\n"
+        "compile_, eval_ = builtins.compile, builtins.eval\n"
+        "def counted(real):\n"
+        "    def call(source, *args, **kwargs):\n"
+        "        if isinstance(source, str): compiled.append(source)\n"
+        "        return real(source, *args, **kwargs)\n"
+        "    return call\n"
+        "with lazy.only(app, ['match', 'roll', 'M1']):\n"
+        "    builtins.compile, builtins.eval = counted(compile_), counted(eval_)\n"
+        "    after = params(typer.main.get_command(app))\n"
+        "    builtins.compile, builtins.eval = compile_, eval_\n"
+        "print(json.dumps([before == after, compiled, after]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    same, compiled, after = json.loads(done.stdout)
+    assert same and compiled == []
+    roll = [p[0] for p in after[:-1]][-4:]  # the roll's own parameters come last
+    assert roll == ["match_id", "by", "die", "values"]

@@ -130,41 +130,49 @@ class Settings(Record):  # a Record, not a dataclass: no code generated at start
     lexicon: str | None
 
 
+# The global options' annotations, made once at import: typer reads a name in a string
+# annotation without compiling it (tournament.cli.lazy.resolve, #27).
+DB_OPTION = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        envvar="TOURNAMENT_DB",
+        help="The tournament's SQLite file, or a postgresql://user:password@host/name URL.",
+    ),
+]
+LEXICON_OPTION = Annotated[
+    str | None,
+    typer.Option(
+        "--lexicon",
+        envvar="TOURNAMENT_LEXICON",
+        help="An organizer's word list (.marisa, or text with one word a line).",
+    ),
+]
+LANG_OPTION = Annotated[
+    str | None,
+    typer.Option(
+        "--lang",
+        help="The language of the command line: it or en (else TOURNAMENT_LANG, the "
+        "locale, the tournament's; see docs/cli.md).",
+    ),
+]
+VERSION_OPTION = Annotated[
+    bool,
+    typer.Option(
+        "--version",
+        is_eager=True,
+        callback=lambda given: _version(given),
+        help="Print the program's version and exit.",
+    ),
+]
+
+
 @app.callback()
 def options(
-    db: Annotated[
-        str,
-        typer.Option(
-            "--db",
-            envvar="TOURNAMENT_DB",
-            help="The tournament's SQLite file, or a postgresql://user:password@host/name URL.",
-        ),
-    ] = "tournament.db",
-    lexicon: Annotated[
-        str | None,
-        typer.Option(
-            "--lexicon",
-            envvar="TOURNAMENT_LEXICON",
-            help="An organizer's word list (.marisa, or text with one word a line).",
-        ),
-    ] = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help="The language of the command line: it or en (else TOURNAMENT_LANG, the "
-            "locale, the tournament's; see docs/cli.md).",
-        ),
-    ] = None,
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version",
-            is_eager=True,
-            callback=lambda given: _version(given),
-            help="Print the program's version and exit.",
-        ),
-    ] = False,
+    db: DB_OPTION = "tournament.db",
+    lexicon: LEXICON_OPTION = None,
+    lang: LANG_OPTION = None,
+    version: VERSION_OPTION = False,
 ) -> None:
     global _settings
     _settings = Settings(db, lexicon)

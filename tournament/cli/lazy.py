@@ -7,14 +7,21 @@ runs, the app keeps only the group or command it names and, in a group, only the
 word names nothing known (``--help``, a typo, a command of a module added later) everything is
 kept: help stays complete, panels and all, and a typo still gets click's suggestions.
 
+typer reads each kept function's annotations twice over (``inspect.signature`` and
+``typing.get_type_hints``), and as this program's are strings (``from __future__ import
+annotations``) each reading compiles and evaluates every one anew: the functions a call builds
+have their annotations read once, before typer does (:func:`resolve`), and an annotation that is
+one name (an alias such as ``ID``) is only looked up (#27).
+
 ``tournament --version`` is answered before any of this (:func:`asks_version`): this module does
 not import typer until a command is built.
 """
 
 from __future__ import annotations
 
+import builtins
 import importlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -128,6 +135,43 @@ def _name(info: Any) -> str:
     return typer.main.get_command_name(callback.__name__) if callback else ""
 
 
+def resolve(func: Callable[..., Any] | None) -> None:
+    """Put in place of each string annotation of ``func`` (and of the function it wraps: they
+    share the mapping) the value it names, as ``inspect.signature(eval_str=True)`` evaluates it:
+    what typer reads of them is the same, read once. One that cannot be evaluated here is left
+    as it is, for typer to say what it says of it."""
+    annotations = getattr(func, "__annotations__", None)
+    if not annotations:
+        return
+    inner: Any = func
+    while hasattr(inner, "__wrapped__"):
+        inner = inner.__wrapped__
+    where = getattr(inner, "__globals__", {})
+    for name, value in annotations.items():
+        if not isinstance(value, str):
+            continue
+        if value in where:
+            annotations[name] = where[value]
+        elif value == "None":
+            annotations[name] = None
+        elif value.isidentifier() and hasattr(builtins, value):
+            annotations[name] = getattr(builtins, value)
+        else:
+            try:
+                annotations[name] = eval(value, where)  # noqa: S307 - the program's own source
+            except Exception:  # noqa: BLE001 - left for typer, which says it as ever
+                pass
+
+
+def _callbacks(info: Any) -> list[Any]:
+    """The functions typer builds a kept command or group from."""
+    found = [getattr(info, "callback", None)]
+    group = getattr(info, "typer_instance", None)
+    if group is not None and group.registered_callback is not None:
+        found.append(group.registered_callback.callback)
+    return found
+
+
 @contextmanager
 def only(app: Any, words: Sequence[str]) -> Iterator[None]:
     """While inside, ``app`` keeps only what ``words`` name: a command, or a group and one of
@@ -143,10 +187,15 @@ def only(app: Any, words: Sequence[str]) -> Iterator[None]:
             return None
         kept.append((t, t.registered_commands, t.registered_groups))
         t.registered_commands, t.registered_groups = commands, groups
+        for info in [*commands, *groups]:
+            for func in _callbacks(info):
+                resolve(func)
         return groups[0].typer_instance if groups else None
 
     try:
         group = narrow(app, words[0]) if words and isinstance(app, typer.Typer) else None
+        if kept and app.registered_callback is not None:  # the global options
+            resolve(app.registered_callback.callback)
         if group is not None and len(words) > 1:
             narrow(group, words[1])
         yield

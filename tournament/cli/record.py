@@ -114,6 +114,13 @@ def show_effect(effect: dict[str, Any]) -> None:
 
 ID = Annotated[str, typer.Argument(metavar="ID", help="The match, e.g. M7.")]
 BY = Annotated[str, typer.Argument(help="The player who acts.")]
+# A roll's own, named as ID and BY are: the verb a referee types most is then built
+# from annotations that are only looked up (tournament.cli.lazy.resolve, #27).
+DIE = Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")]
+FACES = Annotated[
+    list[str] | None,
+    typer.Argument(help="The faces, as they fell (none: the sealed digital dice's)."),
+]
 
 
 @match_app.command("roll")
@@ -121,11 +128,8 @@ BY = Annotated[str, typer.Argument(help="The player who acts.")]
 def match_roll(
     match_id: ID,
     by: BY,
-    die: Annotated[str, typer.Argument(help="d6, d20, consonant or vowel")],
-    values: Annotated[
-        list[str] | None,
-        typer.Argument(help="The faces, as they fell (none: the sealed digital dice's)."),
-    ] = None,
+    die: DIE,
+    values: FACES = None,
 ) -> None:
     """Record dice thrown together: `match roll M7 blu d6 5 4 2 1`."""
     _record(match_id, move("roll", by, die, *(values or ())))
