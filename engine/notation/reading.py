@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.dice import check_roll, digital_roll
 from engine.errors import MalformedEvent, RuleViolation
@@ -32,6 +32,7 @@ from engine.notation.words import (
     rest_text,
     whole_number,
 )
+from engine.record import NamedTuple
 from engine.text import fold
 
 
@@ -424,8 +425,7 @@ def judged(
     sealer: Callable[[str], str] | None = None,
 ) -> tuple[Event, Replay]:
     """:func:`parse`'s event and the match after it (a recorder goes on from it, #27)."""
-    draft = read(text)
-    ctx = _Ctx(replay, seed, sealer)
+    draft, ctx = read(text), _Ctx(replay, seed, sealer)
     kind = draft.kind
     if draft.rest.startswith("{") or kind not in SHORT_FORMS:
         fields = _json_fields(draft)  # any kind may be written as its JSON fields

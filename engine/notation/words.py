@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.events import EVENT_TYPES
 from engine.message import msg
+from engine.record import NamedTuple
 from engine.text import fold
 
 

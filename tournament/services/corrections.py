@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -29,6 +29,7 @@ from engine.jsontext import MAX_INT
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse, read
 from engine.notation import format as notation
+from engine.record import NamedTuple
 from tournament.domain.names import registered
 from tournament.errors import Refused
 from tournament.readside import kept

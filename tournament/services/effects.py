@@ -7,9 +7,10 @@ say a later round with :func:`paired_otherwise`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from engine.message import Msg, msg
+from engine.record import NamedTuple
 from tournament.errors import Refused
 
 if TYPE_CHECKING:
