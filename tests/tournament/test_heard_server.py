@@ -56,6 +56,11 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         assert asked <= 2
         holds.holds(s)
         assert len(looks) == asked
+        # A save's check asks the server all the same: a checkout committed a moment ago,
+        # its notification not heard yet, must refuse the save (review of #27).
+        holds.check(s, [])
+        assert len(looks) == asked + 1
+        asked += 1
 
         # Another process checks table 1 out: heard, looked at, and refused from then on.
         count = heard.now(s)
@@ -83,3 +88,4 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         close(s)
     # The store's close stops its listener: nothing counts as heard any more, every look asks.
     assert heard.now(s) is None and listener.stopped.is_set()
+

@@ -215,7 +215,7 @@ def test_a_match_that_moved_on_in_both_places_is_refused_whole(
     # A terminal that looked a moment before the checkout still writes to M1 here (the race).
     from tournament.storage import holds
 
-    monkeypatch.setattr(holds, "check", lambda store, objs: None)
+    monkeypatch.setattr(holds, "check", lambda store, objs, fresh=True: None)
     ok(db, "match", "move", "M1", _other(rest[1]))
     monkeypatch.undo()
     before = events_rows(db)

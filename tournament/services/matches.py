@@ -56,7 +56,7 @@ def load(
             if read_match is None
             else read_match
         )
-        holds.check(store, [match])  # its table out in a table file (#26): said before any rule
+        holds.check(store, [match], fresh=False)  # (#26) said before any rule; the save asks
     else:
         from tournament.readside import reading  # not imported by a recording call (#15)
 

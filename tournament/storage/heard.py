@@ -12,7 +12,8 @@ asks the server as before.
 
 A notification reaches the listener a moment after its commit: what is read this way may be
 that moment older than the server's state, as a look made that moment earlier would be. Never
-a page's claim of a position (a 304, a page's stamp): those ask the server (queries.positions).
+a page's claim of a position (a 304, a page's stamp): those ask the server (queries.positions),
+nor a save's check (holds.check asks the server every time).
 """
 
 from __future__ import annotations
@@ -98,5 +99,10 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
                             heard.moved()
         except (psycopg.Error, StoreError):
             pass
-        heard.hearing(False)
+        except Exception:  # anything else: not heard any more, said, and listened to again
+            import logging
+
+            logging.getLogger("tournament.web").exception("the store's listener failed")
+        finally:
+            heard.hearing(False)
         heard.stopped.wait(1.0)

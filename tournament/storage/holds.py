@@ -26,14 +26,16 @@ class TableOut(Refused):
     """A write that is another store's: the table is out (or this is a table file)."""
 
 
-def holds(store: Any) -> Holds:
+def holds(store: Any, fresh: bool = False) -> Holds:
     """The holds of the store's table events, read on from the last one this store saw; on a
     server's kept store, nothing asked while nobody else stored anything since the last look
-    (:mod:`tournament.storage.heard`, #27: asked three times a move)."""
+    (:mod:`tournament.storage.heard`, #27: asked three times a move), unless ``fresh``: a
+    save's check asks the server every time (a checkout committed a moment ago, its
+    notification not heard yet, must refuse the save)."""
     seen: tuple[Any, ...] = vars(store).get("_table_events") or (0, [], None, None)
     last, events, count, found = seen
     now = heard.now(store)  # (before the look: what is heard during it is looked at again)
-    if now is not None and count == now and found is not None:
+    if not fresh and now is not None and count == now and found is not None:
         return found  # type: ignore[no-any-return]
     upto, page = _look(store, last)  # read up to ``upto``: the next call goes on
     while last < upto:
@@ -87,9 +89,10 @@ def last_id(store: Any) -> int:
     return sqlitefile.last_id(store)
 
 
-def check(store: Any, objs: Sequence[Any]) -> None:
-    """Raise :class:`TableOut` when what is saved is the other store's (see the module)."""
-    found = holds(store)
+def check(store: Any, objs: Sequence[Any], fresh: bool = True) -> None:
+    """Raise :class:`TableOut` when what is saved is the other store's (see the module):
+    asked of the server (``fresh``), unless this is a word said before the save's own check."""
+    found = holds(store, fresh)
     if not found.out and found.file is None:
         return  # (no class of the tournament loaded, #15)
     from tournament.domain.tournaments import Tournament
@@ -102,5 +105,6 @@ def check(store: Any, objs: Sequence[Any]) -> None:
 
 
 def reserved(store: Any) -> set[str]:
-    """Every match number a checkout gave a table (taken, whether started or not)."""
-    return set(holds(store).reserved)
+    """Every match number a checkout gave a table (taken, whether started or not): asked of
+    the server, as a new match's number is taken from it."""
+    return set(holds(store, fresh=True).reserved)
