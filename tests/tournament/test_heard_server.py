@@ -88,4 +88,3 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         close(s)
     # The store's close stops its listener: nothing counts as heard any more, every look asks.
     assert heard.now(s) is None and listener.stopped.is_set()
-
