@@ -158,6 +158,8 @@ class Load:
         self.delays: list[float] = []
         self.page_ms: list[float] = []
         self.post_ms: list[float] = []
+        self.start_ms: list[float] = []  # the challenges' starts (POST /start), apart
+        self.timeline: list[tuple[float, float, str]] = []  # (sent at, ms, what) of each POST
         self.errors: dict[str, int] = {}
         self.moves = self.chosen = 0
         self.stop = 0.0
@@ -211,7 +213,9 @@ class Load:
                 except httpx.HTTPError as e:
                     self.error(f"record {type(e).__name__}")
                     return page
-                self.post_ms.append((time.monotonic() - start) * 1000)
+                took = (time.monotonic() - start) * 1000
+                (self.start_ms if path == "/start" else self.post_ms).append(took)
+                self.timeline.append((start, took, path))
                 bad = re.search(r'class="flash bad"[^>]*>([^<]{0,70})', r.text)
                 if r.status_code != 200 or bad:
                     self.error(f"record {r.status_code}" + (f": {bad.group(1)}" if bad else ""))
@@ -230,6 +234,7 @@ class Load:
                     self.error(f"record {type(e).__name__}")
                     return page
                 self.post_ms.append((time.monotonic() - start) * 1000)
+                self.timeline.append((start, self.post_ms[-1], "/move"))
                 if r.status_code != 200 or said.get("status") != "stored" or not said.get("page"):
                     self.error(f"record {r.status_code}: {str(said.get('reason'))[:70]}")
                     return page
@@ -278,6 +283,7 @@ class Load:
                 raise SystemExit(f"a referee's table page failed: {lost[0]!r}")
             await asyncio.sleep(0.05)  # (each table's partita: not the moves' figures)
         self.post_ms.clear()
+        self.start_ms.clear()
         self.cpu, own = [self.cpu_at()], time.process_time()
         start = time.monotonic()
         self.stop = start + self.seconds
@@ -305,6 +311,8 @@ class Load:
             "moves_s": self.moves / self.elapsed,
             "post_p50": pct(self.post_ms, 50),
             "post_p99": pct(self.post_ms, 99),
+            "start_p50": pct(self.start_ms, 50) if self.start_ms else float("nan"),
+            "start_p99": pct(self.start_ms, 99) if self.start_ms else float("nan"),
             "page_p50": pct(self.page_ms, 50),
             "page_p99": pct(self.page_ms, 99),
             "pages": len(self.page_ms),

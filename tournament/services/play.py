@@ -19,11 +19,13 @@ from typing import TYPE_CHECKING
 from engine.events import Chain, Event, Expression, Word
 from engine.message import Msg, msg
 from engine.notation import NotationError, parse
+from tournament.errors import UserError
 from tournament.services import dice, matches
 from tournament.services.matches import Loaded
 from tournament.storage.store import normalise_number
 
 if TYPE_CHECKING:
+    from tournament.services.together import Start
     from tournament.storage.store import Match, Store
 
 
@@ -51,6 +53,24 @@ def start_challenge(
     if digital:
         dice.seal(store, match.number, lexicon)
     return match
+
+
+def start_challenges(
+    store: Store, starts: Sequence[Start], digital: Sequence[bool]
+) -> list[Match | UserError]:
+    """Several tables' challenges started in one transaction (a server's referees starting at
+    once, :mod:`tournament.services.together`), each with its referee (checked by the caller)
+    and, where ``digital`` says so, its dice sealed after it; for each, its match or why not."""
+    from tournament.services import together  # (as start_challenge: not for a recording call)
+
+    made = together.start_matches(store, starts)
+    for i, (match, start, seal) in enumerate(zip(made, starts, digital, strict=True)):
+        if seal and not isinstance(match, UserError):
+            try:
+                dice.seal(store, match.number, start.lexicon)
+            except UserError as e:  # (started, as a start whose seal fails alone is)
+                made[i] = e
+    return made
 
 
 def record_move(

@@ -7,6 +7,10 @@ What every service of the day builds on, and what recording a move needs of the 
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
 from eventsourcing.persistence import IntegrityError
 
 from engine.message import msg
@@ -64,6 +68,30 @@ def snapshot(store: Store, t: Tournament, before: int) -> None:
         store.take_snapshot(TOURNAMENT_ID, version=t.version)
 
 
+class Head(NamedTuple):
+    """A finished match's head hash, to keep in its tournament."""
+
+    match: str
+    events: int
+    head: str
+    by: str = "program"
+
+
+_later: weakref.WeakKeyDictionary[Store, Callable[[Head], None]] = weakref.WeakKeyDictionary()
+
+
+def heads_later(store: Store, sink: Callable[[Head], None] | None) -> None:
+    """From now on hand this store's finished heads to ``sink`` rather than record each in
+    the move's own turn (a server records them together, after the moves' answers, #27:
+    eighty tables ending their challenges at once waited for eighty saves of the tournament);
+    None: each recorded at once again. A head that is never recorded is recorded by the
+    round's close, as any head missing."""
+    if sink is None:
+        _later.pop(store, None)
+    else:
+        _later[store] = sink
+
+
 def record_head(store: Store, match: Match, by: str = "program") -> None:
     """Record a finished match's head hash in its tournament (if it is one of its matches), so
     that ``tournament verify`` finds its last events removed. Retried against other terminals.
@@ -72,19 +100,30 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
     round records every head not recorded yet (a tournament that cannot be read is said by the
     next command that reads it).
     """
+    if match.head is None:
+        return
+    head = Head(match.number, len(match.lines), match.head, by)
+    sink = _later.get(store)
+    if sink is not None:
+        sink(head)
+        return
+    record_heads(store, [head])
+
+
+def record_heads(store: Store, heads: Sequence[Head]) -> None:
+    """Record finished matches' heads in their tournament, in one save (see
+    :func:`record_head`: never fails, a head left out is recorded by the round's close)."""
 
     def once() -> None:
         try:
             t = get_tournament(store)
         except (Refused, StoreError):
             return
-        head = match.head
-        if head is None or not attached(t, match.number):
-            return
-        if t.heads.get(match.number) == [len(match.lines), head]:
-            return
-        t.record_head(match=match.number, events=len(match.lines), head=head, by=by)
-        save(store, t)
+        for h in heads:
+            if attached(t, h.match) and t.heads.get(h.match) != [h.events, h.head]:
+                t.record_head(match=h.match, events=h.events, head=h.head, by=h.by)
+        if t.pending_events:
+            save(store, t)
 
     try:
         retried(once, store=store)

@@ -288,6 +288,11 @@ class Store(Application):
             match.add(line)
         return match
 
+    def numbers_unused(self) -> None:
+        """The numbers :meth:`new_match` gave since the last save were not saved (a batch of
+        starts made again without one refused): counted again from what is stored, no gap."""
+        self._next_number = None
+
     def save_new(self, match: Match, *others: Aggregate) -> None:
         """Save a new match with the pending events of ``others`` (the tournament it is attached
         to), all in one transaction.

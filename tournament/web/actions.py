@@ -3,6 +3,8 @@ service in a worker thread, turning its refusal into one sentence, flash message
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +20,8 @@ from tournament.errors import Refused, UserError
 from tournament.services.stores import as_user_errors
 from tournament.web.security import FLASH_BYTES, csrf_ok, within
 from tournament.web.words import lang_of
+
+log = logging.getLogger("tournament.web")
 
 # One writer at a time in this server: the store refuses a concurrent write anyway, but the
 # organizer's two tabs should queue, not race.
@@ -75,6 +79,72 @@ async def run(
     return await run_in_threadpool(written, request, locked)
 
 
+class Together:
+    """This process's writes of one kind that arrive while one is being made: they wait here
+    in the event loop (holding no worker thread, which a move needs meanwhile) and are made in
+    the next turn all at once, ``write_all(store, items)`` giving each item its result or why
+    it was refused (:mod:`tournament.services.together`, #27). ``refresh``: the read models
+    brought up to date after each turn."""
+
+    LARGEST = 100  # writes made in one transaction at most
+
+    def __init__(
+        self, live: Any, write_all: Callable[[Any, list[Any]], list[Any]], refresh: bool = True
+    ) -> None:
+        self.live, self.write_all, self.refresh = live, write_all, refresh
+        self.waiting: list[tuple[Any, asyncio.Future[Any] | None]] = []
+        self.making: asyncio.Task[None] | None = None
+
+    async def make(self, request: Request, item: Any) -> tuple[bool, Any]:
+        """(True, the item's result), or (False, one sentence why not), as :func:`run`."""
+        done = asyncio.get_running_loop().create_future()
+        self._queue(item, done)
+        result = await done
+        if isinstance(result, UserError):
+            return False, refused(request, result)
+        return True, result
+
+    def hand(self, loop: asyncio.AbstractEventLoop, item: Any) -> None:
+        """Queue ``item`` from any thread, no one waiting for it (raises RuntimeError once the
+        loop is closed: the caller writes it itself then)."""
+        loop.call_soon_threadsafe(self._queue, item, None)
+
+    async def settled(self) -> None:
+        """Once every write queued is made."""
+        while self.making is not None:
+            await asyncio.shield(self.making)
+
+    def _queue(self, item: Any, done: asyncio.Future[Any] | None) -> None:
+        self.waiting.append((item, done))
+        if self.making is None:
+            self.making = asyncio.get_running_loop().create_task(self._made())
+
+    async def _made(self) -> None:
+        try:
+            while self.waiting:
+                batch, self.waiting = self.waiting[: self.LARGEST], self.waiting[self.LARGEST :]
+                items = [item for item, _ in batch]
+                locked = locked_write(
+                    self.live, self.write_all, self.live.store, items, refresh=self.refresh
+                )
+                try:
+                    with as_user_errors():
+                        results: list[Any] = await run_in_threadpool(locked)
+                except UserError as e:  # (the store failed them all: none was stored)
+                    results = [e] * len(batch)
+                except Exception as e:  # (a bug: every request waiting on it fails with it)
+                    log.exception("writes made together failed")
+                    for _, done in batch:
+                        if done is not None and not done.done():
+                            done.set_exception(e)
+                    continue
+                for (_, done), result in zip(batch, results, strict=True):
+                    if done is not None and not done.done():  # (a visitor gone: it stands)
+                        done.set_result(result)
+        finally:
+            self.making = None
+
+
 def writer(
     request: Request,
     fn: Callable[..., Any],
@@ -83,7 +153,17 @@ def writer(
     then: Callable[[Any], Any] | None = None,
 ) -> Callable[[], Any]:
     """The write :func:`run` makes, to call in a worker thread (see :func:`written`)."""
-    live = request.app.state.live
+    return locked_write(request.app.state.live, fn, *args, refresh=refresh, then=then)
+
+
+def locked_write(
+    live: Any,
+    fn: Callable[..., Any],
+    *args: Any,
+    refresh: bool = True,
+    then: Callable[[Any], Any] | None = None,
+) -> Callable[[], Any]:
+    """``fn(*args)`` as this server writes (see :func:`writer`), ``live`` its hub."""
     server = live.store.location.is_server
 
     def locked() -> Any:

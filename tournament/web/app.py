@@ -34,9 +34,10 @@ from starlette.types import Receive, Scope, Send
 from exports import render
 from exports.i18n import N_, translator
 from tournament.readside import kept
-from tournament.services import stores
+from tournament.services import stored, stores
 from tournament.services.stores import Location, Store, as_user_errors, close_reads
 from tournament.web import trims, views
+from tournament.web.actions import Together
 from tournament.web.live import Live
 from tournament.web.pages import QuickTemplate
 from tournament.web.security import Guard, RateLimit
@@ -276,6 +277,22 @@ def flat_globals(env: jinja2.Environment) -> None:
     env.make_globals = make_globals  # type: ignore[method-assign]
 
 
+def later_heads(store: Store, hub: Live) -> Together:
+    """A finished match's head kept in the tournament after the move's answer, the heads of
+    the matches ending at once in one save (:func:`tournament.services.stored.heads_later`)."""
+    loop = asyncio.get_running_loop()
+    heads = Together(hub, lambda s, items: [stored.record_heads(s, items)] * len(items), False)
+
+    def hand(head: stored.Head) -> None:
+        try:
+            heads.hand(loop, head)
+        except RuntimeError:  # (the loop is closed: this thread records it)
+            stored.record_heads(store, [head])
+
+    stored.heads_later(store, hand)
+    return heads
+
+
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     """The app over one database; the live task starts and stops with it."""
     store = store or Store(settings.db)
@@ -293,9 +310,12 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
             )
         await asyncio.to_thread(tokens.prepare, store)
         await hub.start()
+        heads = later_heads(store, hub)
         try:
             yield
         finally:
+            stored.heads_later(store, None)
+            await heads.settled()
             await hub.stop()
             close_reads(store)  # a server's connections, one a worker thread
             stores.close_turn(store)  # and the writers' lock (PostgreSQL)

@@ -24,11 +24,12 @@ from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
-from tournament.services import matches, play, tables
+from tournament.services import matches, play, referees, together
 from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
 from tournament.web import views
 from tournament.web.actions import (
+    Together,
     back,
     checked_form,
     field,
@@ -36,7 +37,7 @@ from tournament.web.actions import (
     plain,
     read_form,
     refusal,
-    run,
+    refused,
     ticked,
     writer,
     written,
@@ -369,43 +370,55 @@ def recorded(stored: list[Any], request: Request) -> str:
 
 
 async def start_challenge(request: Request) -> Response:
-    """Start the table's next challenge (the organizer may also start it)."""
+    """Start the table's next challenge (the organizer may also start it). The starts of a
+    room's tables arriving at once are made together (:class:`tournament.web.actions.Together`)."""
     checked = await _checked(request)
     if isinstance(checked, Response):
         return checked
     found, form = checked
-    store, lexicon = request.app.state.store, request.app.state.settings.lexicon
-    outside = [p.strip() for p in field(form, "outside").split(",") if p.strip()]
-
-    def go() -> str:
-        match = play.start_challenge(
-            store,
+    outside = tuple(p.strip() for p in field(form, "outside").split(",") if p.strip())
+    try:
+        named = field(form, "referee") or None
+        start = together.Start(
             *found,
             field(form, "game"),
             outside,
             by="referee",
-            referee=field(form, "referee") or None,
-            digital=bool(field(form, "digital")),  # sealed before anything is rolled
-            lexicon=lexicon,
+            lexicon=request.app.state.settings.lexicon,
+            referee=referees.checked(named) if named is not None else None,
         )
-        return str(match.number)
+    except Refused as e:
+        return back(request, _here(request), refused(request, e), False)
+    digital = bool(field(form, "digital"))  # sealed before anything is rolled
+    ok, said = await _together(request, "starts", _start_all).make(request, (start, digital))
+    return back(request, _here(request), str(said.number) if ok else said, ok)
 
-    ok, said = await run(request, go)
-    return back(request, _here(request), said, ok)
+
+def _start_all(store: Store, items: list[tuple[together.Start, bool]]) -> list[Any]:
+    return play.start_challenges(store, [s for s, _ in items], [d for _, d in items])
 
 
 async def choose_partita(request: Request) -> Response:
-    """Record the four games of the table's partita (CH-3)."""
+    """Record the four games of the table's partita (CH-3); a room's tables choosing at once
+    are recorded together."""
     checked = await _checked(request)
     if isinstance(checked, Response):
         return checked
     found, form = checked
-    store = request.app.state.store
-    games = ticked(form)
-    ok, said = await run(
-        request, lambda: tables.choose_partita(store, found[0], found[1], games, "referee")
-    )
+    games = tuple(ticked(form))
+    choice = together.Choice(*found, games, "referee")
+    ok, said = await _together(request, "partitas", together.choose_partitas).make(request, choice)
     return back(request, _here(request), ", ".join(games) if ok else said, ok)
+
+
+def _together(request: Request, name: str, write_all: Callable[..., list[Any]]) -> Together:
+    """The app's queue of one kind of the tables' writes (made on first use)."""
+    state = request.app.state
+    queue = getattr(state, name, None)
+    if queue is None:
+        queue = Together(state.live, write_all)
+        setattr(state, name, queue)
+    return queue  # type: ignore[no-any-return]
 
 
 def routes() -> list[BaseRoute]:
