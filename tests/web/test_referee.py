@@ -135,6 +135,12 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
     assert "fine: vince giallo" in html  # what was stored, in the page's language
     assert client.get("/api/matches/M1").json()["winners"] == ["giallo"]
     assert "Vincitore: <b>giallo</b>" in client.get("/matches/M1").text  # one: said as one
+    # The finished match's head is kept in the tournament after the answer (#27), soon.
+    deadline = time.monotonic() + 5
+    while "M1" not in day.get_tournament(store).heads:
+        assert time.monotonic() < deadline, "the head of M1 was never recorded"
+        time.sleep(0.02)
+    assert day.get_tournament(store).heads["M1"][1] == store.get_match("M1").head
     # A match of another table is not this token's to write.
     r = client.post(
         f"{table}/record",

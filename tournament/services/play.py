@@ -25,7 +25,7 @@ from tournament.services.matches import Loaded
 from tournament.storage.store import normalise_number
 
 if TYPE_CHECKING:
-    from tournament.services.together import Start
+    from tournament.services.tables import Start
     from tournament.storage.store import Match, Store
 
 
@@ -59,11 +59,12 @@ def start_challenges(
     store: Store, starts: Sequence[Start], digital: Sequence[bool]
 ) -> list[Match | UserError]:
     """Several tables' challenges started in one transaction (a server's referees starting at
-    once, :mod:`tournament.services.together`), each with its referee (checked by the caller)
-    and, where ``digital`` says so, its dice sealed after it; for each, its match or why not."""
-    from tournament.services import together  # (as start_challenge: not for a recording call)
+    once, :func:`tournament.services.tables.start_matches`), each with its referee (checked by
+    the caller) and, where ``digital`` says so, its dice sealed after it; for each, its match
+    or why not."""
+    from tournament.services import tables  # (as start_challenge: not for a recording call)
 
-    made = together.start_matches(store, starts)
+    made = tables.start_matches(store, starts)
     for i, (match, start, seal) in enumerate(zip(made, starts, digital, strict=True)):
         if seal and not isinstance(match, UserError):
             try:

@@ -24,7 +24,7 @@ from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
-from tournament.services import matches, play, referees, together
+from tournament.services import matches, play, referees, tables
 from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
 from tournament.web import views
@@ -379,7 +379,7 @@ async def start_challenge(request: Request) -> Response:
     outside = tuple(p.strip() for p in field(form, "outside").split(",") if p.strip())
     try:
         named = field(form, "referee") or None
-        start = together.Start(
+        start = tables.Start(
             *found,
             field(form, "game"),
             outside,
@@ -394,7 +394,7 @@ async def start_challenge(request: Request) -> Response:
     return back(request, _here(request), str(said.number) if ok else said, ok)
 
 
-def _start_all(store: Store, items: list[tuple[together.Start, bool]]) -> list[Any]:
+def _start_all(store: Store, items: list[tuple[tables.Start, bool]]) -> list[Any]:
     return play.start_challenges(store, [s for s, _ in items], [d for _, d in items])
 
 
@@ -406,8 +406,8 @@ async def choose_partita(request: Request) -> Response:
         return checked
     found, form = checked
     games = tuple(ticked(form))
-    choice = together.Choice(*found, games, "referee")
-    ok, said = await _together(request, "partitas", together.choose_partitas).make(request, choice)
+    choice = tables.Choice(*found, games, "referee")
+    ok, said = await _together(request, "partitas", tables.choose_partitas).make(request, choice)
     return back(request, _here(request), ", ".join(games) if ok else said, ok)
 
 

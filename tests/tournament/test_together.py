@@ -1,0 +1,139 @@
+"""Tables' writes of the tournament made together (#27): many starts or partite in one
+transaction, each judged as it would be alone, a refused one leaving no trace; a finished
+match's head handed on and recorded later, several in one save."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tournament.domain import views
+from tournament.errors import Refused
+from tournament.readside import kept
+from tournament.services import day, play, stored, tables
+from tournament.services.tables import Choice, Start
+from tournament.storage.locations import close
+from tournament.storage.store import Store
+
+GAMES = ("tiro", "texas", "ventuno", "updown")
+
+
+def _room(db: str, tables_: int = 4) -> Store:
+    store = Store(db)
+    kept.keep(store)
+    day.create(store, "Sera", games=list(GAMES), rounds=3)
+    day.add_players(store, [f"p{i:02d}" for i in range(1, 2 * tables_ + 1)])
+    day.pair_next_round(store)
+    return store
+
+
+def test_partite_and_starts_made_together_each_as_alone(db: str) -> None:
+    store = _room(db)
+    try:
+        chosen = tables.choose_partitas(
+            store,
+            [
+                Choice(1, 1, GAMES, "referee"),
+                Choice(1, 2, ("tiro", "tiro", "texas", "ventuno"), "referee"),  # CH-3: refused
+                Choice(1, 3, GAMES, "referee"),
+                Choice(1, 4, GAMES, "referee"),
+            ],
+        )
+        assert isinstance(chosen[1], Refused) and "four different games" in str(chosen[1])
+        t = kept.tournament(store)
+        assert [views.paired(t, 1).table(n).games for n in (1, 2, 3, 4)] == [
+            GAMES, (), GAMES, GAMES
+        ]  # fmt: skip
+        started = play.start_challenges(
+            store,
+            [
+                Start(1, 1, "tiro", by="referee", referee="Anna"),
+                Start(1, 2, "tiro", by="referee"),  # no partita chosen: refused
+                Start(1, 3, "texas", by="referee"),
+                Start(1, 1, "tiro", by="referee"),  # started just before, in this batch
+                Start(1, 4, "tiro", by="referee"),
+            ],
+            [False, False, True, False, False],
+        )
+        refused = [i for i, m in enumerate(started) if isinstance(m, Refused)]
+        assert refused == [1, 3]
+        assert "already" in str(started[3])
+        # The numbers follow one another: nothing of the refused starts was saved.
+        assert [started[i].number for i in (0, 2, 4)] == ["M1", "M2", "M3"]
+        t = kept.tournament(store)
+        assert views.paired(t, 1).table(1).matches == {"tiro": "M1"}
+        assert views.paired(t, 1).table(3).matches == {"texas": "M2"}
+        assert t.referee_of("M1") == "Anna"
+        fresh = Store(db)  # what another process reads: the same, as stored
+        try:
+            again = day.get_tournament(fresh)
+            assert views.paired(again, 1).table(4).matches == {"tiro": "M3"}
+            assert sorted(m.number for m in fresh.matches()) == ["M1", "M2", "M3"]
+        finally:
+            close(fresh)
+        # The sealed start's dice are sealed (its log opens with the commitment).
+        assert "dice-commit" in "".join(store.get_match("M2").lines)
+    finally:
+        close(store)
+
+
+def test_heads_handed_on_are_recorded_together(db: str) -> None:
+    store = _room(db, 2)
+    handed: list[stored.Head] = []
+    try:
+        for n in (1, 2):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+            tables.start_match(store, 1, n, "tiro", by="referee")
+        stored.heads_later(store, handed.append)
+        for number in ("M1", "M2"):
+            _play_tiro(store, number, json.loads(store.get_match(number).header)["players"])
+        assert [h.match for h in handed] == ["M1", "M2"]
+        t = kept.tournament(store)
+        assert "M1" not in t.heads  # (not recorded by the move itself)
+        version = t.version
+        stored.record_heads(store, handed)
+        t = day.get_tournament(store)
+        assert t.version == version + 2  # one event a head, in one save
+        for h in handed:
+            assert t.heads[h.match] == [h.events, store.get_match(h.match).head]
+        stored.record_heads(store, handed)  # (recorded already: nothing more)
+        assert day.get_tournament(store).version == version + 2
+        stored.heads_later(store, None)
+    finally:
+        stored.heads_later(store, None)
+        close(store)
+
+
+def _play_tiro(store: Store, number: str, players: Any) -> None:
+    first, second = players
+    for text in (
+        f"roll {first} d6 6 6 5 1",
+        f"roll {second} d6 5 4 2 1",
+        f"roll {first} d20 11",
+        f"expr {first} 6 x (5:6+1)",
+        f"expr {second} (5+4+2):1",
+    ):
+        play.record_move(store, number, text)
+
+
+def test_a_failing_store_fails_the_whole_batch(db: str) -> None:
+    store = _room(db, 2)
+    try:
+        tables.choose_partita(store, 1, 1, list(GAMES), "referee")
+        tables.choose_partita(store, 1, 2, list(GAMES), "referee")
+        boom = RuntimeError("the server went away")
+
+        def save_new(*_: Any) -> None:
+            raise boom
+
+        store.save_new = save_new  # type: ignore[method-assign]
+        with pytest.raises(RuntimeError):
+            tables.start_matches(store, [Start(1, 1, "tiro"), Start(1, 2, "tiro")])
+        del store.save_new
+        assert views.paired(day.get_tournament(store), 1).table(1).matches == {}
+        made = tables.start_matches(store, [Start(1, 1, "tiro"), Start(1, 2, "tiro")])
+        assert [m.number for m in made] == ["M1", "M2"]  # type: ignore[union-attr]
+    finally:
+        close(store)
