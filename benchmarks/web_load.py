@@ -151,6 +151,20 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def slowest(timeline: list[tuple[float, float, str]]) -> str:
+    """The half-second of the moves' POSTs sent whose slowest answer was slowest: when, how
+    many, how slow (the tables move in step: after every start at once, all move at once)."""
+    moves = [(t, ms) for t, ms, what in timeline if what in ("/move", "/record")]
+    if not moves:
+        return "none"
+    first = min(t for t, _ in moves)
+    halves: dict[int, list[float]] = {}
+    for t, ms in moves:
+        halves.setdefault(int((t - first) * 2), []).append(ms)
+    at, worst = max(halves.items(), key=lambda kv: max(kv[1]))
+    return f"{at / 2:.1f} s in, {len(worst)} moves, the slowest {max(worst):.0f} ms"
+
+
 class Load:
     def __init__(self, url: str, seconds: float, form: bool = False) -> None:
         self.url, self.seconds = url, seconds
@@ -159,7 +173,7 @@ class Load:
         self.page_ms: list[float] = []
         self.post_ms: list[float] = []
         self.start_ms: list[float] = []  # the challenges' starts (POST /start), apart
-        self.timeline: list[tuple[float, float, str]] = []  # (sent at, ms, what) of each POST
+        self.timeline: list[tuple[float, float, str]] = []  # (sent at, ms, path) of each POST
         self.errors: dict[str, int] = {}
         self.moves = self.chosen = 0
         self.stop = 0.0
@@ -284,6 +298,7 @@ class Load:
             await asyncio.sleep(0.05)  # (each table's partita: not the moves' figures)
         self.post_ms.clear()
         self.start_ms.clear()
+        self.timeline.clear()
         self.cpu, own = [self.cpu_at()], time.process_time()
         start = time.monotonic()
         self.stop = start + self.seconds
@@ -424,6 +439,11 @@ def main() -> None:
         f"  referees' posts ({'the form and its 303' if args.form else 'JSON /move'}): "
         f"{len(load.post_ms)} ({load.moves} moves), "
         f"p50 {f['post_p50']:.0f} ms, p99 {f['post_p99']:.0f} ms"
+    )
+    print(
+        f"  the challenges' starts (each table's at the same moment): {len(load.start_ms)}, "
+        f"p50 {f['start_p50']:.0f} ms, p99 {f['start_p99']:.0f} ms; the slowest half-second "
+        f"of moves: {slowest(load.timeline)}"
     )
     print(
         f"  move -> stream: {f['deliveries']} deliveries, p50 {f['stream_p50']:.0f} ms, "
