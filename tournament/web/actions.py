@@ -83,8 +83,8 @@ class Together:
     """This process's writes of one kind that arrive while one is being made: they wait here
     in the event loop (holding no worker thread, which a move needs meanwhile) and are made in
     the next turn all at once, ``write_all(store, items)`` giving each item its result or why
-    it was refused (:func:`tournament.services.tables.start_matches`, #27). ``refresh``: the read models
-    brought up to date after each turn."""
+    it was refused (:func:`tournament.services.tables.start_matches`, #27). ``refresh``: the
+    read models brought up to date after each turn."""
 
     LARGEST = 100  # writes made in one transaction at most
 

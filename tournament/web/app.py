@@ -281,7 +281,11 @@ def later_heads(store: Store, hub: Live) -> Together:
     """A finished match's head kept in the tournament after the move's answer, the heads of
     the matches ending at once in one save (:func:`tournament.services.stored.heads_later`)."""
     loop = asyncio.get_running_loop()
-    heads = Together(hub, lambda s, items: [stored.record_heads(s, items)] * len(items), False)
+    def record(s: Store, items: list[stored.Head]) -> list[None]:
+        stored.record_heads(s, items)
+        return [None] * len(items)
+
+    heads = Together(hub, record, False)
 
     def hand(head: stored.Head) -> None:
         try:
