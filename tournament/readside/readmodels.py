@@ -263,7 +263,7 @@ def _project(
             w.position, w.mark = last, (tail[2], tail[4]) if tail else mark(db, last)
     if w is not None:
         w.numbers = numbers  # (each match's number by its id, new ones included)
-    progress.written = w
+    progress.written, progress.position = w, last
     db.advance(PROJECTION, last, start - 1)
     return progress
 
