@@ -391,6 +391,10 @@ class ThreadDBs:
                 self.made.append(db)
         return db
 
+    def held(self) -> ReadDB | None:
+        """This thread's connection, if it made one (none made for asking)."""
+        return getattr(self.local, "db", None)
+
     def close(self) -> None:
         with _MAKING:
             made, self.made = self.made, []
