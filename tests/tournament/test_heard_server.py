@@ -16,7 +16,7 @@ from tests.tournament.test_holds_server import partita_store
 from tests.tournament.test_tablefiles import moves, ok
 from tournament.readside import kept, reading
 from tournament.services.matches import record_move
-from tournament.storage import heard, holds, postgres
+from tournament.storage import heard, holds, newer, postgres
 from tournament.storage.locations import PostgresServer, close
 
 
@@ -73,13 +73,13 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         was = reading.read_match(s, "M1")
         ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
         selects: list[Any] = []
-        select = s.recorder.select_events
+        select = newer.events_after  # (one statement: the thread's kept connection's)
 
         def counted(*a: Any, **k: Any) -> Any:
-            selects.append(k)
+            selects.append(a)
             return select(*a, **k)
 
-        monkeypatch.setattr(s.recorder, "select_events", counted)
+        monkeypatch.setattr(newer, "events_after", counted)
         assert len(reading.read_match(s, "M1").lines) == len(was.lines) + 1
         assert len(selects) == 1
         assert reading.read_match(s, "M1").lines and len(selects) == 2  # (nothing since: one)

@@ -132,7 +132,9 @@ def _newer(store: Store, t: Tournament) -> list[Any] | tuple[list[Any], bytes] |
         elif head is None:
             return None
         # (a server's: the kept head and what came after it, in one round trip, #27)
-        rows = store.recorder.select_events(TOURNAMENT_ID, gt=t.version - 1)
+        from tournament.storage.newer import events_after  # (a server's only)
+
+        rows = events_after(store, TOURNAMENT_ID, t.version - 1)
         if not rows or rows[0].originator_version != t.version or rows[0].state != head:
             return None  # the kept head is not in the store's chain any more
         if len(rows) == 1:
@@ -330,8 +332,10 @@ def after_head(store: Store, originator: Any, version: int, head: str | None) ->
     (its look is one read through its kept connection: see :func:`unchanged`)."""
     if not store.location.is_server or head is None:
         return None
+    from tournament.storage.newer import events_after  # (a server's only)
+
     try:
-        rows = store.recorder.select_events(originator, gt=version - 1)
+        rows = events_after(store, originator, version - 1)
         if not rows or rows[0].originator_version != version:
             return None
         return list(rows[1:]) if orjson.loads(rows[0].state).get("hash") == head else None

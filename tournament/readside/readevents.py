@@ -34,6 +34,7 @@ class Progress:
     matches: set[str] = field(default_factory=set)
     tournament: bool = False
     written: readtables.Written | None = field(default=None, repr=False)
+    position: int = 0  # the last event the read models hold after it (0: not said)
 
 
 def pages(db: ReadDB, start: int) -> Iterator[list[tuple[Any, ...]]]:

@@ -186,19 +186,21 @@ def _update(
     db: ReadDB, store: Store, again: bool, counted: Callable[[int], None] | None = None
 ) -> Progress:
     ready = "_projections" in db.tables()  # (asked once a refresh)
+    at: tuple[int, tuple[Any, ...] | None] | None = None  # (the position and its mark)
     if ready:
-        made = schema(db)
+        made, position_at, mark_at = db.where(PROJECTION)  # (one round trip on a server, #27)
+        at = position_at, mark_at
         if made is not None and made > SCHEMA:
             raise NewerVersionError("its read models")
         if again or made != SCHEMA:  # made by an older version of the program: rebuild
             for name in (*TABLES, "_projections"):
                 db.drop(name)
             db.forget(PROJECTION)
-            ready = False
+            ready, at = False, None
     if not ready:
         readtables.create(db)
     try:
-        return _project(db, store, counted, _forked(store))
+        return _project(db, store, counted, _forked(store), at)
     except Refused:
         raise  # the user's word list is not a match's: that sentence, not "changed outside"
     except (KeyError, ValueError, TypeError, AttributeError):
@@ -213,11 +215,15 @@ def _project(
     store: Store,
     counted: Callable[[int], None] | None = None,
     w: readtables.Written | None = None,
+    at: tuple[int, tuple[Any, ...] | None] | None = None,
 ) -> Progress:
-    start = position(db) + 1
+    """Project the events after the position (``at``: with its mark, read already)."""
+    start = (position(db) if at is None else at[0]) + 1
     if start == 1:  # the tables were made empty
         w = readtables.Written(0, {}, {}, {name: {} for name in readtables.TOURNAMENT_TABLES})
-    elif w is not None and (w.position != start - 1 or w.mark != mark(db, start - 1)):
+    elif w is not None and (
+        w.position != start - 1 or w.mark != (mark(db, start - 1) if at is None else at[1])
+    ):
         w = None  # another process wrote the tables since (or made them again): read them
     progress = Progress()
     numbers = w.numbers if w is not None and w.numbers is not None else None
@@ -257,7 +263,7 @@ def _project(
             w.position, w.mark = last, (tail[2], tail[4]) if tail else mark(db, last)
     if w is not None:
         w.numbers = numbers  # (each match's number by its id, new ones included)
-    progress.written = w
+    progress.written, progress.position = w, last
     db.advance(PROJECTION, last, start - 1)
     return progress
 

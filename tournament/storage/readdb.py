@@ -57,6 +57,15 @@ class ReadDB:
     def position(self, projection: str) -> int:
         raise NotImplementedError
 
+    def where(self, projection: str) -> tuple[int | None, int, tuple[Any, ...] | None]:
+        """Where the read models stand, for a refresh to go on from: the schema number they
+        were made at (their ``_projections`` row ``schema``, None: not said), the projection's
+        position, and the ``events`` row (version, at) at that position (None: none)."""
+        row = self.rows("select position from _projections where name = 'schema'")
+        at = self.position(projection)
+        found = self.rows("select version, at from events where id = ?", [at])
+        return (row[0][0] if row else None), at, (tuple(found[0]) if found else None)
+
     def advance(self, projection: str, last: int, since: int | None = None) -> None:
         """Record that the projection has applied every event up to ``last`` (same transaction);
         ``since``: where it stood, read in this transaction (None: asked)."""

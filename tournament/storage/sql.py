@@ -320,6 +320,21 @@ class PostgresReadDB(PostgresSQL):
                         [projection])  # fmt: skip
         return int(row[0][0]) if row and row[0][0] is not None else 0
 
+    def where(self, projection: str) -> tuple[int | None, int, tuple[Any, ...] | None]:
+        # The three looks in one round trip (#27: a refresh after every move asked three).
+        from tournament.storage.postgres import TRACKING
+
+        rows = self.rows(
+            "select s.position, t.notification_id, e.version, e.at from (select 1) o "
+            "left join _projections s on s.name = 'schema' "
+            f"left join {TRACKING} t on t.application_name = ? "
+            "left join events e on e.id = t.notification_id",
+            [projection],
+        )
+        made, at, version, when = rows[0]
+        at = int(at) if at is not None else 0
+        return made, at, (None if version is None else (version, when))
+
     def advance(self, projection: str, last: int, since: int | None = None) -> None:
         from psycopg.rows import dict_row
 
@@ -375,6 +390,10 @@ class ThreadDBs:
             with _MAKING:
                 self.made.append(db)
         return db
+
+    def held(self) -> ReadDB | None:
+        """This thread's connection, if it made one (none made for asking)."""
+        return getattr(self.local, "db", None)
 
     def close(self) -> None:
         with _MAKING:

@@ -71,6 +71,9 @@ class Live:
         self.capacity, self.streams = capacity, 0
         self.refused, self.said = 0, float("-inf")
         self.last = 0
+        # The last event this process's own refreshes left in the read models: a look whose
+        # messages go no further (its own writes, refreshed in their request) needs none (#27).
+        self.projected = 0
         self.numbers: dict[UUID, tuple[str, int | None]] = {}  # aggregate id -> number, round
         self.placed: set[UUID] = set()  # matches whose round was looked up after their start
         # Held by whoever writes to the file in this server (read models, tokens, services),
@@ -95,11 +98,18 @@ class Live:
                 # In the file (not a copy in memory): this server writes, and other processes
                 # (the CLI, another server) read the same tables.
                 with as_user_errors():
-                    readmodels.update(self.store, write=True)
+                    progress = readmodels.update(self.store, write=True)
+                self.projected = max(self.projected, progress.position)
             except UserError as e:
                 log.warning("the read models were not refreshed this time: %s", e)
                 return False
         return True
+
+    def beyond(self, messages: list[dict[str, Any]]) -> bool:
+        """Whether the read models may lack an event of ``messages`` (in order): not when this
+        process's own refresh left them past the last (its writes, refreshed in their request,
+        #27). Events once in them stay there; a rebuild elsewhere projects them all again."""
+        return bool(messages) and messages[-1]["id"] > self.projected
 
     def version(self) -> tuple[int, int]:
         """Where the store and the read models stand (a page's data holds while these do)."""
@@ -282,7 +292,7 @@ class Live:
                     messages = []
                 if messages:
                     self.publish(*messages)
-                behind = behind or bool(messages)
+                behind = behind or self.beyond(messages)
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
                 await self._wait(soon=behind)

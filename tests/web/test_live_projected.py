@@ -1,0 +1,42 @@
+"""The live task refreshes the read models for what it hears only where this process's own
+refresh has not taken them already (#27: a move refreshed in its request was refreshed again by
+the task that heard it, on every move)."""
+
+from __future__ import annotations
+
+import time
+
+from tournament.readside import readmodels
+from tournament.services import day, stores, tables
+from tournament.services.matches import record
+from tournament.storage.store import Store
+
+from .conftest import GAMES, build, make_client
+
+ROLL = {"type": "roll", "by": "giallo", "die": "d6", "values": [6, 6, 5, 1]}
+
+
+def test_only_events_past_the_process_own_refresh_make_the_task_refresh(any_db: str) -> None:
+    store = build(any_db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    with make_client(store) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        record(store, "M1", ROLL)  # this process's write, refreshed as its request does
+        assert hub.refresh()
+        top = stores.last_id(store)
+        assert hub.projected == top == readmodels.position(readmodels.database(store))
+        own = [{"id": n} for n in range(top - 1, top + 1)]
+        assert not hub.beyond(own) and not hub.beyond([])  # heard: nothing to refresh
+        other = Store(any_db)  # another process's write, which this one never refreshed
+        try:
+            record(other, "M1", {**ROLL, "by": "blu"})
+            assert hub.beyond([*own, {"id": stores.last_id(other)}])
+            deadline = time.monotonic() + 10  # the task hears it and refreshes for it
+            while readmodels.position(readmodels.database(store)) < stores.last_id(other):
+                assert time.monotonic() < deadline, "the live task did not refresh"
+                time.sleep(0.02)
+            assert hub.projected == stores.last_id(other)
+        finally:
+            other.close()
