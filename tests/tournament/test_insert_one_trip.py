@@ -26,8 +26,14 @@ def test_a_save_that_meets_another_stores_nothing_and_the_next_goes_on(db: str) 
         stored.register(player="Bruno", by="organizer")
         save(second, stored)  # (the same connections, after the refused save)
         assert list(day.get_tournament(first).players) == ["Anna", "Bruno"]
-        last = [n.id for n in second.notification_log.recorder.select_notifications(1, 1000)]
-        assert last == sorted(last) and len(last) == len(set(last))
+        # The ids a save is given are the ones it stored under, in order.
+        t = day.get_tournament(first)
+        t.register(player="Carla", by="organizer")
+        t.register(player="Dario", by="organizer")
+        given = [r.notification.id for r in first.save(t)]
+        stored = first.notification_log.recorder.select_notifications(given[0], 10)
+        assert [n.id for n in stored] == given and len(given) == 2
+        assert [n.originator_version for n in stored] == [t.version - 1, t.version]
     finally:
         close(first)
         close(second)

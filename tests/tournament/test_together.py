@@ -137,3 +137,94 @@ def test_a_failing_store_fails_the_whole_batch(db: str) -> None:
         assert [m.number for m in made] == ["M1", "M2"]  # type: ignore[union-attr]
     finally:
         close(store)
+
+
+def test_a_table_out_in_a_table_file_is_told_alone_the_others_start(
+    db: str, tmp_path: Any
+) -> None:
+    from tournament.services import tablefiles
+    from tournament.storage.holds import TableOut
+
+    store = _room(db, 4)
+    try:
+        for n in (1, 2, 3):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+        tablefiles.checkout(store, 1, 3, str(tmp_path / "t3.db"))
+        made = tables.start_matches(store, [Start(1, n, "tiro") for n in (1, 2, 3)])
+        assert isinstance(made[2], TableOut)  # (refused in the save: told to its table only)
+        t = day.get_tournament(store)
+        assert [bool(views.paired(t, 1).table(n).matches) for n in (1, 2)] == [True, True]
+        chosen = tables.choose_partitas(
+            store, [Choice(1, 3, ("texas", "tiro", "updown", "ventuno")), Choice(1, 4, GAMES)]
+        )
+        assert isinstance(chosen[0], Refused) and not isinstance(chosen[1], Refused)
+        assert views.paired(day.get_tournament(store), 1).table(4).games == GAMES
+    finally:
+        close(store)
+
+
+def test_a_seal_that_fails_is_its_own_tables_the_others_sealed(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from tournament.errors import UserError
+    from tournament.services import dice
+
+    store = _room(str(tmp_path / "t.db"), 3)
+    try:
+        for n in (1, 2, 3):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+        keep = dice.keep
+
+        def locked_for_m2(s: Store, number: str) -> str:
+            if number == "M2":
+                raise sqlite3.OperationalError("database is locked")
+            return keep(s, number)
+
+        monkeypatch.setattr(dice, "keep", locked_for_m2)
+        made = play.start_challenges(store, [Start(1, n, "tiro") for n in (1, 2, 3)], [True] * 3)
+        assert isinstance(made[1], UserError) and "locked" in str(made[1])
+        sealed = {n: "dice-commit" in "".join(store.get_match(n).lines) for n in ("M1", "M3")}
+        assert sealed == {"M1": True, "M3": True}
+    finally:
+        close(store)
+
+
+def test_a_head_recorded_late_never_replaces_a_newer_one(db: str) -> None:
+    store = _room(db, 1)
+    try:
+        tables.choose_partita(store, 1, 1, list(GAMES), "referee")
+        tables.start_match(store, 1, 1, "tiro")
+        stored.record_heads(store, [stored.Head("M1", 12, "h12")])  # (a correction's, first)
+        stored.record_heads(store, [stored.Head("M1", 10, "h10")])  # (queued before it)
+        assert day.get_tournament(store).heads["M1"] == [12, "h12"]
+        stored.record_heads(store, [stored.Head("M1", 12, "other")])  # (a log stored over it)
+        assert day.get_tournament(store).heads["M1"] == [12, "other"]
+    finally:
+        close(store)
+
+
+def test_a_batch_that_meets_another_writer_takes_no_number_for_nothing(db: str) -> None:
+    store = _room(db, 3)
+    other = Store(db)
+    try:
+        for n in (1, 2, 3):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+        save_new, met = store.save_new, []
+
+        def meeting(*a: Any) -> None:
+            if not met:  # another terminal saves the tournament just before this batch does
+                met.append(1)
+                t = day.get_tournament(other)
+                t.name_referee(match="M99", referee="Zeta", by="organizer")
+                stored.save(other, t)
+            save_new(*a)
+
+        store.save_new = meeting  # type: ignore[method-assign]
+        made = tables.start_matches(store, [Start(1, n, "tiro") for n in (1, 2, 3)])
+        assert met and [m.number for m in made] == ["M1", "M2", "M3"]  # type: ignore[union-attr]
+        assert sorted(m.number for m in other.matches()) == ["M1", "M2", "M3"]
+    finally:
+        close(other)
+        close(store)

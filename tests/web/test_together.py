@@ -92,3 +92,46 @@ def test_writes_handed_over_by_a_thread_are_made_and_awaited() -> None:
 
     asyncio.run(main())
     assert sorted(sum(made, [])) == ["M0", "M1", "M2", "M3"]
+
+
+def test_once_closed_nothing_more_is_taken_and_what_was_queued_is_made() -> None:
+    made: list[list[str]] = []
+
+    async def main() -> None:
+        together = Together(_live(), lambda store, items: made.append(items) or items, False)
+        loop = asyncio.get_running_loop()
+        together.hand(loop, "M1")
+        together.close()
+        try:
+            together.hand(loop, "M2")
+        except RuntimeError:
+            made.append(["M2 by its own thread"])
+        await asyncio.sleep(0)
+        await together.settled()
+
+    asyncio.run(main())
+    assert made == [["M2 by its own thread"], ["M1"]]
+
+
+def test_a_cancelled_batch_leaves_no_request_waiting() -> None:
+    started = threading.Event()
+
+    def slow(store: Any, items: list[int]) -> list[int]:
+        started.set()
+        import time
+
+        time.sleep(0.3)
+        return items
+
+    async def main() -> list[Any]:
+        together = Together(_live(), slow)
+        first = asyncio.create_task(together.make(_request(), 1))
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 5)
+        second = asyncio.create_task(together.make(_request(), 2))
+        await asyncio.sleep(0)
+        assert together.making is not None
+        together.making.cancel()
+        return await asyncio.gather(first, second, return_exceptions=True)
+
+    answers = asyncio.run(main())
+    assert all(isinstance(a, asyncio.CancelledError) for a in answers)

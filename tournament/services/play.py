@@ -22,6 +22,7 @@ from engine.notation import NotationError, parse
 from tournament.errors import UserError
 from tournament.services import dice, matches
 from tournament.services.matches import Loaded
+from tournament.storage.failures import as_user_errors
 from tournament.storage.store import normalise_number
 
 if TYPE_CHECKING:
@@ -68,7 +69,8 @@ def start_challenges(
     for i, (match, start, seal) in enumerate(zip(made, starts, digital, strict=True)):
         if seal and not isinstance(match, UserError):
             try:
-                dice.seal(store, match.number, start.lexicon)
+                with as_user_errors():  # (each seal's failure its own table's)
+                    dice.seal(store, match.number, start.lexicon)
             except UserError as e:  # (started, as a start whose seal fails alone is)
                 made[i] = e
     return made

@@ -104,10 +104,16 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
         return
     head = Head(match.number, len(match.lines), match.head, by)
     sink = _later.get(store)
-    if sink is not None:
-        sink(head)
+    if sink is not None and _in_open_round(store, match.number):
+        sink(head)  # (a closed round's would never be recorded by its close: recorded now)
         return
     record_heads(store, [head])
+
+
+def _in_open_round(store: Store, number: str) -> bool:
+    t = kept.tournament(store)
+    table = views.table_of(t, number) if t is not None else None
+    return t is not None and table is not None and not views.paired(t, table.round).closed
 
 
 def record_heads(store: Store, heads: Sequence[Head]) -> None:
@@ -120,15 +126,24 @@ def record_heads(store: Store, heads: Sequence[Head]) -> None:
         except (Refused, StoreError):
             return
         for h in heads:
-            if attached(t, h.match) and t.heads.get(h.match) != [h.events, h.head]:
+            known = t.heads.get(h.match)
+            # A log only grows: a head of fewer events than the one kept is an older one
+            # (recorded late, after a correction's): never put back over the newer. One of as
+            # many events is the log stored in its place (a match imported over it).
+            newer = known is None or known[0] < h.events
+            replaced = known is not None and known[0] == h.events and known[1] != h.head
+            if attached(t, h.match) and (newer or replaced):
                 t.record_head(match=h.match, events=h.events, head=h.head, by=h.by)
         if t.pending_events:
             save(store, t)
 
     try:
         retried(once, store=store)
-    except Refused:
-        return  # the tournament kept changing: closing the round records the head
+    except Refused:  # (kept changing, or one of them is out in a table file)
+        if len(heads) > 1:  # each alone then: the others are recorded
+            for h in heads:
+                record_heads(store, [h])
+        # (else: closing the round records the head)
 
 
 def attached(t: Tournament, number: str) -> bool:

@@ -39,6 +39,7 @@ from tournament.services.day import (
 from tournament.services.matches import check_header
 from tournament.services.retry import retried
 from tournament.services.stored import snapshot
+from tournament.storage.failures import as_user_errors
 from tournament.storage.store import Match, Store, StoreError
 
 ATTACHED: Any = Tournament.MatchAttached  # type: ignore[attr-defined]  # made by @event
@@ -301,7 +302,9 @@ def start_matches(store: Store, starts: Sequence[Start]) -> list[Match | UserErr
 
     def save_all(t: Tournament, made: list[Match]) -> None:
         before = t.version - len(t.pending_events)
-        store.save_new(made[-1], *made[:-1], t)
+        # The highest number first: the store counts on from it (a table file's are lower).
+        top = max(made, key=lambda m: int(m.number[1:]))
+        store.save_new(top, *(m for m in made if m is not top), t)
         snapshot(store, t, before)
 
     return _together(store, starts, open_one, save_all)
@@ -328,32 +331,57 @@ def _together(
     save_all: Callable[[Tournament, list[Made]], None],
 ) -> list[Made | UserError]:
     """Decide ``items`` in order on one copy of the tournament and save them with
-    ``save_all``; an item refused is left out and the rest decided again from a fresh copy
-    (nothing of the refused one saved); made again whole when another writer saved first."""
+    ``save_all``; an item refused is left out (the rest decided again from a fresh copy if it
+    had changed the copy), made again whole when another writer saved first. A save refused
+    for what one item holds (its table checked out to a table file, the store failing) is
+    made again one item at a time: each is told its own."""
     refused: dict[int, UserError] = {}
 
     def once() -> dict[int, Made]:
         while True:
+            store.numbers_unused()  # (counted from what is stored: nothing of a try kept)
             t = get_tournament(store)
             made: dict[int, Made] = {}
             for i, item in enumerate(items):
                 if i in refused:
                     continue
+                changes = len(t.pending_events)
                 try:
                     made[i] = decide(t, item)
                 except UserError as e:
                     refused[i] = e
-                    break
+                    if len(t.pending_events) != changes:
+                        break  # (it changed the copy before its refusal: a fresh one)
             else:
                 if made:
                     save_all(t, list(made.values()))
                     kept.saved(store, t)  # (the one a server's readers share, from here on)
                 return made
-            store.numbers_unused()  # (the numbers given to this copy's matches: none saved)
 
     try:
         made = retried(once, store=store)
-    except BaseException:  # (the store failed: nothing saved, no number taken)
+    except UserError as e:
+        store.numbers_unused()
+        if len(items) - len(refused) <= 1:
+            return [refused.get(i, e) for i in range(len(items))]
+        return [refused[i] if i in refused else _alone_said(store, item, decide, save_all)
+                for i, item in enumerate(items)]  # fmt: skip
+    except BaseException:  # (a failure of the program: nothing saved, no number taken)
         store.numbers_unused()
         raise
     return [refused[i] if i in refused else made[i] for i in range(len(items))]
+
+
+def _alone_said(
+    store: Store,
+    item: Item,
+    decide: Callable[[Tournament, Item], Any],
+    save_all: Callable[[Tournament, list[Any]], None],
+) -> Any:
+    """One item of a batch whose save was refused, made alone: its result or its refusal (the
+    store's libraries' failures said as the program's)."""
+    try:
+        with as_user_errors():
+            return _together(store, [item], decide, save_all)[0]
+    except UserError as e:
+        return e

@@ -170,29 +170,28 @@ class Recorder(PostgresApplicationRecorder):
         process the thread waits for the interpreter there too, and every other writer of
         the tournament, in any process, waits for it (the lock held 15 ms for 0.4 of work).
         A row that exists already (another writer first) stores nothing: IntegrityError, the
-        transaction rolled back, as before."""
+        transaction rolled back, as before. (eventsourcing's database functions, which this
+        program does not turn on, are not used here.)"""
         if not stored_events:
             return []
         with self.datastore.get_connection() as conn:
             assert conn.autocommit  # (BEGIN and COMMIT are ours)
-            failed: psycopg.Error | None = None
-            with conn.pipeline() as pipeline:
-                with conn.cursor() as curs, conn.cursor() as rows:
+            curs, rows = conn.cursor(), conn.cursor()
+            try:
+                with conn.pipeline():  # (sent at its end, answered in one sync)
                     curs.execute("BEGIN")
                     self._lock_table(curs)
                     self._notify_channel(curs)
                     self._insert_stored_events(rows, stored_events, **kwargs)
                     curs.execute("COMMIT")
-                    try:
-                        pipeline.sync()
-                        ids = self._fetch_ids_after_insert_events(rows, stored_events, **kwargs)
-                    except psycopg.Error as e:  # (raised once the pipeline has ended)
-                        failed = e
-            if failed is not None:
+                return self._fetch_ids_after_insert_events(rows, stored_events, **kwargs)
+            except psycopg.Error:  # (a row stored already: nothing stored, said as ever)
                 if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                     conn.execute("ROLLBACK")
-                raise failed
-        return ids
+                raise
+            finally:
+                curs.close()
+                rows.close()
 
     def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)

@@ -94,6 +94,8 @@ class Together:
         self.live, self.write_all, self.refresh = live, write_all, refresh
         self.waiting: list[tuple[Any, asyncio.Future[Any] | None]] = []
         self.making: asyncio.Task[None] | None = None
+        self.closed = False
+        self._closing = threading.Lock()
 
     async def make(self, request: Request, item: Any) -> tuple[bool, Any]:
         """(True, the item's result), or (False, one sentence why not), as :func:`run`."""
@@ -105,9 +107,17 @@ class Together:
         return True, result
 
     def hand(self, loop: asyncio.AbstractEventLoop, item: Any) -> None:
-        """Queue ``item`` from any thread, no one waiting for it (raises RuntimeError once the
-        loop is closed: the caller writes it itself then)."""
-        loop.call_soon_threadsafe(self._queue, item, None)
+        """Queue ``item`` from any thread, no one waiting for it (raises RuntimeError once
+        closed, or the loop is: the caller writes it itself then)."""
+        with self._closing:
+            if self.closed:
+                raise RuntimeError("closed")
+            loop.call_soon_threadsafe(self._queue, item, None)
+
+    def close(self) -> None:
+        """Take nothing more from :meth:`hand` (what it queued before is made)."""
+        with self._closing:
+            self.closed = True
 
     async def settled(self) -> None:
         """Once every write queued is made."""
@@ -134,15 +144,23 @@ class Together:
                     results = [e] * len(batch)
                 except Exception as e:  # (a bug: every request waiting on it fails with it)
                     log.exception("writes made together failed")
-                    for _, done in batch:
-                        if done is not None and not done.done():
-                            done.set_exception(e)
+                    _failed(batch, e)
                     continue
+                except BaseException as e:  # (cancelled: no request is left waiting)
+                    _failed(batch + self.waiting, e)
+                    self.waiting = []
+                    raise
                 for (_, done), result in zip(batch, results, strict=True):
                     if done is not None and not done.done():  # (a visitor gone: it stands)
                         done.set_result(result)
         finally:
             self.making = None
+
+
+def _failed(batch: list[tuple[Any, asyncio.Future[Any] | None]], e: BaseException) -> None:
+    for _, done in batch:
+        if done is not None and not done.done():
+            done.set_exception(e)
 
 
 def writer(

@@ -281,20 +281,33 @@ def later_heads(store: Store, hub: Live) -> Together:
     """A finished match's head kept in the tournament after the move's answer, the heads of
     the matches ending at once in one save (:func:`tournament.services.stored.heads_later`)."""
     loop = asyncio.get_running_loop()
+
     def record(s: Store, items: list[stored.Head]) -> list[None]:
         stored.record_heads(s, items)
         return [None] * len(items)
 
-    heads = Together(hub, record, False)
+    heads = Together(hub, record, refresh=False)
 
     def hand(head: stored.Head) -> None:
         try:
             heads.hand(loop, head)
-        except RuntimeError:  # (the loop is closed: this thread records it)
+        except RuntimeError:  # (the server stopping: this thread records it)
             stored.record_heads(store, [head])
 
     stored.heads_later(store, hand)
     return heads
+
+
+async def heads_recorded(store: Store, heads: Together) -> None:
+    """Every head handed on recorded before the server's connections close (one handed from
+    now on is recorded by its own thread)."""
+    stored.heads_later(store, None)
+    heads.close()
+    await asyncio.sleep(0)  # (the heads handed just before: queued by now)
+    try:
+        await heads.settled()
+    except Exception:  # (said where it failed: the server stops all the same)
+        logging.getLogger("tournament.web").warning("a finished match's head was not recorded")
 
 
 def create_app(settings: Settings, store: Store | None = None) -> Starlette:
@@ -318,8 +331,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
         try:
             yield
         finally:
-            stored.heads_later(store, None)
-            await heads.settled()
+            await heads_recorded(store, heads)
             await hub.stop()
             close_reads(store)  # a server's connections, one a worker thread
             stores.close_turn(store)  # and the writers' lock (PostgreSQL)
