@@ -216,6 +216,12 @@ def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
         # (every kind known in one shared dict; a choice that is none said as it is)
         unknown = [k for k in (*t["events"], *t["choices"]) if k not in shown]
         t["kinds"] = {**shown, **{k: k for k in unknown}} if unknown else shown
+    # One box a player (who acts is said once): La parola nascosta's player to guess may also
+    # show their word, two turns of the engine's for one player (PN-3, PN-4).
+    boxes: dict[str, dict[str, Any]] = {}
+    for t in cur["turns"]:
+        boxes.setdefault(t["player"], {"player": t["player"], "turns": []})["turns"].append(t)
+    cur["boxes"] = list(boxes.values())
 
 
 def kept_of(typed: dict[str, Any] | None) -> Any:
