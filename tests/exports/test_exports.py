@@ -164,3 +164,25 @@ def test_the_bracket_shows_each_decided_tables_points_and_who_went_through(
     assert len([b for b in bold if not b.isdigit()]) == 3  # one a table: two semis, the final
     points = re.findall(r'text-anchor="end"[^>]*>(\d+)</text>', svg)
     assert len(points) == 6  # both players' challenge points at each of the three tables
+
+
+@pytest.mark.parametrize(
+    ("lang", "legend"), [("it", "ordine estratto a sorte"), ("en", "order drawn by lot")]
+)
+def test_the_printed_standings_mark_the_places_the_lot_drew(lang: str, legend: str) -> None:
+    rows = [
+        {"rank": 1, "player": "Giallo", "points": 3.0, "by_lot": 0},
+        {"rank": 2, "player": "Blu", "points": 1.0, "by_lot": 1},
+        {"rank": 3, "player": "Verde", "points": 1.0, "by_lot": 1},
+    ]
+    html = render.standings_html(render.environment(), "Sera", rows, lang)
+    assert html.count("†") == 3 and legend in html  # Blu's row, Verde's, and the legend
+    assert "<td>1</td>" in html and "<td>2 †</td>" in html
+    plain = [{**r, "by_lot": 0} for r in rows]
+    html = render.standings_html(render.environment(), "Sera", plain, lang)
+    assert "†" not in html and legend not in html
+    # A Swiss's table before its bracket marks its own rows, and the legend says so once.
+    html = render.standings_html(
+        render.environment(), "Sera", plain, lang, swiss={"round": 3, "rows": rows}
+    )
+    assert html.count("†") == 3 and html.count(legend) == 1

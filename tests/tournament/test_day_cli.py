@@ -151,3 +151,23 @@ def test_an_amended_result_shows_its_effect_before_it_is_recorded(tmp_path: Path
         "a point for its one challenge won (CH-2)\n"
     )
     assert json.loads(ok(db, "round", "show", "1", "--json"))["tables"][0] == status_round1
+
+
+def test_places_the_lot_decided_are_marked(db: str) -> None:
+    # Before any result every player is level on everything: the seeded lot orders them all.
+    ok(db, "create", "Sera", "--tiebreaks", "challenge,lot")
+    ok(db, "players", "add", "Giallo", "Blu", "Verde", "--by", "Anna")
+    rows = json.loads(ok(db, "standings", "--json"))
+    assert [r["rank"] for r in rows] == [1, 2, 3] and all(r["by_lot"] for r in rows)
+    out = ok(db, "standings")
+    assert out.count("†") == 4 and "† order drawn by lot" in out  # three rows and the legend
+    assert "† ordine estratto a sorte" in ok(db, "--lang", "it", "standings")
+
+
+def test_no_lot_no_mark(db: str) -> None:
+    ok(db, "create", "Sera", "--tiebreaks", "challenge")
+    ok(db, "players", "add", "Giallo", "Blu", "--by", "Anna")
+    rows = json.loads(ok(db, "standings", "--json"))
+    assert [r["rank"] for r in rows] == [1, 1] and not any(r["by_lot"] for r in rows)
+    out = ok(db, "standings")
+    assert "†" not in out and "drawn by lot" not in out

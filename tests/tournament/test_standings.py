@@ -67,6 +67,25 @@ def test_the_lot_is_recorded_and_recomputable() -> None:
     assert [r.player for r in rows] == expected
 
 
+def test_rows_the_lot_ordered_say_so() -> None:
+    # A 2-2 B, C 1-1 D, E 3-0 F: everyone but E and F on 1 point; challenge points part A and
+    # B (2) from C and D (1); the lot alone orders A against B, and C against D.
+    rounds = [[t("A", "B", 2, 2), t("C", "D", 1, 1), t("E", "F", 3, 0)]]
+    rows = standings(list("ABCDEF"), rounds, tiebreaks=["challenge", "lot"], seed="s")
+    assert [r.player for r in rows][0] == "E" and [r.player for r in rows][-1] == "F"
+    assert {r.player: r.by_lot for r in rows} == {
+        "A": True, "B": True, "C": True, "D": True, "E": False, "F": False,
+    }  # fmt: skip
+    assert {r.player for r in rows[1:3]} == {"A", "B"}
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 5, 6]
+    # A 3-1 B, C without a game: B and C level on 0 points, the lot parts them, never A.
+    rows = standings(["A", "B", "C"], [[t("A", "B", 3, 1)]], tiebreaks=["lot"], seed="s")
+    assert {r.player: r.by_lot for r in rows} == {"A": False, "B": True, "C": True}
+    # Without a lot among the tie-breaks, the level share a rank and nothing is drawn.
+    rows = standings(["A", "B"], [[t("A", "B", 2, 2)]], tiebreaks=["challenge"])
+    assert [r.rank for r in rows] == [1, 1] and not any(r.by_lot for r in rows)
+
+
 def test_byes_and_configurable_scoring() -> None:
     scoring = Scoring(win=2, draw=1, loss=0, bye=1)
     assert match_points(TableResult(("A",), bye=True), scoring) == {"A": 1}

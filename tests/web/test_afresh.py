@@ -239,6 +239,26 @@ def test_a_kept_rows_key_holds_a_message_whole_not_its_english_alone() -> None:
     )
 
 
+def test_a_kept_rows_key_is_a_digest_of_all_it_shows() -> None:
+    """A round's table card is kilobytes of JSON: its key is 32 bytes, whatever its size, and
+    two rows that differ anywhere (the last of a thousand names) have different keys (#27)."""
+    import jinja2
+
+    from tournament.web import trims
+
+    big = {"tb": {"players": [f"Giocatore {i}" for i in range(1000)], "table": 7}, "own": False}
+    other = {**big, "tb": {**big["tb"], "players": [*big["tb"]["players"][:-1], "Giocatore X"]}}
+    assert len(trims.row_key(big)) == 32 and trims.row_key(big) != trims.row_key(other)
+    env = jinja2.Environment()
+    env.globals["drawn"] = trims.drawn
+    page = env.from_string(
+        "{% macro card(r) %}{{ r.tb.players[-1] }}{% endmacro %}{{ drawn(card, row) }}"
+    )
+    assert page.render(row=big) == "Giocatore 999"
+    assert page.render(row=other) == "Giocatore X"  # never the first one's, kept
+    assert page.render(row=big) == "Giocatore 999"
+
+
 def afresh(db: str) -> list[dict[str, object]]:
     """The standings as the read side computes them from the table, in a process of its own
     (a store nothing keeps: the table read by SQL)."""

@@ -123,7 +123,7 @@ def test_a_referee_records_tiro_and_texas_while_the_standings_follow(
             organizer.goto(f"{url}/organizer/")
             organizer.screenshot(path=shots / "desktop-organizer.png", full_page=True)
             with organizer.expect_navigation():
-                organizer.click("text=Cartellini dei tavoli")
+                organizer.click("text=Stampa i cartellini dei tavoli")
             link = organizer.locator(".card code").first.inner_text()
             assert link.startswith(f"{url}/table/")
             organizer.screenshot(path=shots / "desktop-table-cards.png", full_page=True)

@@ -309,3 +309,56 @@ def test_a_write_by_another_process_reaches_the_stream_within_a_second(any_db: s
             delay = time.time() - datetime.fromisoformat(message["at"]).timestamp()
     assert first_roll(message) == ("M1", 0, "Match.Started")
     assert delay < 1.0
+
+
+def test_a_parola_nascosta_page_names_who_acts_once_a_player(tmp_path: Path) -> None:
+    """The player to guess may also show their word (PN-3, PN-4): one box for them, with both
+    moves, never two boxes naming them."""
+    store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
+    paired(store)
+    with make_client(store) as client:
+        table = issue(client, log_in(client))
+        client.post(
+            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
+        )
+        for to, card in (("giallo", "01"), ("blu", "02"), ("table", "03")):
+            record(client, table, "referee", "card", to=to, card=card)
+        record(client, table, "giallo", "seal", word="cassaforte")
+        record(client, table, "blu", "seal", word="ombrello")
+        html = record(client, table, "referee", "start", player="giallo")
+        boxes = re.findall(r'<section class="acts" data-player="([^"]+)">', html)
+        assert sorted(boxes) == ["blu", "giallo"]  # one box each
+        assert html.count("Tocca a: <bdi>giallo</bdi>") == 1
+        mine = html.split('data-player="giallo">')[1].split("</section>")[0]
+        assert 'value="guess"' in mine and 'value="reveal"' in mine
+
+
+INFINITIVE = re.compile(r"\b\w+(?:are|ere|ire)\b")  # tirare, scegliere, ... (no button says one)
+
+
+def buttons(html: str) -> list[str]:
+    return [
+        re.sub(r"<[^>]+>", "", b).strip() for b in re.findall(r"<button[^>]*>(.*?)</button>", html)
+    ]
+
+
+def test_the_table_pages_buttons_say_what_to_do_in_the_imperative(tmp_path: Path) -> None:
+    store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
+    paired(store)
+    with make_client(store) as client:
+        table = issue(client, log_in(client))
+        client.post(
+            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
+        )
+        pages = [record(client, table, "referee", "card", to="giallo", card="01")]
+        record(client, table, "referee", "card", to="blu", card="02")
+        record(client, table, "referee", "card", to="table", card="03")
+        record(client, table, "giallo", "seal", word="cassaforte")
+        pages.append(record(client, table, "blu", "seal", word="ombrello"))
+        pages.append(record(client, table, "referee", "start", player="giallo"))
+        said = [b for page in pages for b in buttons(page)]
+        assert {"Dai la carta", "Sigilla", "Indica chi comincia", "Indovina la parola", "Rivela",
+                "Registra", "Annulla una mossa"} <= set(said)  # fmt: skip
+        assert not [b for b in said if INFINITIVE.search(b)], said
+        english = buttons(client.get(table, headers={"Cookie": "lang=en"}).text)
+        assert {"Guess the word", "Reveal", "Record"} <= set(english)

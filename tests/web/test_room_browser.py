@@ -65,8 +65,9 @@ def test_focus_the_badge_and_the_rooms_screen(tmp_path: Path) -> None:
             assert phone.locator(".flash.bad").count() == 0
             first = phone.locator("section.acts").first
             who = first.get_attribute("data-player")
-            first.locator('input[name="values"]').fill("6651")
-            in_place(phone, first.locator("button[type=submit]").click)
+            form = first.locator("form").first  # (one box a player: their first move's form)
+            form.locator('input[name="values"]').fill("6651")
+            in_place(phone, form.locator("button[type=submit]").click)
             assert phone.locator(".flash.bad").count() == 0
             focused = phone.evaluate(
                 "[document.activeElement.name, document.activeElement.closest('section.acts')"

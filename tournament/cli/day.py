@@ -160,12 +160,16 @@ def standings(as_json: JSON = False) -> None:
     show_standings(rows, t(N_("The final standings: the bracket, then the Swiss")))
 
 
+LOT_MARK = "†"  # a place the seeded lot decided (the last tie-break), as the sheets mark it
+
+
 def show_standings(rows: list[dict[str, Any]], title: str | None = None) -> None:
     from tournament.cli.render import Table, cell
 
     def num(v: Any) -> str:
         return "" if v is None else (str(int(v)) if float(v).is_integer() else f"{v:g}")
 
+    drawn = any(r.get("by_lot") for r in rows)  # the seeded lot set some places (#27)
     table = Table(
         "#",
         t("player"),
@@ -175,10 +179,11 @@ def show_standings(rows: list[dict[str, Any]], title: str | None = None) -> None
         t("cut-1"),
         "S-B",
         title=t("Standings") if title is None else title,
+        caption=f"{LOT_MARK} {t('order drawn by lot')}" if drawn else None,
     )
     for r in rows:
         table.add_row(
-            str(r["rank"]),
+            f"{r['rank']} {LOT_MARK}" if r.get("by_lot") else str(r["rank"]),
             cell(r["player"]),
             num(r["points"]),
             num(r["challenge"]),

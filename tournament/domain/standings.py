@@ -98,6 +98,9 @@ class Row:
     values: Mapping[str, float] = field(default_factory=dict)  # tie-break -> value
     played: int = 0
     challenges: int = 0  # challenges played to their end (none: no season points, #24)
+    # Whether the seeded lot (the last tie-break) set this row's place against a neighbour:
+    # level with them on points and on every tie-break before the lot (#27).
+    by_lot: bool = False
 
 
 def lot(seed: str, player: str) -> str:
@@ -168,6 +171,7 @@ def standings(
                 table[p][name] = values[name](p)
 
     opponents = {p: set(met[p]) for p in players}  # each player's distinct opponents
+    drawn: set[str] = set()  # the players the lot ordered among others level with them
 
     def order(group: list[str], criteria: Sequence[str]) -> list[list[str]]:
         """Split a group tied so far into ordered sub-groups by the next criteria.
@@ -190,6 +194,7 @@ def standings(
                 table[p]["head_to_head"] = key[p]
         elif name == "lot":
             key = {p: -int(lot(seed, p), 16) for p in group}
+            drawn.update(group)  # (a group of two or more: the lot alone parts them)
         else:
             key = {p: table[p][name] for p in group}
         alike: dict[float, list[str]] = defaultdict(list)  # in the group's order
@@ -209,6 +214,8 @@ def standings(
     rows, rank = [], 1
     for group in groups:
         for p in group:
-            rows.append(Row(rank, p, points[p], dict(table[p]), played[p], challenges[p]))
+            rows.append(
+                Row(rank, p, points[p], dict(table[p]), played[p], challenges[p], p in drawn)
+            )
         rank += len(group)
     return rows

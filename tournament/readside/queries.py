@@ -138,7 +138,7 @@ def outcome_of(store: Store) -> Callable[[str], Outcome | None]:
 STANDING_COLUMNS = readtables.COLUMNS["standings"]
 # Each column's type as the table declares it (SQLite's INTEGER and FLOAT affinities: a row
 # held in memory reads as the table gives it back).
-_STANDING_TYPES = (int, str, float, int, *(float for _ in readtables.TIEBREAK_COLUMNS))
+_STANDING_TYPES = (int, str, float, int, *(float for _ in readtables.TIEBREAK_COLUMNS), int)
 
 
 class Shared(list[dict[str, Any]]):

@@ -25,7 +25,8 @@ from tournament.storage.store import Store
 if TYPE_CHECKING:
     from tournament.domain.tournaments import Tournament
 
-SCHEMA = 2  # raised whenever a table's columns change: older read models are rebuilt
+SCHEMA = 3  # raised whenever a table's columns change: older read models are rebuilt
+# (3: the standings' by_lot, #27)
 
 
 def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:
@@ -132,6 +133,7 @@ def create(db: ReadDB) -> None:
             "buchholz_cut1": float,
             "sonneborn_berger": float,
             "head_to_head": float,
+            "by_lot": int,
         },
         pk="player",
     )
@@ -156,7 +158,7 @@ COLUMNS = {
     "rounds": ("number", "closed", "tables"),
     "pairings": ("round", "table_no", "players", "bye", "why", "games", "matches", "decided",
                  "points", "amended"),
-    "standings": ("rank", "player", "points", "played", *TIEBREAK_COLUMNS),
+    "standings": ("rank", "player", "points", "played", *TIEBREAK_COLUMNS, "by_lot"),
 }  # fmt: skip
 """The tournament's tables: their columns, in the order their rows are kept."""
 KEYS = {"players": (0,), "rounds": (0,), "pairings": (0, 1), "standings": (1,)}
@@ -377,6 +379,7 @@ def _standings(t: Tournament, results: list[list[TableResult]]) -> Rows:
             row.points,
             row.played,
             *[row.values.get(k) for k in TIEBREAK_COLUMNS],
+            int(row.by_lot),
         )  # fmt: skip
         for row in standings_of(t, results)  # by the bracket where there is one (#24)
     }

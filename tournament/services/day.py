@@ -427,9 +427,10 @@ def swiss_stage(store: Store) -> tuple[int, list[dict[str, Any]]] | None:
         return None
     rows = current_standings(t, _read_outcomes(store), start - 1)
     return start - 1, [
-        {"rank": r.rank, "player": r.player, "points": r.points, "played": r.played, **r.values}
+        {"rank": r.rank, "player": r.player, "points": r.points, "played": r.played, **r.values,
+         "by_lot": int(r.by_lot)}  # (as the standings table holds it)
         for r in rows
-    ]
+    ]  # fmt: skip
 
 
 def in_closed_round(store: Store, number: str) -> bool:

@@ -197,7 +197,7 @@ def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
     template to show as they are: the headings, the games' titles, the match's state, each
     turn's description, its dice and its buttons' kinds (#27: a template's call of a helper
     costs a few microseconds of Jinja's, some twenty a page)."""
-    from tournament.web.words import die, example_move, kinds, title, turn_words
+    from tournament.web.words import buttons, die, example_move, title, turn_words
 
     data["said_table"] = words["table_n"].format(n=data["table"])
     data["said_round"] = words["round_n"].format(n=data["round"])
@@ -207,7 +207,7 @@ def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
     if cur is None:
         return
     cur["said_state"] = say(cur["state"], lang)
-    shown = kinds(lang)
+    shown = buttons(lang)  # (the buttons' words: the turns say theirs in turn_words)
     cur["example"] = example_move(cur)
     for t in cur["turns"]:
         t["said"] = turn_words(t, lang)
@@ -216,6 +216,12 @@ def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
         # (every kind known in one shared dict; a choice that is none said as it is)
         unknown = [k for k in (*t["events"], *t["choices"]) if k not in shown]
         t["kinds"] = {**shown, **{k: k for k in unknown}} if unknown else shown
+    # One box a player (who acts is said once): La parola nascosta's player to guess may also
+    # show their word, two turns of the engine's for one player (PN-3, PN-4).
+    boxes: dict[str, dict[str, Any]] = {}
+    for t in cur["turns"]:
+        boxes.setdefault(t["player"], {"player": t["player"], "turns": []})["turns"].append(t)
+    cur["boxes"] = list(boxes.values())
 
 
 def kept_of(typed: dict[str, Any] | None) -> Any:

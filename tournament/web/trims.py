@@ -6,6 +6,7 @@ view gathered (:class:`tournament.web.shelf.Shape`)."""
 
 from __future__ import annotations
 
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -26,7 +27,7 @@ DRAWN = 8192  # rows drawn kept, each language
 
 
 # Per environment (one a language), each row as a template's macro drew it: (template, macro,
-# the row as JSON) -> its HTML.
+# the digest of the row's JSON) -> its HTML.
 _drawn: weakref.WeakKeyDictionary[jinja2.Environment, OrderedDict[Any, Any]]
 _drawn = weakref.WeakKeyDictionary()
 _drawing = threading.Lock()
@@ -44,11 +45,14 @@ def _whole(value: Any) -> Any:
 
 
 def row_key(row: dict[str, Any]) -> bytes:
-    """A row's key for :func:`drawn`: its JSON, messages whole (the page's language draws them
-    by id and params)."""
-    return orjson.dumps(
+    """A row's key for :func:`drawn`: the digest of its JSON, messages whole (the page's
+    language draws them by id and params). A digest, not the JSON itself: a round's table card
+    is kilobytes of JSON, and the kept rows' keys alone ran to a couple of hundred megabytes at
+    a festival's size; 32 bytes of BLAKE2b tell different rows apart as surely as their text."""
+    text = orjson.dumps(
         row, default=_whole, option=orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_SUBCLASS
     )
+    return hashlib.blake2b(text, digest_size=32).digest()
 
 
 @jinja2.pass_context

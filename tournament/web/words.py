@@ -26,8 +26,8 @@ PAGE_WORDS: dict[str, str] = {
     "live": N_("live"), "latest": N_("Latest results"), "organizer": N_("Organizer"),
     "passphrase": N_("Passphrase"), "enter": N_("Enter"), "leave": N_("Leave"),
     "register": N_("Register"), "pair": N_("Pair the next round"), "close": N_("Close the round"),
-    "start": N_("Start"), "cards": N_("Table cards"), "correct": N_("Corrections"),
-    "preview": N_("Preview"), "record": N_("Record"), "exports": N_("Exports"),
+    "start": N_("Start"), "cards": N_("Print the table cards"), "correct": N_("Corrections"),
+    "preview": N_("Preview the effect"), "record": N_("Record"), "exports": N_("Exports"),
     "acts": N_("To act"), "log": N_("Log"), "undo": N_("Undo (void)"), "reason": N_("Reason"),
     "position_n": N_("position"), "scan": N_("Scan to referee"),
     "valid_until": N_("Valid until round {n} closes"),
@@ -52,6 +52,7 @@ PAGE_WORDS: dict[str, str] = {
     "check_in_n": N_("Check-in for round {n}"), "checked_in": N_("Checked in"),
     "check_in_resets": N_("Check-ins reset each round: tick who is here for round {n}."),
     "save_check_in": N_("Save who is here"), "door": N_("Door link (QR)"),
+    "show_door": N_("Show the door link (QR)"),
     "checked_in_n": N_("{n} checked in for round {round}"),
     "welcome_n": N_("{name}: checked in for round {round}"),
     "find_name": N_("Find your name and tap it to check in for round {n}."),
@@ -141,6 +142,17 @@ KINDS: dict[str, str] = {
     "up": N_("up"), "down": N_("down"), "active": N_("active"), "withdrawn": N_("withdrawn"),
     "dropped": N_("dropped out"), "move": N_("move"),
 }  # fmt: skip
+# A kind's button on the table's page, in the imperative as every button ("Registra", "Tira";
+# the kinds above are the turns' words): the choices offered (up, right...) are said as above.
+BUTTONS: dict[str, str] = {**KINDS, **{
+    "roll": N_("Roll"), "choose": N_("Choose"), "bet": N_("Bet"),
+    "word": N_("Record the word"), "chain": N_("Record the chain"),
+    "expression": N_("Record the expression"), "reroll": N_("Roll again"),
+    "card": N_("Deal the card"), "seal": N_("Seal"), "start": N_("Name who starts"),
+    "guess": N_("Guess the word"), "reveal": N_("Reveal"), "hint": N_("Say the letter"),
+    "doubt": N_("Doubt"), "pass": N_("Pass"), "timeout": N_("Record the time out"),
+    "stand": N_("Stand"),
+}}  # fmt: skip
 DICE = {"consonant": N_("consonant die"), "vowel": N_("vowel die")}
 _DUE = re.compile(r"\b(consonant|vowel|d\d+) x(\d+)")
 
@@ -154,6 +166,11 @@ def kind(name: Any, lang: str) -> str:
 def kinds(lang: str) -> dict[str, str]:
     """Every kind of :data:`KINDS` in ``lang`` (one dict a process and language: not to change)."""
     return _said(KINDS, lang)
+
+
+def buttons(lang: str) -> dict[str, str]:
+    """Every kind's button (:data:`BUTTONS`) in ``lang`` (one dict a process and language)."""
+    return _said(BUTTONS, lang)
 
 
 def die(name: str, lang: str) -> str:
