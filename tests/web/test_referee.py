@@ -149,14 +149,20 @@ def test_a_referee_records_a_tiro_and_a_stale_page_stores_nothing(
     assert "M2 non è una partita di questo tavolo" in r.text
 
 
+def parola_started(client: TestClient) -> str:
+    """The table page's link of a La parola nascosta just started."""
+    table = issue(client, log_in(client))
+    client.post(
+        f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
+    )
+    return table
+
+
 def test_sealed_words_stay_on_the_referees_page(tmp_path: Path) -> None:
     store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        client.post(
-            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
-        )
+        table = parola_started(client)
         record(client, table, "referee", "card", to="giallo", card="01")
         html = record(client, table, "giallo", "seal", word="segretissima")
         salt = re.search(r'class="salt">([0-9a-f]+)<', html)
@@ -317,10 +323,7 @@ def test_a_parola_nascosta_page_names_who_acts_once_a_player(tmp_path: Path) -> 
     store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        client.post(
-            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
-        )
+        table = parola_started(client)
         for to, card in (("giallo", "01"), ("blu", "02"), ("table", "03")):
             record(client, table, "referee", "card", to=to, card=card)
         record(client, table, "giallo", "seal", word="cassaforte")
@@ -346,10 +349,7 @@ def test_the_table_pages_buttons_say_what_to_do_in_the_imperative(tmp_path: Path
     store = build(tmp_path / "t.db", plays="parola_nascosta", games=["parola_nascosta"])
     paired(store)
     with make_client(store) as client:
-        table = issue(client, log_in(client))
-        client.post(
-            f"{table}/start", data={"csrf": csrf(client.get(table).text), "game": "parola_nascosta"}
-        )
+        table = parola_started(client)
         pages = [record(client, table, "referee", "card", to="giallo", card="01")]
         record(client, table, "referee", "card", to="blu", card="02")
         record(client, table, "referee", "card", to="table", card="03")
