@@ -29,10 +29,11 @@ def test_only_events_past_the_process_own_refresh_make_the_task_refresh(any_db: 
         assert hub.projected == top == readmodels.position(readmodels.database(store))
         own = [{"id": n} for n in range(top - 1, top + 1)]
         assert not hub.beyond(own) and not hub.beyond([])  # heard: nothing to refresh
+        assert hub.beyond([*own, {"id": top + 1}])  # one event past its refresh: refresh
         other = Store(any_db)  # another process's write, which this one never refreshed
         try:
             record(other, "M1", {**ROLL, "by": "blu"})
-            assert hub.beyond([*own, {"id": stores.last_id(other)}])
+            assert stores.last_id(other) == top + 1
             deadline = time.monotonic() + 10  # the task hears it and refreshes for it
             while readmodels.position(readmodels.database(store)) < stores.last_id(other):
                 assert time.monotonic() < deadline, "the live task did not refresh"
