@@ -39,7 +39,7 @@ from tournament.services.stores import Location, Store, as_user_errors, close_re
 from tournament.web import trims, views
 from tournament.web.actions import Together
 from tournament.web.live import Live
-from tournament.web.pages import QuickTemplate
+from tournament.web.pages import COMPILED, QuickTemplate, warm
 from tournament.web.security import Guard, RateLimit
 from tournament.web.shelf import Compressed, Shape, Shelf, public, shown
 from tournament.web.sinks import Outermost
@@ -326,6 +326,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
                 ThreadPoolExecutor(settings.live_threads, thread_name_prefix="live")
             )
         await asyncio.to_thread(tokens.prepare, store)
+        await asyncio.to_thread(warm, app.state.envs)  # (not on the first phones' requests, #27)
         await hub.start()
         heads = later_heads(store, hub)
         try:
@@ -362,6 +363,7 @@ def create_app(settings: Settings, store: Store | None = None) -> Starlette:
     for lang, env in app.state.envs.items():
         env.globals.update(jinja_globals(lang))
         env.auto_reload = False  # (the templates change only with the program: never stat'ed, #27)
+        env.bytecode_cache = COMPILED  # (compiled once a process, for every environment)
         fast_getattr(env)
         flat_globals(env)
         env.template_class = QuickTemplate  # (before any template is loaded)

@@ -6,6 +6,8 @@ the app itself).
 
 from __future__ import annotations
 
+import threading
+from types import CodeType
 from typing import Any
 
 import jinja2
@@ -43,6 +45,41 @@ class QuickTemplate(jinja2.Template):
     def _from_namespace(cls, environment: Any, namespace: Any, globals: Any) -> Any:
         namespace["escape"] = quick_escape
         return super()._from_namespace(environment, namespace, globals)
+
+
+class CompiledOnce(jinja2.BytecodeCache):
+    """Each template compiled once a process, its code shared by every web environment (one a
+    language, one set a test's app): the environments are made alike, and a template differs
+    in what it is run with, not in its code (#27: Jinja compiles a page's templates in some
+    half a second, for each environment, on the first phones' requests). A template of a
+    club's own folder is another file, its source another checksum: compiled for itself."""
+
+    def __init__(self) -> None:
+        self._codes: dict[str, tuple[str, CodeType]] = {}
+        self._lock = threading.Lock()
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        kept = self._codes.get(bucket.key)
+        if kept is not None and kept[0] == bucket.checksum:
+            bucket.code = kept[1]
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if bucket.code is not None:
+            with self._lock:
+                self._codes[bucket.key] = (bucket.checksum, bucket.code)
+
+
+COMPILED = CompiledOnce()  # (one a process: every app's web environments)
+
+
+def warm(envs: dict[str, jinja2.Environment]) -> int:
+    """Load every page template of ``envs`` before the first request (a server's start: the
+    code compiled once, each environment's template made from it); how many were loaded."""
+    names = [n for n in next(iter(envs.values())).list_templates() if n.startswith("web/")]
+    for env in envs.values():
+        for name in names:
+            env.get_template(name)
+    return len(names)
 
 
 FORMS = (
