@@ -18,6 +18,7 @@ should not grow with the tournament (goal <= 5 ms a move).
     python benchmarks/web_move.py --tables 20 --profile /tmp/move.txt   # yappi, in the server
         (the moves there, the starts in /tmp/move-starts.txt; /tmp/move.pstat: for pstats)
     python benchmarks/web_move.py --tables 20 --code /work/main   # another checkout's server
+    python benchmarks/web_move.py --server postgresql://user:password@127.0.0.1/db  # PostgreSQL
 """
 
 from __future__ import annotations
@@ -38,7 +39,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
-from web_load import GAMES, PASSPHRASE, TEXAS, TIRO, build, cpu_seconds, free_port, setup  # noqa: E402
+from web_load import (  # noqa: E402
+    GAMES,
+    PASSPHRASE,
+    TEXAS,
+    TIRO,
+    build,
+    cpu_seconds,
+    free_port,
+    fresh_store,
+    setup,
+)
 
 PROFILED = "--profiled-server"  # (this script, run as the server under yappi)
 
@@ -101,15 +112,22 @@ def settle(server: Server, quiet: float = 0.05) -> None:
             return
 
 
-def run(tables: int, db: str, profile: str | None) -> dict[str, Any]:
-    build(db, tables)
-    server = Server(db, profile)
-    try:
-        links = asyncio.run(setup(server.url, server.process))
-        with httpx.Client(base_url=server.url, timeout=30) as http:
-            return moves(server, http, [link.removeprefix(server.url) for link in links])
-    finally:
-        server.stop()
+def run(tables: int, where: str | None, profile: str | None) -> dict[str, Any]:
+    """One size's figures, on a new SQLite file or a new schema of the PostgreSQL server
+    ``where`` (dropped after)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db, drop = fresh_store(tmp, where)
+        try:
+            build(db, tables)
+            server = Server(db, profile)
+            try:
+                links = asyncio.run(setup(server.url, server.process))
+                with httpx.Client(base_url=server.url, timeout=30) as http:
+                    return moves(server, http, [link.removeprefix(server.url) for link in links])
+            finally:
+                server.stop()
+        finally:
+            drop()
 
 
 def moves(server: Server, http: httpx.Client, links: list[str]) -> dict[str, Any]:
@@ -273,14 +291,19 @@ def main() -> None:
         help="the checkout the server runs (its PYTHONPATH; default: as this script is run), "
         "to compare two in one run",
     )
+    parser.add_argument(
+        "--server",
+        help="a PostgreSQL server (postgresql://user:password@host/name): each size on a new "
+        "schema of it, dropped after; default a new SQLite file",
+    )
     args = parser.parse_args()
     if args.code:
         os.environ["PYTHONPATH"] = str(Path(args.code).resolve())
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
-    print("CPU of the `tournament serve` process alone (every thread, from /proc), each:")
+    backend = "PostgreSQL" if args.server else "SQLite"
+    print(f"CPU of the `tournament serve` process alone ({backend}; every thread, from /proc):")
     for n in args.tables:
-        with tempfile.TemporaryDirectory() as tmp:
-            r = run(n, str(Path(tmp) / "m.db"), args.profile)
+        r = run(n, args.server, args.profile)
         print(
             f"  {n:>4} tables ({2 * n} players): "
             f"choosing a partita {r['choose'] * 1000:.1f} ms, starting a challenge "
