@@ -274,24 +274,22 @@ def bracket_html(
 # --- for posting online -------------------------------------------------------------------
 
 STANDINGS_FIELDS = ("rank", "player", "points", *TIEBREAK_COLUMNS)
+LOT_MARK = "†"  # (the screen's and the sheet's mark of a place the seeded lot decided)
 
 
 def standings_csv(rows: Sequence[Mapping[str, Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(STANDINGS_FIELDS)
+    writer.writerow((*STANDINGS_FIELDS, "by_lot"))
     for r in rows:
-        writer.writerow([_num(r.get(f)) for f in STANDINGS_FIELDS])
+        writer.writerow([*(_num(r.get(f)) for f in STANDINGS_FIELDS), int(bool(r.get("by_lot")))])
     return out.getvalue()
 
 
 def standings_json(rows: Sequence[Mapping[str, Any]]) -> str:
-    return (
-        json.dumps(
-            [{f: r.get(f) for f in STANDINGS_FIELDS} for r in rows], ensure_ascii=False, indent=2
-        )
-        + "\n"
-    )
+    listed = [{**{f: r.get(f) for f in STANDINGS_FIELDS}, "by_lot": int(bool(r.get("by_lot")))}
+              for r in rows]  # fmt: skip
+    return json.dumps(listed, ensure_ascii=False, indent=2) + "\n"
 
 
 def standings_markdown(rows: Sequence[Mapping[str, Any]], lang: str) -> str:
@@ -299,7 +297,12 @@ def standings_markdown(rows: Sequence[Mapping[str, Any]], lang: str) -> str:
     head = [w["rank"], w["player"], w["points"], *(w[c] for c in TIEBREAK_COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
-        lines.append("| " + " | ".join(_num(r.get(f)) for f in STANDINGS_FIELDS) + " |")
+        cells = [_num(r.get(f)) for f in STANDINGS_FIELDS]
+        if r.get("by_lot"):
+            cells[0] += f" {LOT_MARK}"
+        lines.append("| " + " | ".join(cells) + " |")
+    if any(r.get("by_lot") for r in rows):
+        lines += ["", f"{LOT_MARK} {translator(lang).gettext('order drawn by lot')}"]
     return "\n".join(lines) + "\n"
 
 

@@ -91,6 +91,7 @@ class Turn(NamedTuple):
     dice: Due = ()  # the rolls expected, where a roll is open
     choices: tuple[Any, ...] = ()  # the values open to a choose or a bet
     numbers: tuple[int, ...] = ()  # the dice an expression must use
+    optional: bool = False  # a move the player may make, never one the game waits for
 
     @property
     def say(self) -> str:

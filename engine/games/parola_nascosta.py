@@ -163,7 +163,9 @@ def _playing(state: State) -> tuple[Turn, ...]:
     say = expecting("may show their word")
     shown = state.revealed
     voluntary = tuple(
-        Turn(p, ("reveal",), say, "PN-3") for p in state.header.players if p not in shown
+        Turn(p, ("reveal",), say, "PN-3", optional=True)
+        for p in state.header.players
+        if p not in shown
     )
     return (*_expected(state), *voluntary)
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -70,7 +72,10 @@ def test_files_for_posting(tmp_path: Path) -> None:
     rows = json.loads((out / "standings.json").read_text())
     assert len(rows) == 5 and rows[0]["rank"] == 1
     csv_lines = (out / "standings.csv").read_text().splitlines()
-    assert csv_lines[0] == "rank,player,points,challenge,buchholz,buchholz_cut1,sonneborn_berger"
+    assert (
+        csv_lines[0]
+        == "rank,player,points,challenge,buchholz,buchholz_cut1,sonneborn_berger,by_lot"
+    )
     assert len(csv_lines) == 6
     assert (out / "standings.md").read_text().startswith("| Pos. | Giocatore | Punti |")
     ok(db, "export", "pairings", "1", "--format", "md,json", "--out", str(out), "--lang", "en")
@@ -186,3 +191,31 @@ def test_the_printed_standings_mark_the_places_the_lot_drew(lang: str, legend: s
         render.environment(), "Sera", plain, lang, swiss={"round": 3, "rows": rows}
     )
     assert html.count("†") == 3 and html.count(legend) == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "legend"), [("it", "ordine estratto a sorte"), ("en", "order drawn by lot")]
+)
+def test_the_standings_exports_carry_the_places_the_lot_drew(lang: str, legend: str) -> None:
+    rows = [
+        {"rank": 1, "player": "Giallo", "points": 3.0, "by_lot": 0},
+        {"rank": 2, "player": "Blu", "points": 1.0, "by_lot": 1},
+        {"rank": 3, "player": "Verde", "points": 1.0, "by_lot": 1},
+    ]
+    table = list(csv.DictReader(io.StringIO(render.standings_csv(rows))))
+    assert [(r["player"], r["by_lot"]) for r in table] == [
+        ("Giallo", "0"),
+        ("Blu", "1"),
+        ("Verde", "1"),
+    ]
+    listed = json.loads(render.standings_json(rows))
+    assert [r["by_lot"] for r in listed] == [0, 1, 1]
+    md = render.standings_markdown(rows, lang).splitlines()
+    assert md[2].startswith("| 1 | Giallo |") and md[3].startswith("| 2 † | Blu |")
+    assert md[-1] == f"† {legend}" and md[-2] == ""
+    # Nothing drawn (or an older row without the field): no mark, no legend, by_lot 0.
+    plain = [{k: v for k, v in r.items() if k != "by_lot"} for r in rows]
+    assert "†" not in render.standings_markdown(plain, lang)
+    assert legend not in render.standings_markdown(plain, lang)
+    assert [r["by_lot"] for r in json.loads(render.standings_json(plain))] == [0, 0, 0]
+    assert render.standings_csv(plain).splitlines()[1].endswith(",0")

@@ -154,13 +154,18 @@ def test_an_amended_result_shows_its_effect_before_it_is_recorded(tmp_path: Path
 
 
 def test_places_the_lot_decided_are_marked(db: str) -> None:
-    # Before any result every player is level on everything: the seeded lot orders them all.
     ok(db, "create", "Sera", "--tiebreaks", "challenge,lot")
-    ok(db, "players", "add", "Giallo", "Blu", "Verde", "--by", "Anna")
+    ok(db, "players", "add", "Giallo", "Blu", "Verde", "Rosa", "Nero", "--by", "Anna")
+    # Nothing recorded: the lot orders everyone, but nobody was parted by it yet, no mark.
     rows = json.loads(ok(db, "standings", "--json"))
-    assert [r["rank"] for r in rows] == [1, 2, 3] and all(r["by_lot"] for r in rows)
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5] and not any(r["by_lot"] for r in rows)
+    assert "†" not in ok(db, "standings")
+    # Round 1 paired: the bye is recorded at once, the four others level on 0: the lot parts them.
+    ok(db, "round", "pair")
+    rows = json.loads(ok(db, "standings", "--json"))
+    assert [r["by_lot"] for r in rows] == [0, 1, 1, 1, 1]
     out = ok(db, "standings")
-    assert out.count("†") == 4 and "† order drawn by lot" in out  # three rows and the legend
+    assert out.count("†") == 5 and "† order drawn by lot" in out  # four rows and the legend
     assert "† ordine estratto a sorte" in ok(db, "--lang", "it", "standings")
 
 

@@ -81,6 +81,9 @@ def test_rows_the_lot_ordered_say_so() -> None:
     # A 3-1 B, C without a game: B and C level on 0 points, the lot parts them, never A.
     rows = standings(["A", "B", "C"], [[t("A", "B", 3, 1)]], tiebreaks=["lot"], seed="s")
     assert {r.player: r.by_lot for r in rows} == {"A": False, "B": True, "C": True}
+    # Nothing recorded yet: the lot orders everyone, but it parted nobody: no mark.
+    rows = standings(["A", "B", "C"], [], tiebreaks=["lot"], seed="s")
+    assert [r.rank for r in rows] == [1, 2, 3] and not any(r.by_lot for r in rows)
     # Without a lot among the tie-breaks, the level share a rank and nothing is drawn.
     rows = standings(["A", "B"], [[t("A", "B", 2, 2)]], tiebreaks=["challenge"])
     assert [r.rank for r in rows] == [1, 1] and not any(r.by_lot for r in rows)

@@ -334,6 +334,12 @@ def test_a_parola_nascosta_page_names_who_acts_once_a_player(tmp_path: Path) -> 
         assert html.count("Tocca a: <bdi>giallo</bdi>") == 1
         mine = html.split('data-player="giallo">')[1].split("</section>")[0]
         assert 'value="guess"' in mine and 'value="reveal"' in mine
+        # blu may only show their word (PN-3, optional): not their turn, the page says so.
+        assert "Tocca a: <bdi>blu</bdi>" not in html
+        assert html.count("Può rivelare la parola: <bdi>blu</bdi>") == 1
+        english = client.get(table, headers={"Cookie": "lang=en"}).text
+        assert "May reveal their word: <bdi>blu</bdi>" in english
+        assert "To act: <bdi>giallo</bdi>" in english and "To act: <bdi>blu</bdi>" not in english
 
 
 INFINITIVE = re.compile(r"\b\w+(?:are|ere|ire)\b")  # tirare, scegliere, ... (no button says one)

@@ -99,7 +99,8 @@ class Row:
     played: int = 0
     challenges: int = 0  # challenges played to their end (none: no season points, #24)
     # Whether the seeded lot (the last tie-break) set this row's place against a neighbour:
-    # level with them on points and on every tie-break before the lot (#27).
+    # level with them on points and on every tie-break before the lot (#27); never while
+    # nothing is recorded (every row level, the lot's order is only a starting list).
     by_lot: bool = False
 
 
@@ -211,6 +212,8 @@ def standings(
     groups: list[list[str]] = []
     for value in sorted(by_points, reverse=True):
         groups += order(by_points[value], list(tiebreaks))
+    if not any(played.values()):
+        drawn.clear()  # nothing recorded yet: the lot orders the rows, nobody was parted by it
     rows, rank = [], 1
     for group in groups:
         for p in group:

@@ -25,8 +25,8 @@ from tournament.storage.store import Store
 if TYPE_CHECKING:
     from tournament.domain.tournaments import Tournament
 
-SCHEMA = 3  # raised whenever a table's columns change: older read models are rebuilt
-# (3: the standings' by_lot, #27)
+SCHEMA = 4  # raised whenever a table's columns change: older read models are rebuilt
+# (3: the standings' by_lot, #27; 4: no by_lot before anything is recorded)
 
 
 def _encoder(ensure_ascii: bool) -> Callable[[Any], str]:

@@ -184,6 +184,7 @@ def _match_view(loaded: Any, lang: str) -> dict[str, Any]:
                 "dice": [{"die": d, "count": c} for d, c in t.dice],
                 "choices": [str(c) for c in t.choices],
                 "numbers": list(t.numbers),
+                "optional": t.optional,
             }
             for t in replay.turns
         ],
@@ -221,6 +222,8 @@ def worded(data: dict[str, Any], lang: str, words: dict[str, str]) -> None:
     boxes: dict[str, dict[str, Any]] = {}
     for t in cur["turns"]:
         boxes.setdefault(t["player"], {"player": t["player"], "turns": []})["turns"].append(t)
+    for box in boxes.values():  # (only optional moves: the game waits for nobody's, PN-3)
+        box["optional"] = all(t.get("optional") for t in box["turns"])
     cur["boxes"] = list(boxes.values())
 
 
