@@ -171,15 +171,18 @@ def test_the_bracket_shows_each_decided_tables_points_and_who_went_through(
     assert len(points) == 6  # both players' challenge points at each of the three tables
 
 
+LOT_ROWS = [  # Blu and Verde level on everything before the lot, which parted them
+    {"rank": 1, "player": "Giallo", "points": 3.0, "by_lot": 0},
+    {"rank": 2, "player": "Blu", "points": 1.0, "by_lot": 1},
+    {"rank": 3, "player": "Verde", "points": 1.0, "by_lot": 1},
+]
+
+
 @pytest.mark.parametrize(
     ("lang", "legend"), [("it", "ordine estratto a sorte"), ("en", "order drawn by lot")]
 )
 def test_the_printed_standings_mark_the_places_the_lot_drew(lang: str, legend: str) -> None:
-    rows = [
-        {"rank": 1, "player": "Giallo", "points": 3.0, "by_lot": 0},
-        {"rank": 2, "player": "Blu", "points": 1.0, "by_lot": 1},
-        {"rank": 3, "player": "Verde", "points": 1.0, "by_lot": 1},
-    ]
+    rows = LOT_ROWS
     html = render.standings_html(render.environment(), "Sera", rows, lang)
     assert html.count("†") == 3 and legend in html  # Blu's row, Verde's, and the legend
     assert "<td>1</td>" in html and "<td>2 †</td>" in html
@@ -197,11 +200,7 @@ def test_the_printed_standings_mark_the_places_the_lot_drew(lang: str, legend: s
     ("lang", "legend"), [("it", "ordine estratto a sorte"), ("en", "order drawn by lot")]
 )
 def test_the_standings_exports_carry_the_places_the_lot_drew(lang: str, legend: str) -> None:
-    rows = [
-        {"rank": 1, "player": "Giallo", "points": 3.0, "by_lot": 0},
-        {"rank": 2, "player": "Blu", "points": 1.0, "by_lot": 1},
-        {"rank": 3, "player": "Verde", "points": 1.0, "by_lot": 1},
-    ]
+    rows = LOT_ROWS
     table = list(csv.DictReader(io.StringIO(render.standings_csv(rows))))
     assert [(r["player"], r["by_lot"]) for r in table] == [
         ("Giallo", "0"),
