@@ -1,6 +1,6 @@
 """What a server's store holds for its table files, read on from where the process last
 looked (#26, #27; a file's: test_tablefiles.py): its last id and its new table events in one
-statement (tournament.storage.postgres.last_and_since)."""
+statement (tournament.storage.newer.last_and_since)."""
 
 from __future__ import annotations
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
@@ -34,6 +35,27 @@ class Heard:
         self.listening = False
         self.stopped = threading.Event()
         self._lock = threading.Lock()
+        # Told of every notification, anyone's, and whether the connection listens (the live
+        # stream's task: one listening connection a process, not two, #27).
+        self._wakers: list[Callable[[bool], None]] = []
+
+    def add(self, wake: Callable[[bool], None]) -> None:
+        """Call ``wake(True)`` at each notification from now on (``wake(False)``: not listening
+        for now), and at once whether the connection listens."""
+        with self._lock:  # (told under the lock: a change of listening comes after it)
+            self._wakers.append(wake)
+            wake(self.listening)
+
+    def remove(self, wake: Callable[[bool], None]) -> None:
+        with self._lock:
+            if wake in self._wakers:
+                self._wakers.remove(wake)
+
+    def woke(self, listening: bool = True) -> None:
+        with self._lock:
+            wakers = list(self._wakers)
+        for wake in wakers:
+            wake(listening)
 
     def moved(self) -> None:
         with self._lock:
@@ -49,6 +71,7 @@ class Heard:
         with self._lock:
             self.count += 1
             self.listening = listening
+        self.woke(listening)
 
     def stop(self) -> None:
         self.hearing(False)
@@ -59,6 +82,28 @@ def now(store: Any) -> int | None:
     """The count of others' writes heard (None: not listening, every look asks)."""
     heard: Heard | None = vars(store).get("_heard")
     return None if heard is None else heard.now()
+
+
+def own_saved(store: Any, recordings: Any) -> None:
+    """Note the aggregates (and versions) a save of this process stored: its own saves are not
+    counted as heard, so what was looked at before them is looked at again
+    (:func:`unchanged_since`)."""
+    if vars(store).get("_heard") is None:
+        return
+    versions = vars(store).setdefault("_own_saved", {})
+    for r in recordings:
+        event = r.domain_event
+        versions[event.originator_id] = event.originator_version
+
+
+def unchanged_since(store: Any, looked: int | None, originator: Any, version: int) -> bool:
+    """Whether an aggregate read at ``version`` by a look made at the count ``looked`` needs no
+    look again (a reader's, never a writer's: see the module): the store's listener heard
+    nobody else store anything since, and this process stored nothing of it past ``version``."""
+    if looked is None or now(store) != looked:
+        return False
+    own = vars(store).get("_own_saved")
+    return own is None or own.get(originator, 0) <= version
 
 
 def listen(store: Any) -> None:
@@ -83,7 +128,7 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
     from psycopg import sql
 
     from tournament.errors import StoreError
-    from tournament.storage.postgres import connect
+    from tournament.storage.postgres import connect, notified
 
     def over() -> bool:
         return heard.stopped.is_set() or gone() is None
@@ -94,9 +139,11 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
                 conn.execute(sql.SQL("listen {}").format(sql.Identifier(channel)))
                 heard.hearing(True)
                 while not over():
-                    for n in conn.notifies(timeout=LISTENING):
-                        if n.payload != heard.token:
-                            heard.moved()
+                    heard_now = notified(conn, LISTENING)
+                    if any(n.payload != heard.token for n in heard_now):
+                        heard.moved()
+                    if heard_now:
+                        heard.woke()
         except (psycopg.Error, StoreError):
             pass
         except Exception:  # anything else: not heard any more, said, and listened to again

@@ -53,9 +53,9 @@ def _look(store: Any, last: int) -> tuple[int, list[Any] | None]:
     after ``last`` with it, in one round trip (#27: asked on every save and table page)."""
     if not store.location.is_server:
         return last_id(store), None
-    from tournament.storage import postgres
+    from tournament.storage import newer  # (a server's only)
 
-    return postgres.last_and_since(store, last, TOPICS, PAGE)
+    return newer.last_and_since(store, last, TOPICS, PAGE)
 
 
 def saw(store: Any, before: int, ids: Sequence[int], topics: Sequence[str]) -> None:

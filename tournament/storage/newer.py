@@ -1,9 +1,12 @@
-"""A server's stored events of one aggregate after a version (#27): what a long-running
-process asks before it uses the tournament or a match it keeps (:mod:`tournament.readside.kept`),
-several times a move."""
+"""A server's looks at what was stored since (#27): one aggregate's events after a version,
+what a long-running process asks before it uses the tournament or a match it keeps
+(:mod:`tournament.readside.kept`), and the table events after a notification
+(:mod:`tournament.storage.holds`); several times a move, each one statement, through the
+thread's own connection where it has one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -17,15 +20,12 @@ def events_after(store: Any, originator: Any, version: int) -> list[Any]:
     and inside one of its transactions (a refresh) a failure would undo the refresh."""
     from eventsourcing.persistence import StoredEvent
 
-    from tournament.storage.sql import PostgresSQL
-
-    dbs = vars(store).get("_read_dbs")
-    db = None if dbs is None else dbs.held()
-    if not isinstance(db, PostgresSQL) or db.conn.info.transaction_status != db._idle:
+    conn = idle_connection(store)
+    if conn is None:
         return list(store.recorder.select_events(originator, gt=version))
     from tournament.storage.postgres import EVENTS
 
-    rows = db.conn.execute(
+    rows = conn.execute(
         "select originator_id, originator_version, topic, state from "
         f"{EVENTS} where originator_id = %s and originator_version > %s "
         "order by originator_version",
@@ -33,3 +33,57 @@ def events_after(store: Any, originator: Any, version: int) -> list[Any]:
         prepare=True,
     ).fetchall()
     return [StoredEvent(*row[:3], bytes(row[3])) for row in rows]
+
+
+def idle_connection(store: Any) -> Any | None:
+    """The connection this thread keeps for a server's read models, when it has one and it is
+    idle (not inside a refresh's transaction): a look through it takes no connection from
+    eventsourcing's pool (#27: a pool's checkout costs about what the query does)."""
+    from tournament.storage.sql import PostgresSQL
+
+    dbs = vars(store).get("_read_dbs")
+    db = None if dbs is None else dbs.held()
+    if not isinstance(db, PostgresSQL) or db.conn.info.transaction_status != db._idle:
+        return None
+    return db.conn
+
+
+def last_and_since(
+    store: Any, last: int, topics: Sequence[str], limit: int
+) -> tuple[int, list[Any]]:
+    """The store's last notification id (0: none), and at most ``limit`` of the notifications
+    of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
+    statement (#27)."""
+    from eventsourcing.persistence import Notification
+    from psycopg import sql
+    from psycopg.rows import dict_row
+
+    from tournament.storage.postgres import EVENTS, composed
+
+    statement = composed(
+        "select m.upto, e.* from (select max(notification_id) as upto from {t}) m "
+        "left join lateral (select notification_id, originator_id, originator_version, topic, "
+        "state from {t} where notification_id > %s and notification_id <= m.upto "
+        "and topic = any(%s) order by notification_id limit %s) e on true",
+        t=sql.Identifier(store.location.schema, EVENTS),
+    )
+    params = [last, list(topics), limit]
+    kept = idle_connection(store)  # (this thread's own, when it has one: no pool's checkout)
+    if kept is not None:
+        with kept.cursor(row_factory=dict_row) as cursor:
+            rows = cursor.execute(statement, params, prepare=True).fetchall()
+    else:
+        with store.recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
+            rows = cursor.execute(statement, params, prepare=True).fetchall()
+    upto = int(rows[0]["upto"] or 0) if rows else 0
+    return upto, [
+        Notification(
+            id=r["notification_id"],
+            originator_id=r["originator_id"],
+            originator_version=r["originator_version"],
+            topic=r["topic"],
+            state=bytes(r["state"]),
+        )  # fmt: skip
+        for r in rows
+        if r["notification_id"] is not None
+    ]

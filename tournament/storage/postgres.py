@@ -14,6 +14,7 @@ without missing one committed late. The database does the coordination; there is
 
 from __future__ import annotations
 
+import select
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -155,6 +156,20 @@ def _prepare(server: PostgresServer) -> bool:
         return False
 
 
+_COMPOSED: dict[tuple[Any, ...], bytes] = {}
+
+
+def composed(template: str, *args: Any, **kwargs: Any) -> bytes:
+    """``sql.SQL(template).format(...)`` as the bytes sent, composed once a process for each
+    template and names (#27: psycopg composes a statement's parts again at every execute, some
+    of a move's CPU). Only for names and literals fixed for the process (a schema, a channel)."""
+    key = (template, repr(args), repr(sorted(kwargs.items())))  # (psycopg's: not hashable)
+    found = _COMPOSED.get(key)
+    if found is None:
+        found = _COMPOSED[key] = sql.SQL(template).format(*args, **kwargs).as_bytes(None)
+    return found
+
+
 class Recorder(PostgresApplicationRecorder):
     """eventsourcing's recorder, whose inserts notify with the store's token: the store's own
     listener tells its own saves from others' (:mod:`tournament.storage.heard`, #27). Anyone
@@ -198,9 +213,7 @@ class Recorder(PostgresApplicationRecorder):
 
     def _notify_channel(self, curs: Any) -> None:
         curs.execute(
-            sql.SQL("NOTIFY {}, {}").format(
-                sql.Identifier(self.channel_name), sql.Literal(self.token)
-            )
+            composed("NOTIFY {}, {}", sql.Identifier(self.channel_name), sql.Literal(self.token))
         )
 
 
@@ -325,38 +338,6 @@ def follow(store: Any, update: Callable[[Any], Any], seconds: float | None = Non
                 pass
 
 
-def last_and_since(
-    store: Any, last: int, topics: Sequence[str], limit: int
-) -> tuple[int, list[Any]]:
-    """The store's last notification id (0: none), and at most ``limit`` of the notifications
-    of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
-    statement (#27)."""
-    from eventsourcing.persistence import Notification
-
-    table = sql.Identifier(store.location.schema, EVENTS)
-    statement = sql.SQL(
-        "select m.upto, e.* from (select max(notification_id) as upto from {t}) m "
-        "left join lateral (select notification_id, originator_id, originator_version, topic, "
-        "state from {t} where notification_id > %s and notification_id <= m.upto "
-        "and topic = any(%s) order by notification_id limit %s) e on true"
-    ).format(t=table)
-    with store.recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-        cursor.execute(statement, [last, list(topics), limit], prepare=True)
-        rows = cursor.fetchall()
-    upto = int(rows[0]["upto"] or 0) if rows else 0
-    return upto, [
-        Notification(
-            id=r["notification_id"],
-            originator_id=r["originator_id"],
-            originator_version=r["originator_version"],
-            topic=r["topic"],
-            state=bytes(r["state"]),
-        )  # fmt: skip
-        for r in rows
-        if r["notification_id"] is not None
-    ]
-
-
 class WriterLock:
     """The tournament's writers one at a time across processes (#27): a session's advisory
     lock on the server, keyed on the store's schema, held on a connection of its own around a
@@ -416,6 +397,14 @@ def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.
     as it listens (what was stored before is read then); ``wake(False)`` when the connection
     breaks or cannot LISTEN (a pooler in transaction mode): the caller then polls, and the
     connection is made again a second later."""
+    shared = vars(store).get("_heard")
+    if shared is not None:  # (the store's own listener tells it: one connection, #27)
+        shared.add(wake)
+        try:
+            stopped.wait()
+        finally:
+            shared.remove(wake)
+        return
     channel = sql.SQL("listen {}").format(sql.Identifier(store.recorder.channel_name))
     while not stopped.is_set():
         try:
@@ -423,7 +412,7 @@ def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.
                 conn.execute(channel)
                 wake(True)
                 while not stopped.is_set():
-                    for _ in conn.notifies(timeout=LISTENING, stop_after=1):
+                    if notified(conn, LISTENING):
                         wake(True)
         except (psycopg.Error, StoreError):
             wake(False)
@@ -431,3 +420,15 @@ def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.
 
 
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
+
+
+def notified(conn: Any, timeout: float) -> list[Any]:
+    """The notifications a listening connection has received, waiting ``timeout`` seconds at
+    most for the first: one wake-up of the thread then, where psycopg's ``notifies(timeout=)``
+    wakes it every tenth of a second (#27: two listeners' wake-ups were a third of an idle
+    server's CPU)."""
+    now = list(conn.notifies(timeout=0))  # (those received meanwhile first)
+    if now:
+        return now
+    select.select([conn.fileno()], [], [], timeout)
+    return list(conn.notifies(timeout=0))

@@ -179,8 +179,13 @@ class PostgresSQL(ReadDB):
 
     def insert(self, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
         # COPY: a rebuild writes every stored event once; row by row it would take most of it.
+        rows = iter(rows)
+        first = next(rows, None)
+        if first is None:
+            return  # (nothing to write: no round trip, #27)
         with self.conn.cursor() as cursor:
             with cursor.copy(f"copy {table} ({', '.join(columns)}) from stdin") as copy:
+                copy.write_row(first)
                 for row in rows:
                     copy.write_row(row)
 
@@ -429,11 +434,13 @@ def own_tables(store: Any, write: bool = True) -> Iterator[ReadDB]:
         return
     from psycopg import sql
 
+    from tournament.storage.postgres import composed
+
     with store.factory.datastore.get_connection() as conn:
         db = PostgresSQL(conn, store.location.schema, seen_tables(store))
         with db.transaction():
             # For this transaction only: the connection goes back to eventsourcing's pool.
-            conn.execute(sql.SQL("set local search_path to {}").format(sql.Identifier(db.schema)))
+            conn.execute(composed("set local search_path to {}", sql.Identifier(db.schema)))
             yield db
 
 

@@ -42,7 +42,7 @@ from eventsourcing.utils import get_topic
 from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
 from tournament.logformat.matchlog import Binding, chain, genesis, link
-from tournament.storage import holds, topics
+from tournament.storage import heard, holds, topics
 from tournament.storage.locations import Location, SqliteFile, locate
 from tournament.storage.sealedlog import NUMBER, SealedLog, match_uuid, normalise_number
 
@@ -197,6 +197,7 @@ class Store(Application):
         holds.check(self, objs)
         before = (vars(self).get("_table_events") or (None,))[0]  # read on to here by the check
         recordings = super().save(*objs, **kwargs)
+        heard.own_saved(self, recordings)  # (a server's kept store: what its readers look at again)
         if before is not None:  # (the table events read on past this save's own: #27)
             notes = [r.notification for r in recordings]
             holds.saw(self, before, [n.id for n in notes], [n.topic for n in notes])
