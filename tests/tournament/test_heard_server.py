@@ -16,7 +16,7 @@ from tests.tournament.test_holds_server import partita_store
 from tests.tournament.test_tablefiles import moves, ok
 from tournament.readside import kept, reading
 from tournament.services.matches import record_move
-from tournament.storage import heard, holds, newer, postgres
+from tournament.storage import heard, holds, newer
 from tournament.storage.locations import PostgresServer, close
 
 
@@ -38,14 +38,14 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         kept.keep(s)
         until(lambda: heard.now(s) is not None)
         looks: list[Any] = []
-        real = postgres.last_and_since
+        real = newer.last_and_since
 
         def look(*a: Any) -> Any:
             if a[0] is s:  # (the command line's own store's looks are its own)
                 looks.append(a)
             return real(*a)
 
-        monkeypatch.setattr(postgres, "last_and_since", look)
+        monkeypatch.setattr(newer, "last_and_since", look)
         assert not holds.holds(s).out and len(looks) == 1
         assert not holds.holds(s).out and len(looks) == 1  # nothing heard: nothing asked
 
@@ -88,3 +88,49 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         close(s)
     # The store's close stops its listener: nothing counts as heard any more, every look asks.
     assert heard.now(s) is None and listener.stopped.is_set()
+
+
+def test_a_page_takes_what_was_read_while_nobody_else_wrote(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#27: a page's reads (``heard_ok``) of the tournament and of a match ask the server
+    nothing while the store's listener heard nobody else write since the last look; this
+    process's own save of the match, and another process's move, are looked at (once); a
+    writer's read asks every time."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+
+    db, s = partita_store(postgres_server)
+    try:
+        kept.keep(s)
+        until(lambda: heard.now(s) is not None)
+        asked: list[str] = []
+        real = newer.events_after
+
+        def counted(store: Any, originator: Any, version: int) -> Any:
+            asked.append("tournament" if originator == TOURNAMENT_ID else "match")
+            return real(store, originator, version)
+
+        monkeypatch.setattr(newer, "events_after", counted)
+        t = kept.tournament(s, heard_ok=True)  # (read whole the first time)
+        asked.clear()
+        assert kept.tournament(s, heard_ok=True) is t and asked == []  # nothing heard
+        assert kept.tournament(s) is t and asked == ["tournament"]  # a writer's: asked
+        was = reading.read_match(s, "M1", heard_ok=True)
+        asked.clear()
+        assert reading.read_match(s, "M1", heard_ok=True) is was and asked == []
+
+        record_move(s, "M1", moves(db, "M1", seed=1)[1])  # this process's own move
+        asked.clear()
+        after = reading.read_match(s, "M1", heard_ok=True)
+        assert len(after.lines) == len(was.lines) + 1 and asked == ["match"]
+        assert reading.read_match(s, "M1", heard_ok=True) is after and asked == ["match"]
+
+        count = heard.now(s)  # another process's move: heard, then read
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
+        until(lambda: heard.now(s) != count)
+        asked.clear()
+        assert len(reading.read_match(s, "M1", heard_ok=True).lines) == len(after.lines) + 1
+        assert kept.tournament(s, heard_ok=True) is t and asked == ["match", "tournament"]
+        assert kept.tournament(s, heard_ok=True) is t and len(asked) == 2  # looked: not again
+    finally:
+        close(s)

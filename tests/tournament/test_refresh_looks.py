@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from tests.tournament.test_match_cli import ok
-from tournament.readside import kept, readmodels
+from tournament.readside import kept, reading, readmodels
 from tournament.services.matches import record_move
 from tournament.storage.locations import close
 from tournament.storage.sql import read_db
-from tournament.storage.store import Store
+from tournament.storage.store import Store, match_uuid
 
 
 def looked_one_by_one(db: Any) -> tuple[Any, ...]:
@@ -64,4 +64,64 @@ def test_a_refresh_after_a_move_asks_where_it_stands_once(make_db: Any) -> None:
         assert looked_one_by_one(rdb) == rdb.where(readmodels.PROJECTION)
         assert rdb.where(readmodels.PROJECTION)[2][0] == 2  # (the move's event: the match's second)
     finally:
+        close(store)
+
+
+TIRO = [  # giocatore 01 wins (TI-4)
+    "roll giocatore 01 d6 6 6 5 1",
+    "roll blu d6 5 4 2 1",
+    "roll verde d20 11",
+    "expr giocatore 01 6 x (5:6+1)",
+    "expr blu (5+4+2):1",
+]
+
+
+def test_a_refresh_after_this_process_s_own_moves_reads_none_of_them_back(
+    make_db: Any, monkeypatch: Any
+) -> None:
+    """#27: a server's own move is kept as written; the refresh that projects it finds the
+    match there at the line and hash it read in the notification log, and asks the store
+    nothing more of it. A move that decides nothing rewrites no challenge row; the one that
+    ends the match writes its rows once; the read models agree with a rebuild."""
+    db = make_db()
+    ok(db, "match", "new", "tiro", "Giocatore 01", "blu", "--outside", "verde")
+    store = Store(db)
+    kept.keep(store)  # (a server's store)
+    asked: list[str] = []
+    for name in ("after_head", "unchanged"):
+        was = getattr(kept, name)
+        monkeypatch.setattr(kept, name, lambda *a, _was=was, _n=name: asked.append(_n) or _was(*a))
+    selected, m1 = store.recorder.select_events, match_uuid("M1")
+
+    def select(*a: Any, **k: Any) -> Any:
+        if (a[0] if a else k.get("originator_id")) == m1:  # (not the tournament's own)
+            asked.append("select")
+        return selected(*a, **k)
+
+    store.recorder.select_events = select  # type: ignore[method-assign]
+    try:
+        readmodels.update(store, write=True)
+        rdb = readmodels.database(store)
+        for line in TIRO:
+            record_move(store, "M1", line)
+            asked.clear()
+            readmodels.update(store, write=True)
+            assert asked == [], (line, asked)  # nothing of M1 read back
+            rows = rdb.rows("select player, points, won from challenges where match = 'M1'")
+            assert (rows != []) == (line == TIRO[-1]), line  # decided by the last move only
+        rows = sorted(tuple(r) for r in rdb.rows("select player, won from challenges"))
+        assert rows == [("Giocatore 01", 1), ("blu", 0)]
+        status = rdb.rows("select status, winners from matches where id = 'M1'")
+        assert [tuple(r) for r in status] == [("finished", '["Giocatore 01"]')]
+        projected = readmodels.outcomes(rdb)
+        other = Store(db)  # (keeps nothing: every row read)
+        try:  # what was kept as written is the match as stored, to the last time
+            assert kept.stored_match(store, "M1") == reading.read_match(other, "M1")
+        finally:
+            close(other)
+        readmodels.update(store, again=True)  # a rebuild from the events alone
+        assert readmodels.outcomes(readmodels.database(store)) == projected
+        rdb.release()
+    finally:
+        del store.recorder.select_events
         close(store)

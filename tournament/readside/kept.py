@@ -46,6 +46,9 @@ _replays: weakref.WeakKeyDictionary[Store, OrderedDict[Any, tuple[str, tuple[str
 _replays = weakref.WeakKeyDictionary()
 _lock = threading.Lock()
 _forwarding = threading.Lock()
+# The listener's count when the tournament kept was last found to be the store's (None: not
+# since it changed here): see tournament(heard_ok=True).
+_looked: weakref.WeakKeyDictionary[Store, int | None] = weakref.WeakKeyDictionary()
 
 
 def keep(store: Store) -> None:
@@ -68,6 +71,7 @@ def _stored(store: Store) -> Tournament | None:
     event, the one the next reads compare with the store's)."""
     from tournament.domain.tournaments import TOURNAMENT_ID  # not loaded by a recording call (#15)
 
+    count = heard.now(store)  # (before the reads)
     head = last_event(store, TOURNAMENT_ID) if kept(store) else None
     try:
         t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
@@ -81,19 +85,30 @@ def _stored(store: Store) -> Tournament | None:
                 _tournaments[store] = t
                 # (None: another write came between the two reads; the next read reads again)
                 _heads[store] = head[1] if head is not None and head[0] == t.version else None
+                _looked[store] = count if _heads[store] is not None else None
     return t
 
 
-def tournament(store: Store) -> Tournament | None:
+def tournament(store: Store, heard_ok: bool = False) -> Tournament | None:
     """The store's tournament (None: the store holds matches only), read-only: shared by every
-    reader of a kept store; read afresh otherwise."""
+    reader of a kept store; read afresh otherwise. ``heard_ok``: a reader's that may take the
+    one kept without asking the server while its listener heard nobody else write since the
+    last look (:mod:`tournament.storage.heard`: a page, never a writer deciding)."""
     if not kept(store):
         return _stored(store)
     t = _tournaments.get(store)
     if t is None:
         return _stored(store)
+    from tournament.domain.tournaments import TOURNAMENT_ID
+
+    if heard_ok and heard.unchanged_since(store, _looked.get(store), TOURNAMENT_ID, t.version):
+        return t  # (#27: no round trip for a table's every request while nothing moved)
+    count = heard.now(store)  # (before the look: what is heard during it is looked at again)
     new = _newer(store, t)
     if new == []:
+        with _lock:
+            if _tournaments.get(store) is t:
+                _looked[store] = count
         return t
     # One thread brings it forward, on a copy (others may be reading the one kept); the
     # others wait for it rather than copy it too.
@@ -112,6 +127,7 @@ def tournament(store: Store) -> Tournament | None:
             return _stored(store)
         with _lock:
             _tournaments[store], _heads[store] = forward, head
+            _looked[store] = count
     return forward
 
 
@@ -168,7 +184,7 @@ def saved(store: Store, t: Tournament) -> None:
     with _lock:
         was = _tournaments.get(store)
         if version == t.version and state is not None and (was is None or was.version < version):
-            _tournaments[store], _heads[store] = t, bytes(state)
+            _tournaments[store], _heads[store], _looked[store] = t, bytes(state), None
 
 
 def tournament_copy(store: Store) -> Tournament | None:
@@ -245,23 +261,31 @@ def stored_match(store: Store, number: str) -> Any | None:
     """The match as last read in this process (a ``StoredMatch``), to be brought forward by the
     rows stored after it (:func:`tournament.readside.reading.read_match`); None in a store
     that keeps nothing."""
+    found = looked_match(store, number)
+    return None if found is None else found[0]
+
+
+def keep_match(store: Store, match: Any, looked: int | None = None) -> None:
+    """Keep a match as read (the store's rows up to its last line), by a look made at the
+    listener's count ``looked`` (None: not said, the next reader asks)."""
+    if not kept(store):
+        return
+    with _lock:
+        cache = _as_read.setdefault(store, OrderedDict())
+        cache[match.number] = (match, looked)
+        cache.move_to_end(match.number)
+        while len(cache) > REPLAYS:
+            cache.popitem(last=False)
+
+
+def looked_match(store: Store, number: str) -> tuple[Any, int | None] | None:
+    """The match kept as read and the listener's count of the look that found it the store's
+    (see :func:`keep_match`); None in a store that keeps nothing, or none kept."""
     if not kept(store):
         return None
     with _lock:
         cache = _as_read.get(store)
         return None if cache is None else cache.get(number)
-
-
-def keep_match(store: Store, match: Any) -> None:
-    """Keep a match as read (the store's rows up to its last line)."""
-    if not kept(store):
-        return
-    with _lock:
-        cache = _as_read.setdefault(store, OrderedDict())
-        cache[match.number] = match
-        cache.move_to_end(match.number)
-        while len(cache) > REPLAYS:
-            cache.popitem(last=False)
 
 
 def match_to_write(store: Store, number: str) -> Match:

@@ -149,7 +149,7 @@ def matches(
         marks = db.marks(len(chunk))
         for found in db.rows(f"select {columns} from matches where id in ({marks})", chunk):
             rows[found[0]] = dict(zip(MATCH_COLUMNS, found, strict=True))
-    written, challenges = [], []
+    written, challenges, changed = [], [], []
     outcomes: dict[str, Outcome | None] = {}
     decided = False
     for number, s in summaries.items():
@@ -172,7 +172,8 @@ def matches(
             end = orjson.loads(row["last_end"])
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
-            outcome = reading.outcome(store, number)
+            at = (row["events"], row["head"]) if row["head"] else None  # (as this refresh read it)
+            outcome = reading.outcome(store, number, at)
         outcomes[number] = outcome
         if outcome:
             points, winners, game = dict(outcome.points), outcome.winners, row["game"]
@@ -181,13 +182,17 @@ def matches(
                 dumps(list(winners)),
                 dumps(points),
             )
-            challenges += [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
+            rows_of = [(number, p, game, pts, int(p in winners)) for p, pts in points.items()]
         else:
             row["status"], row["winners"], row["points"] = "in_progress", None, None
-        decided = decided or before != (row["status"], row["winners"], row["points"])
+            rows_of = []
+        if before != (row["status"], row["winners"], row["points"]):
+            decided = True
+            changed.append(number)  # (its challenges' rows follow from these three alone)
+            challenges += rows_of
         written.append(as_row(row))
     db.upsert("matches", MATCH_COLUMNS, "id", written)
-    for chunk in _chunks(list(summaries)):
+    for chunk in _chunks(changed):  # (a move that decides nothing writes none, #27)
         db.run(f"delete from challenges where match in ({db.marks(len(chunk))})", chunk)
     db.insert("challenges", ("match", "player", "game", "points", "won"), challenges)
     return outcomes, decided

@@ -25,6 +25,7 @@ from engine.message import msg
 from tournament.logformat.lexicons import lexicon_for
 from tournament.logformat.matchlog import genesis, link
 from tournament.readside import kept
+from tournament.storage import heard
 from tournament.storage.store import (
     STARTED,
     SealedLog,
@@ -54,14 +55,26 @@ class StoredMatch(SealedLog):
     times: Sequence[str]  # the start's, then each event's
 
 
-def read_match(store: Store, number: str) -> StoredMatch:
-    """A stored match, read in one query; one sentence when it is missing or was changed."""
+def read_match(
+    store: Store, number: str, at: tuple[int, str] | None = None, heard_ok: bool = False
+) -> StoredMatch:
+    """A stored match, read in one query; one sentence when it is missing or was changed.
+    ``at``: the match as a refresh read it from the notification log (its lines and last hash),
+    in which case the one kept, if it is that, is not asked after (#27). ``heard_ok``: a
+    page's, which takes the one kept while the store's listener heard nobody else write since
+    it was looked at (:mod:`tournament.storage.heard`)."""
     number = normalise_number(number)
     uuid = match_uuid(number)
     # A server brings the match it read before forward by the rows stored since (#27).
-    was: StoredMatch | None = kept.stored_match(store, number)
-    if was is not None:
-        went_on = _brought_forward(store, was)
+    found = kept.looked_match(store, number)
+    count = heard.now(store)  # (before the look: what is heard during it is looked at again)
+    if found is not None:
+        was: StoredMatch = found[0]
+        if at is not None and (len(was.lines), was.head) == at:
+            return was  # (the hash seals every line: the same match, asked of nobody)
+        if heard_ok and heard.unchanged_since(store, found[1], was.id, len(was.lines) + 1):
+            return was
+        went_on = _brought_forward(store, was, count)
         if went_on is not None:
             return went_on
     try:
@@ -74,18 +87,32 @@ def read_match(store: Store, number: str) -> StoredMatch:
         match = _decoded(number, uuid, rows)
     except (KeyError, TypeError, ValueError, AttributeError):  # orjson's errors are ValueErrors
         raise unreadable(number) from None
-    kept.keep_match(store, match)
+    kept.keep_match(store, match, count)
     return match
 
 
-def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
-    """A match kept as read, with the rows stored after it; None when the store's match is not
-    the kept one any more (another file in its place: read it whole)."""
+def keep_written(store: Store, match: SealedLog) -> None:
+    """Keep a match this process has just saved as read (its rows are the ones it saved): the
+    refresh that projects them need not read them back (#27). A store that keeps nothing:
+    nothing."""
+    if kept.kept(store):
+        kept.keep_match(store, StoredMatch(
+            match.number, match.id, match.header, match.start, list(match.lines),
+            list(match.hashes), list(match.times),
+        ))  # fmt: skip
+
+
+def _brought_forward(store: Store, was: StoredMatch, count: int | None) -> StoredMatch | None:
+    """A match kept as read, with the rows stored after it (kept as looked at when the
+    listener's count was ``count``); None when the store's match is not the kept one any more
+    (another file in its place: read it whole)."""
     version, head = len(was.lines) + 1, was.head or was.start
     rows = kept.after_head(store, was.id, version, head)  # (a server's: one round trip, #27)
     if rows is None and store.location.is_server:
         return None  # not the one kept: another match in its place
     if rows == [] or (rows is None and kept.unchanged(store, was.id, version, head)):
+        if count is not None:
+            kept.keep_match(store, was, count)  # (found the store's at that count)
         return was  # (one indexed read of a server's file: nothing stored since)
     try:
         after = rows or store.recorder.select_events(was.id, gt=version)
@@ -94,7 +121,7 @@ def _brought_forward(store: Store, was: StoredMatch) -> StoredMatch | None:
         match = _went_on(was, after)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
-    kept.keep_match(store, match)
+    kept.keep_match(store, match, count)
     return match
 
 
@@ -122,10 +149,10 @@ def _went_on(was: StoredMatch, rows: Sequence[Any]) -> StoredMatch:
     return StoredMatch(was.number, was.id, was.header, was.start, lines, hashes, times)
 
 
-def outcome(store: Store, number: str) -> Outcome | None:
+def outcome(store: Store, number: str, at: tuple[int, str] | None = None) -> Outcome | None:
     """A stored match's outcome, by replaying its log (None: in play). A log that does not
-    replay raises the engine's :class:`RuleViolation`."""
-    match = read_match(store, number)
+    replay raises the engine's :class:`RuleViolation`. ``at``: see :func:`read_match`."""
+    match = read_match(store, number, at)
     lines = match.lines
 
     def start() -> Replay:

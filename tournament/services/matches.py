@@ -344,6 +344,10 @@ def _store_event(
     # handed on, another thread's move may extend it (its lines change in place).
     key = _replay_key(store, loaded.match, lexicon_path)
     kept.remember(store, key, loaded.match.header, tuple(loaded.match.lines), replay)
+    if kept.kept(store):  # (the refresh after it reads no row back; a command line: nothing)
+        from tournament.readside.reading import keep_written
+
+        keep_written(store, loaded.match)
     if replay.outcome is not None:
         from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head

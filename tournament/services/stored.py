@@ -30,10 +30,11 @@ def get_tournament(store: Store) -> Tournament:
     return t
 
 
-def read_tournament(store: Store) -> Tournament | None:
+def read_tournament(store: Store, heard_ok: bool = False) -> Tournament | None:
     """The tournament, only to read (a server's store: the one its readers share, brought up to
-    date from the tournament's own events, #27); None when there is none."""
-    return kept.tournament(store)
+    date from the tournament's own events, #27); None when there is none. ``heard_ok``: a
+    page's read (see :func:`tournament.readside.kept.tournament`)."""
+    return kept.tournament(store, heard_ok)
 
 
 SNAPSHOT_EVERY = 100

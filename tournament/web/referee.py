@@ -154,7 +154,8 @@ def _looked_up(
     found = find(store, token)
     if found is None:
         return None
-    t = views.current_tournament(store)
+    # (as last looked at while nobody else wrote since: a write asks again in its turn, #27)
+    t = views.current_tournament(store, heard_ok=True)
     closed = paired(t, found[0]).closed
     return found, closed, None if closed or then is None else then(found, t)
 

@@ -39,18 +39,19 @@ def said(e: UserError) -> Any:
     return e.args[0] if e.args else str(e)
 
 
-def tournament_or_none(store: Store) -> Tournament | None:
+def tournament_or_none(store: Store, heard_ok: bool = False) -> Tournament | None:
     """The tournament, only to read: the server keeps it, brought up to date from the
-    tournament's own events (a move at a table does not make it read again, #27)."""
+    tournament's own events (a move at a table does not make it read again, #27); with
+    ``heard_ok`` not even asked after while the store's listener heard nobody else write."""
     try:
-        return read_tournament(store)
+        return read_tournament(store, heard_ok)
     except Refused:
         return None
 
 
-def current_tournament(store: Store) -> Tournament:
+def current_tournament(store: Store, heard_ok: bool = False) -> Tournament:
     """The tournament, for reading (raises Refused when there is none)."""
-    t = tournament_or_none(store)
+    t = tournament_or_none(store, heard_ok)
     if t is None:
         raise Refused(msg("there is no tournament in this database: create one first"))
     return t
