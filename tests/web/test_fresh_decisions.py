@@ -16,10 +16,14 @@ from .conftest import PASSPHRASE, TIRO, build, csrf, issue, log_in, record
 
 
 def slow_client(store: Store) -> TestClient:
-    """The app with a live task that looks at the store once, at its start: whatever a page
-    reads of the read models after that is as fresh as the action itself makes it."""
-    settings = Settings(db=store.location, passphrase=PASSPHRASE, interval=3600)
-    return TestClient(create_app(settings, store), base_url="http://127.0.0.1")
+    """The app with a live task that never refreshes the read models (on a server it is woken
+    by every stored event: its refreshes, those given the last event it saw, do nothing here):
+    whatever a page reads of them is as fresh as the action itself makes it."""
+    settings = Settings(db=store.location, passphrase=PASSPHRASE, interval=3600, safety=3600)
+    app = create_app(settings, store)
+    hub, refresh = app.state.live, app.state.live.refresh
+    hub.refresh = lambda upto=None: True if upto is not None else refresh()
+    return TestClient(app, base_url="http://127.0.0.1")
 
 
 def test_the_organizer_closes_the_round_right_after_the_referees_last_move(any_db: str) -> None:

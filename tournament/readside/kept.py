@@ -180,7 +180,11 @@ def saved(store: Store, t: Tournament) -> None:
 
     if not kept(store) or t.pending_events:
         return
-    version, state = last_event(store, TOURNAMENT_ID)
+    # (this process's own save of it: its state as stored, not read back, #27)
+    own = heard.own_last(store, TOURNAMENT_ID)
+    version, state = own if own is not None and own[0] == t.version else last_event(
+        store, TOURNAMENT_ID
+    )
     with _lock:
         was = _tournaments.get(store)
         if version == t.version and state is not None and (was is None or was.version < version):

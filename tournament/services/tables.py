@@ -239,8 +239,8 @@ def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> Non
             for number in tb.matches.values():
                 if number in unsaved:
                     continue
-                try:
-                    stored = read_match(store, number)
+                try:  # (its header only, which never changes: as kept, when it is, #27)
+                    stored = kept.stored_match(store, number) or read_match(store, number)
                 except StoreError as e:
                     raise Refused(
                         msg(

@@ -93,7 +93,14 @@ def own_saved(store: Any, recordings: Any) -> None:
     versions = vars(store).setdefault("_own_saved", {})
     for r in recordings:
         event = r.domain_event
-        versions[event.originator_id] = event.originator_version
+        versions[event.originator_id] = (event.originator_version, r.notification.state)
+
+
+def own_last(store: Any, originator: Any) -> tuple[int, bytes] | None:
+    """The version and stored state of the last event of ``originator`` this process saved
+    (None: none noted, as in a store nobody listens to): the store's own at that version."""
+    own = vars(store).get("_own_saved")
+    return None if own is None else own.get(originator)
 
 
 def unchanged_since(store: Any, looked: int | None, originator: Any, version: int) -> bool:
@@ -103,7 +110,7 @@ def unchanged_since(store: Any, looked: int | None, originator: Any, version: in
     if looked is None or now(store) != looked:
         return False
     own = vars(store).get("_own_saved")
-    return own is None or own.get(originator, 0) <= version
+    return own is None or own.get(originator, (0,))[0] <= version
 
 
 def listen(store: Any) -> None:

@@ -186,6 +186,7 @@ class Store(Application):
         super().__init__(env=self.location.env())
         self._next_number: int | None = None  # counted once, then kept (see create)
         self._writer_noted = False  # this version recorded among the store's writers
+        self._held: set[str] = set()  # the numbers table files took, as the last count read them
 
     def construct_mapper(self) -> Mapper[UUID]:
         return new_mapper()
@@ -278,9 +279,11 @@ class Store(Application):
 
     def new_match(self, header: str, lines: Sequence[str] = ()) -> Match:
         """A match under the next free number, with its events, not saved yet (see save_new)."""
-        if self._next_number is None:
+        counted = self._next_number is None
+        if counted:
             self._next_number = self._count_matches() + 1
-        held = holds.reserved(self)  # numbers a table file took (#26), read on every new match
+        # Numbers a table file took (#26), read on every new match (by the count just now).
+        held = self._held if counted else holds.reserved(self)
         while f"M{self._next_number}" in held:
             self._next_number += 1
         match = Match.begin(f"M{self._next_number}", header)
@@ -313,6 +316,8 @@ class Store(Application):
                 )
             ) from None
         self._next_number = int(match.number[1:]) + 1
+        # (every number up to it is stored now: the next count goes on from it, #27)
+        self._counted = max(vars(self).get("_counted", 0), int(match.number[1:]))
 
     def get_match(self, number: str) -> Match:
         number = normalise_number(number)
@@ -356,7 +361,7 @@ class Store(Application):
         """How many matches are stored: the highest number, as numbers are taken in order from
         M1 with none left out; found in a few look-ups of one match each (a doubling, then a
         halving search), not by reading every match's start (issue 15)."""
-        held = holds.reserved(self)  # taken by a table file's matches (#26), stored or not
+        held = self._held = holds.reserved(self)  # a table file's matches' (#26), stored or not
 
         def stored(n: int) -> bool:
             return f"M{n}" in held or bool(

@@ -87,13 +87,17 @@ class Live:
 
     # --- the read models -----------------------------------------------------------------
 
-    def refresh(self) -> bool:
-        """Bring the read models up to date (also called after an action, to read one's writes).
+    def refresh(self, upto: int | None = None) -> bool:
+        """Bring the read models up to date (also called after an action, to read one's writes);
+        ``upto``: the last event the caller knows of, nothing done when this process's own
+        refresh has projected it meanwhile (an action's, #27).
 
         Another process (a CLI call) may be updating them at the same moment; then this one
         gives way, and the next tick finds them current.
         """
         with self.lock:
+            if upto is not None and self.projected >= upto:
+                return True
             try:
                 # In the file (not a copy in memory): this server writes, and other processes
                 # (the CLI, another server) read the same tables.
@@ -294,7 +298,8 @@ class Live:
                     self.publish(*messages)
                 behind = behind or self.beyond(messages)
                 if behind and (refreshing is None or refreshing.done()):
-                    refreshing, behind = asyncio.create_task(asyncio.to_thread(self.refresh)), False
+                    refreshing = asyncio.create_task(asyncio.to_thread(self.refresh, self.last))
+                    behind = False
                 await self._wait(soon=behind)
         finally:
             if refreshing is not None:
