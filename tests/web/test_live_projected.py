@@ -5,6 +5,7 @@ the task that heard it, on every move)."""
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from tournament.readside import readmodels
 from tournament.services import day, stores, tables
@@ -41,3 +42,45 @@ def test_only_events_past_the_process_own_refresh_make_the_task_refresh(any_db: 
             assert hub.projected == stores.last_id(other)
         finally:
             other.close()
+
+
+def test_a_burst_of_another_process_s_events_is_projected_by_one_refresh(
+    any_db: str, monkeypatch: Any
+) -> None:
+    """#27: the task's refresh waits ``GATHER`` seconds after the look that calls for it, so a
+    room's moves stored meanwhile are projected together (here the wait is made long enough
+    for three saves of another process on a busy machine). A server's task is woken by each of
+    them; a file's looks at its interval, and gathers them as well."""
+    from tournament.web import live
+
+    store = build(any_db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    monkeypatch.setattr(live, "GATHER", 2.0)
+    updates: list[int] = []
+    update = readmodels.update
+
+    def counted(*a: Any, **k: Any) -> Any:
+        progress = update(*a, **k)
+        if progress.events:
+            updates.append(progress.events)
+        return progress
+
+    monkeypatch.setattr(live.readmodels, "update", counted)
+    with make_client(store) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        assert hub.refresh()
+        updates.clear()
+        other = Store(any_db)
+        try:
+            for by, values in (("giallo", [6, 6, 5, 1]), ("blu", [5, 4, 2, 1])):
+                record(other, "M1", {**ROLL, "by": by, "values": values})
+            record(other, "M1", {"type": "roll", "by": "giallo", "die": "d20", "values": [11]})
+            deadline = time.monotonic() + 20
+            while readmodels.position(readmodels.database(store)) < stores.last_id(other):
+                assert time.monotonic() < deadline, "the live task did not refresh"
+                time.sleep(0.02)
+        finally:
+            other.close()
+    assert updates == [3]  # one refresh, the three events

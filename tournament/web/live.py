@@ -47,6 +47,7 @@ log = logging.getLogger("tournament.web")
 MOVES_STANDINGS = ("end", "ruling", "void")  # a match's events that can change its outcome
 REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
 SAFETY = 1.0  # seconds between two looks at a server's store when no notification woke the task
+GATHER = 0.05  # seconds a refresh of the read models waits for the events that come with one
 
 
 class Live:
@@ -298,12 +299,18 @@ class Live:
                     self.publish(*messages)
                 behind = behind or self.beyond(messages)
                 if behind and (refreshing is None or refreshing.done()):
-                    refreshing = asyncio.create_task(asyncio.to_thread(self.refresh, self.last))
-                    behind = False
+                    refreshing, behind = asyncio.create_task(self._gathered()), False
                 await self._wait(soon=behind)
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
+
+    async def _gathered(self) -> bool:
+        """A refresh made ``GATHER`` seconds after the look that called for it: what the room
+        stores meanwhile is projected by the same one (#27: a refresh's cost is mostly its
+        own, not its events'; the streams are told at once all the same)."""
+        await asyncio.sleep(GATHER)
+        return await asyncio.to_thread(self.refresh, self.last)
 
     def publish(self, *messages: dict[str, Any]) -> None:
         """Send messages to every stream: each encoded once, the same bytes for all, and those
