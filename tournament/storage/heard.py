@@ -5,15 +5,20 @@ eventsourcing's recorder NOTIFYs its events table's channel in every insert's tr
 whichever process writes. A store a server keeps (:func:`listen`) holds a connection of its own
 that LISTENs there, and counts the notifications of others' writes: its own saves notify with
 its token (:class:`tournament.storage.postgres.Recorder`) and are not counted, as the process
-knows what it stored (:func:`tournament.storage.holds.saw`). :func:`now` is that count while
-the connection listens, None when it does not (not yet, broken, a pooler that cannot LISTEN):
-a look made at a count, and nothing heard since, needs not be made again; with None every look
-asks the server as before.
+knows what it stored (:func:`tournament.storage.holds.saw`, and :func:`own_saved`: each
+aggregate's last version it saved, which a reader's look compares, :func:`unchanged_since`).
+The same connection wakes the live stream's task (:meth:`Heard.add`). :func:`now` is that
+count while the connection listens, None when it does not (not yet, broken, a pooler that
+cannot LISTEN): a look made at a count, and nothing heard since, needs not be made again; with
+None every look asks the server as before.
 
 A notification reaches the listener a moment after its commit: what is read this way may be
-that moment older than the server's state, as a look made that moment earlier would be. Never
-a page's claim of a position (a 304, a page's stamp): those ask the server (queries.positions),
-nor a save's check (holds.check asks the server every time).
+that moment older than the server's state, as a look made that moment earlier would be: a
+table page's tournament and matches (``heard_ok`` in tournament.readside). Never a writer's
+decision (a move checks its round in its turn, asking), never a page's claim of a position (a
+304, a page's stamp): those ask the server (queries.positions), nor a save's check
+(holds.check asks the server every time), nor a refresh of the read models (exact: it takes
+only a match kept at the very line and hash it read in the notification log).
 """
 
 from __future__ import annotations
