@@ -123,6 +123,10 @@ def last_id(store: Store) -> int:
 def stored_since(store: Store, last: int, limit: int) -> list[Any]:
     """At most ``limit`` of the events stored after id ``last`` (eventsourcing's notifications:
     id, originator_id, originator_version, topic, state), oldest first."""
+    if store.location.is_server:
+        from tournament.storage.newer import notifications_after  # (a server's only)
+
+        return notifications_after(store, last, limit)
     return list(store.recorder.select_notifications(last + 1, limit))
 
 

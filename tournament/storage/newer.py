@@ -87,3 +87,26 @@ def last_and_since(
         for r in rows
         if r["notification_id"] is not None
     ]
+
+
+def notifications_after(store: Any, last: int, limit: int) -> list[Any]:
+    """At most ``limit`` of a server's notifications after id ``last``, oldest first: what
+    eventsourcing's ``select_notifications(last + 1, limit)`` gives, through this thread's own
+    connection where it has one, its statement composed once (#27: the live stream's look at
+    every event)."""
+    from eventsourcing.persistence import Notification
+    from psycopg import sql
+
+    from tournament.storage.postgres import EVENTS, composed
+
+    conn = idle_connection(store)
+    if conn is None:
+        return list(store.recorder.select_notifications(last + 1, limit))
+    statement = composed(
+        "select notification_id, originator_id, originator_version, topic, state from {t} "
+        "where notification_id > %s order by notification_id limit %s",
+        t=sql.Identifier(store.location.schema, EVENTS),
+    )
+    rows = conn.execute(statement, [last, limit], prepare=True).fetchall()
+    return [Notification(id=r[0], originator_id=r[1], originator_version=r[2], topic=r[3],
+                         state=bytes(r[4])) for r in rows]  # fmt: skip
