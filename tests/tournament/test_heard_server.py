@@ -119,16 +119,22 @@ def test_a_page_takes_what_was_read_while_nobody_else_wrote(
         asked.clear()
         assert reading.read_match(s, "M1", heard_ok=True) is was and asked == []
 
+        looked = kept.looked_match(s, "M1")
         record_move(s, "M1", moves(db, "M1", seed=1)[1])  # this process's own move
+        assert looked is not None
+        kept.keep_match(s, *looked)  # (kept as before it: a save nothing kept the match after)
         asked.clear()
-        after = reading.read_match(s, "M1", heard_ok=True)
+        after = reading.read_match(s, "M1", heard_ok=True)  # (the version it saved: asked)
         assert len(after.lines) == len(was.lines) + 1 and asked == ["match"]
         assert reading.read_match(s, "M1", heard_ok=True) is after and asked == ["match"]
+        monkeypatch.setattr(heard, "TRUST", -1.0)  # a look too old: asked, heard or not
+        assert reading.read_match(s, "M1", heard_ok=True) == after and len(asked) == 2
+        monkeypatch.setattr(heard, "TRUST", 5.0)
+        asked.clear()
 
         count = heard.now(s)  # another process's move: heard, then read
         ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
         until(lambda: heard.now(s) != count)
-        asked.clear()
         assert len(reading.read_match(s, "M1", heard_ok=True).lines) == len(after.lines) + 1
         assert kept.tournament(s, heard_ok=True) is t and asked == ["match", "tournament"]
         assert kept.tournament(s, heard_ok=True) is t and len(asked) == 2  # looked: not again

@@ -10,7 +10,7 @@ from tests.tournament.test_match_cli import ok
 from tournament.readside import kept, reading, readmodels
 from tournament.services.matches import record_move
 from tournament.storage.locations import close
-from tournament.storage.sql import read_db
+from tournament.storage.sql import PostgresSQL, SqliteReadDB, read_db
 from tournament.storage.store import Store, match_uuid
 
 
@@ -99,14 +99,26 @@ def test_a_refresh_after_this_process_s_own_moves_reads_none_of_them_back(
         return selected(*a, **k)
 
     store.recorder.select_events = select  # type: ignore[method-assign]
+    deleted: list[Any] = []  # (the challenges' rows rewritten, by the refresh's statements)
+    for cls in (SqliteReadDB, PostgresSQL):
+        run = cls.run
+
+        def counted_run(db_: Any, statement: str, params: Any = (), _run: Any = run) -> None:
+            if statement.startswith("delete from challenges"):
+                deleted.append(list(params))
+            return _run(db_, statement, params)  # type: ignore[no-any-return]
+
+        monkeypatch.setattr(cls, "run", counted_run)
     try:
         readmodels.update(store, write=True)
         rdb = readmodels.database(store)
         for line in TIRO:
             record_move(store, "M1", line)
             asked.clear()
+            deleted.clear()
             readmodels.update(store, write=True)
             assert asked == [], (line, asked)  # nothing of M1 read back
+            assert deleted == ([["M1"]] if line == TIRO[-1] else []), (line, deleted)
             rows = rdb.rows("select player, points, won from challenges where match = 'M1'")
             assert (rows != []) == (line == TIRO[-1]), line  # decided by the last move only
         rows = sorted(tuple(r) for r in rdb.rows("select player, won from challenges"))

@@ -1,5 +1,7 @@
 """What a long-running process keeps in memory between requests (#27): the tournament and the
-replays of its matches, each checked against the store before it is used.
+replays of its matches, each checked against the store before it is used (a page's read, on
+a server, may take what the last look found while the store's listener heard nobody else
+write: :mod:`tournament.storage.heard`).
 
 A command line call reads a store once and exits; a web server reads the same tournament and
 the same matches thousands of times, and a move changes one match and never the tournament.
@@ -9,7 +11,7 @@ For a store the server marks with :func:`keep`:
   (never to be changed: a writer takes :func:`tournament_copy`). It is brought up to date from
   the tournament's own events stored after the version kept (one indexed query when nothing
   moved), so a move elsewhere in the store costs it nothing, and a change made by another
-  process (a CLI call, another server) is seen at the next read.
+  process (a CLI call, another server) is seen at the next read (a page's: once heard).
 - :func:`replayed` gives a match's replay, kept with the lines it replayed and extended by the
   lines stored since (a move replays one event, not the whole log); a log whose kept lines are
   not the stored ones any more is replayed from the start.
@@ -48,7 +50,8 @@ _lock = threading.Lock()
 _forwarding = threading.Lock()
 # The listener's count when the tournament kept was last found to be the store's (None: not
 # since it changed here): see tournament(heard_ok=True).
-_looked: weakref.WeakKeyDictionary[Store, int | None] = weakref.WeakKeyDictionary()
+_looked: weakref.WeakKeyDictionary[Store, tuple[int, float] | None]
+_looked = weakref.WeakKeyDictionary()
 
 
 def keep(store: Store) -> None:
@@ -71,7 +74,7 @@ def _stored(store: Store) -> Tournament | None:
     event, the one the next reads compare with the store's)."""
     from tournament.domain.tournaments import TOURNAMENT_ID  # not loaded by a recording call (#15)
 
-    count = heard.now(store)  # (before the reads)
+    count = heard.look(store)  # (before the reads)
     head = last_event(store, TOURNAMENT_ID) if kept(store) else None
     try:
         t: Tournament = store.get(TOURNAMENT_ID, msg("the tournament"))
@@ -103,7 +106,7 @@ def tournament(store: Store, heard_ok: bool = False) -> Tournament | None:
 
     if heard_ok and heard.unchanged_since(store, _looked.get(store), TOURNAMENT_ID, t.version):
         return t  # (#27: no round trip for a table's every request while nothing moved)
-    count = heard.now(store)  # (before the look: what is heard during it is looked at again)
+    count = heard.look(store)  # (before the look: what is heard during it is looked at again)
     new = _newer(store, t)
     if new == []:
         with _lock:
@@ -182,8 +185,8 @@ def saved(store: Store, t: Tournament) -> None:
         return
     # (this process's own save of it: its state as stored, not read back, #27)
     own = heard.own_last(store, TOURNAMENT_ID)
-    version, state = own if own is not None and own[0] == t.version else last_event(
-        store, TOURNAMENT_ID
+    version, state = (
+        own if own is not None and own[0] == t.version else last_event(store, TOURNAMENT_ID)
     )
     with _lock:
         was = _tournaments.get(store)
@@ -269,9 +272,9 @@ def stored_match(store: Store, number: str) -> Any | None:
     return None if found is None else found[0]
 
 
-def keep_match(store: Store, match: Any, looked: int | None = None) -> None:
-    """Keep a match as read (the store's rows up to its last line), by a look made at the
-    listener's count ``looked`` (None: not said, the next reader asks)."""
+def keep_match(store: Store, match: Any, looked: tuple[int, float] | None = None) -> None:
+    """Keep a match as read (the store's rows up to its last line), by a look made at
+    ``looked`` (:func:`tournament.storage.heard.look`; None: not said, the next reader asks)."""
     if not kept(store):
         return
     with _lock:
@@ -282,7 +285,7 @@ def keep_match(store: Store, match: Any, looked: int | None = None) -> None:
             cache.popitem(last=False)
 
 
-def looked_match(store: Store, number: str) -> tuple[Any, int | None] | None:
+def looked_match(store: Store, number: str) -> tuple[Any, tuple[int, float] | None] | None:
     """The match kept as read and the listener's count of the look that found it the store's
     (see :func:`keep_match`); None in a store that keeps nothing, or none kept."""
     if not kept(store):

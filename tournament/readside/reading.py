@@ -67,7 +67,7 @@ def read_match(
     uuid = match_uuid(number)
     # A server brings the match it read before forward by the rows stored since (#27).
     found = kept.looked_match(store, number)
-    count = heard.now(store)  # (before the look: what is heard during it is looked at again)
+    count = heard.look(store)  # (before the look: what is heard during it is looked at again)
     if found is not None:
         was: StoredMatch = found[0]
         if at is not None and (len(was.lines), was.head) == at:
@@ -102,7 +102,9 @@ def keep_written(store: Store, match: SealedLog) -> None:
         ))  # fmt: skip
 
 
-def _brought_forward(store: Store, was: StoredMatch, count: int | None) -> StoredMatch | None:
+def _brought_forward(
+    store: Store, was: StoredMatch, count: tuple[int, float] | None
+) -> StoredMatch | None:
     """A match kept as read, with the rows stored after it (kept as looked at when the
     listener's count was ``count``); None when the store's match is not the kept one any more
     (another file in its place: read it whole)."""

@@ -231,8 +231,9 @@ def _same_word_list(store: Store, t: Tournament, lexicon: dict[str, str]) -> Non
     all (the read models, verify); a match with another list than the last one is refused.
     Matches attached in this call but not yet saved (``simulate`` saves a round at once) were
     opened with this same list, so the last stored one decides. It is read without its
-    aggregate (:func:`tournament.readside.reading.read_match`); a stored match that is missing or
-    cannot be read is said so, never passed over for an older one."""
+    aggregate (:func:`tournament.readside.reading.read_match`; a server takes the header of the
+    one it keeps, as a match's header never changes); a stored match that is missing or cannot
+    be read is said so, never passed over for an older one."""
     unsaved = {e.match for e in t.pending_events if isinstance(e, ATTACHED)}
     for r in reversed(views.rounds(t)):
         for tb in r.tables:

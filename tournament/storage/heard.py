@@ -24,11 +24,13 @@ only a match kept at the very line and hash it read in the notification log).
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any
 
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
+TRUST = 5.0  # seconds a reader's look stands at most, whatever was heard since
 
 
 class Heard:
@@ -89,6 +91,13 @@ def now(store: Any) -> int | None:
     return None if heard is None else heard.now()
 
 
+def look(store: Any) -> tuple[int, float] | None:
+    """What a reader's look is made at (before it is made): the count, and when (None: not
+    listening, the next reader asks)."""
+    count = now(store)
+    return None if count is None else (count, time.monotonic())
+
+
 def own_saved(store: Any, recordings: Any) -> None:
     """Note the aggregates (and versions) a save of this process stored: its own saves are not
     counted as heard, so what was looked at before them is looked at again
@@ -108,11 +117,26 @@ def own_last(store: Any, originator: Any) -> tuple[int, bytes] | None:
     return None if own is None else own.get(originator)
 
 
-def unchanged_since(store: Any, looked: int | None, originator: Any, version: int) -> bool:
-    """Whether an aggregate read at ``version`` by a look made at the count ``looked`` needs no
-    look again (a reader's, never a writer's: see the module): the store's listener heard
-    nobody else store anything since, and this process stored nothing of it past ``version``."""
-    if looked is None or now(store) != looked:
+def own_failed(store: Any, objs: Any) -> None:
+    """A save of ``objs`` failed (it may have been stored all the same, the answer lost): what
+    readers looked at of them is looked at again, until this process saves them anew."""
+    if vars(store).get("_heard") is None:
+        return
+    versions = vars(store).setdefault("_own_saved", {})
+    for obj in objs:
+        if getattr(obj, "id", None) is not None:
+            versions[obj.id] = (float("inf"), b"")
+
+
+def unchanged_since(
+    store: Any, looked: tuple[int, float] | None, originator: Any, version: int
+) -> bool:
+    """Whether an aggregate read at ``version`` by a look made at ``looked`` (:func:`look`)
+    needs no look again (a reader's, never a writer's: see the module): the store's listener
+    heard nobody else store anything since, this process stored nothing of it past
+    ``version``, and the look is at most ``TRUST`` seconds old (a connection gone silently,
+    hearing nothing, is not trusted for long)."""
+    if looked is None or now(store) != looked[0] or time.monotonic() - looked[1] > TRUST:
         return False
     own = vars(store).get("_own_saved")
     return own is None or own.get(originator, (0,))[0] <= version

@@ -396,7 +396,9 @@ def wake_on_notify(store: Any, wake: Callable[[bool], None], stopped: threading.
     notification at the commit, to every connection that LISTENs. ``wake(True)`` also as soon
     as it listens (what was stored before is read then); ``wake(False)`` when the connection
     breaks or cannot LISTEN (a pooler in transaction mode): the caller then polls, and the
-    connection is made again a second later."""
+    connection is made again a second later. A store its server keeps has a listener already
+    (:mod:`tournament.storage.heard`): that one tells ``wake`` too, and no second connection
+    is made."""
     shared = vars(store).get("_heard")
     if shared is not None:  # (the store's own listener tells it: one connection, #27)
         shared.add(wake)
@@ -430,5 +432,7 @@ def notified(conn: Any, timeout: float) -> list[Any]:
     now = list(conn.notifies(timeout=0))  # (those received meanwhile first)
     if now:
         return now
-    select.select([conn.fileno()], [], [], timeout)
+    waiting = select.poll()  # (not select(): a server's descriptors go past 1023)
+    waiting.register(conn.fileno(), select.POLLIN)
+    waiting.poll(timeout * 1000)
     return list(conn.notifies(timeout=0))

@@ -197,7 +197,11 @@ class Store(Application):
         out in a table file, or a table file's tournament) is refused (:mod:`.holds`)."""
         holds.check(self, objs)
         before = (vars(self).get("_table_events") or (None,))[0]  # read on to here by the check
-        recordings = super().save(*objs, **kwargs)
+        try:
+            recordings = super().save(*objs, **kwargs)
+        except BaseException:
+            heard.own_failed(self, objs)  # (stored or not: its readers ask again)
+            raise
         heard.own_saved(self, recordings)  # (a server's kept store: what its readers look at again)
         if before is not None:  # (the table events read on past this save's own: #27)
             notes = [r.notification for r in recordings]

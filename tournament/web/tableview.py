@@ -83,7 +83,8 @@ MOST_FINISHED = 10_000  # (forgotten all at once past this many)
 def _challenge(
     store: Store, number: str, lexicon: str | None
 ) -> tuple[Loaded | None, dict[str, Any] | None]:
-    """A challenge's match as stored now (one indexed read when the server read it before):
+    """A challenge's match as stored now (one indexed read when the server read it before; none
+    while the store's listener heard nobody else write since: a page's read, #27):
     its row when it is a finished match replayed before, else the match replayed."""
     match = read_match(store, number, heard_ok=True)  # (a page's: #27)
     key = (match.number, match.head or match.start, lexicon or store.lexicon, match.rules)
