@@ -16,7 +16,7 @@ from tests.tournament.test_holds_server import partita_store
 from tests.tournament.test_tablefiles import moves, ok
 from tournament.readside import kept, reading
 from tournament.services.matches import record_move
-from tournament.storage import heard, holds, newer
+from tournament.storage import heard, holds, newer, postgres
 from tournament.storage.locations import PostgresServer, close
 
 
@@ -138,5 +138,30 @@ def test_a_page_takes_what_was_read_while_nobody_else_wrote(
         assert len(reading.read_match(s, "M1", heard_ok=True).lines) == len(after.lines) + 1
         assert kept.tournament(s, heard_ok=True) is t and asked == ["match", "tournament"]
         assert kept.tournament(s, heard_ok=True) is t and len(asked) == 2  # looked: not again
+    finally:
+        close(s)
+
+
+def test_a_look_goes_on_through_the_pool_when_the_thread_s_connection_broke(
+    postgres_server: PostgresServer,
+) -> None:
+    """A server restarted (here: the thread's own connection ended by the server): the holds'
+    look and the live stream's look at the notifications answer all the same, through
+    eventsourcing's pool, and the broken connection is not tried again."""
+    from tournament.storage.sql import read_db
+
+    db, s = partita_store(postgres_server)
+    try:
+        kept.keep(s)
+        read_db(s)  # (this thread's own connection, as a server's request thread has)
+        conn = newer.idle_connection(s)
+        assert conn is not None
+        upto = newer.last_and_since(s, 0, holds.TOPICS, 10)[0]
+        assert upto > 0 and [n.id for n in newer.notifications_after(s, 0, 1000)][-1] == upto
+        with postgres.connect(s.location) as other:
+            other.execute("select pg_terminate_backend(%s)", [conn.info.backend_pid])
+        assert newer.last_and_since(s, 0, holds.TOPICS, 10)[0] == upto
+        assert [n.id for n in newer.notifications_after(s, 0, 1000)][-1] == upto
+        assert newer.idle_connection(s) is None
     finally:
         close(s)

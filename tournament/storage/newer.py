@@ -68,13 +68,16 @@ def last_and_since(
         t=sql.Identifier(store.location.schema, EVENTS),
     )
     params = [last, list(topics), limit]
-    kept = idle_connection(store)  # (this thread's own, when it has one: no pool's checkout)
-    if kept is not None:
-        with kept.cursor(row_factory=dict_row) as cursor:
-            rows = cursor.execute(statement, params, prepare=True).fetchall()
-    else:
-        with store.recorder.datastore.get_connection() as conn, conn.cursor() as cursor:
-            rows = cursor.execute(statement, params, prepare=True).fetchall()
+
+    def through(conn: Any) -> list[Any]:
+        with conn.cursor(row_factory=dict_row) as cursor:
+            return cursor.execute(statement, params, prepare=True).fetchall()  # type: ignore[no-any-return]
+
+    def pooled() -> list[Any]:
+        with store.recorder.datastore.get_connection() as conn:
+            return through(conn)
+
+    rows = _kept_or(store, through, pooled)
     upto = int(rows[0]["upto"] or 0) if rows else 0
     return upto, [
         Notification(
@@ -99,14 +102,33 @@ def notifications_after(store: Any, last: int, limit: int) -> list[Any]:
 
     from tournament.storage.postgres import EVENTS, composed
 
-    conn = idle_connection(store)
-    if conn is None:
-        return list(store.recorder.select_notifications(last + 1, limit))
     statement = composed(
         "select notification_id, originator_id, originator_version, topic, state from {t} "
         "where notification_id > %s order by notification_id limit %s",
         t=sql.Identifier(store.location.schema, EVENTS),
     )
-    rows = conn.execute(statement, [last, limit], prepare=True).fetchall()
-    return [Notification(id=r[0], originator_id=r[1], originator_version=r[2], topic=r[3],
-                         state=bytes(r[4])) for r in rows]  # fmt: skip
+
+    def through(conn: Any) -> list[Any]:
+        rows = conn.execute(statement, [last, limit], prepare=True).fetchall()
+        return [Notification(id=r[0], originator_id=r[1], originator_version=r[2], topic=r[3],
+                             state=bytes(r[4])) for r in rows]  # fmt: skip
+
+    def pooled() -> list[Any]:
+        return list(store.recorder.select_notifications(last + 1, limit))
+
+    return _kept_or(store, through, pooled)  # type: ignore[no-any-return]
+
+
+def _kept_or(store: Any, through: Any, pooled: Any) -> Any:
+    """``through(conn)`` on this thread's own connection, else (none, or it broke: a server
+    restarted, its failure marks it so the next look goes on without it) ``pooled()``,
+    through eventsourcing's pool, which connects again."""
+    import psycopg
+
+    conn = idle_connection(store)
+    if conn is not None:
+        try:
+            return through(conn)
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            pass
+    return pooled()
