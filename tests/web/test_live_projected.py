@@ -86,7 +86,9 @@ def test_a_burst_of_another_process_s_events_is_projected_by_one_refresh(
     assert updates == [3]  # one refresh, the three events
 
 
-def test_the_task_s_refresh_is_not_made_again_for_what_an_action_refreshed(any_db: str) -> None:
+def test_the_task_s_refresh_is_not_made_again_for_what_an_action_refreshed(
+    any_db: str, monkeypatch: Any
+) -> None:
     """#27: the task's refresh, given the last event it saw, does nothing once this process's
     own refresh (an action's, made while the task waited) has projected it."""
     store = build(any_db)
@@ -98,9 +100,8 @@ def test_the_task_s_refresh_is_not_made_again_for_what_an_action_refreshed(any_d
         assert hub.refresh()  # (an action's: projects the pairing)
         updates: list[int] = []
         update = readmodels.update
-        try:
-            readmodels.update = lambda *a, **k: updates.append(1) or update(*a, **k)  # type: ignore[assignment]
-            assert hub.refresh(top) and updates == []  # projected already: not asked
-            assert hub.refresh(top + 1) and updates == [1]  # one past it: refreshed
-        finally:
-            readmodels.update = update  # type: ignore[assignment]
+        monkeypatch.setattr(
+            readmodels, "update", lambda *a, **k: updates.append(1) or update(*a, **k)
+        )
+        assert hub.refresh(top) and updates == []  # projected already: not asked
+        assert hub.refresh(top + 1) and updates == [1]  # one past it: refreshed

@@ -20,19 +20,22 @@ def events_after(store: Any, originator: Any, version: int) -> list[Any]:
     and inside one of its transactions (a refresh) a failure would undo the refresh."""
     from eventsourcing.persistence import StoredEvent
 
-    conn = idle_connection(store)
-    if conn is None:
-        return list(store.recorder.select_events(originator, gt=version))
     from tournament.storage.postgres import EVENTS
 
-    rows = conn.execute(
-        "select originator_id, originator_version, topic, state from "
-        f"{EVENTS} where originator_id = %s and originator_version > %s "
-        "order by originator_version",
-        [originator, version],
-        prepare=True,
-    ).fetchall()
-    return [StoredEvent(*row[:3], bytes(row[3])) for row in rows]
+    def through(conn: Any) -> list[Any]:
+        rows = conn.execute(
+            "select originator_id, originator_version, topic, state from "
+            f"{EVENTS} where originator_id = %s and originator_version > %s "
+            "order by originator_version",
+            [originator, version],
+            prepare=True,
+        ).fetchall()
+        return [StoredEvent(*row[:3], bytes(row[3])) for row in rows]
+
+    def pooled() -> list[Any]:
+        return list(store.recorder.select_events(originator, gt=version))
+
+    return _kept_or(store, through, pooled)  # type: ignore[no-any-return]
 
 
 def idle_connection(store: Any) -> Any | None:
