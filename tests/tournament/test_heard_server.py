@@ -165,3 +165,34 @@ def test_a_look_goes_on_through_the_pool_when_the_thread_s_connection_broke(
         assert newer.idle_connection(s) is None
     finally:
         close(s)
+
+
+def test_one_process_of_a_store_leads_the_refresh_and_another_takes_it_when_it_stops(
+    postgres_server: PostgresServer,
+) -> None:
+    """#27, workers: of the processes serving one store, the one whose listener holds the
+    schema's lock refreshes the read models after others' moves; when it stops, another takes
+    the lead at its next try. A process that does not seek it (the command line) is not in
+    the way, and refreshes as before. Another schema's lead is its own."""
+    from tournament.storage.store import Store
+
+    db, first = partita_store(postgres_server)
+    second, third = Store(db), Store(db)
+    _, elsewhere = partita_store(postgres_server)
+    try:
+        heard.seek_lead(first)  # sought before the store is listened to: taken when it is
+        for s in (first, second, third, elsewhere):
+            kept.keep(s)
+        heard.seek_lead(second)
+        heard.seek_lead(elsewhere)
+        until(lambda: heard.leads(first) != heard.leads(second))
+        assert heard.leads(third)  # (not seeking: refreshes whenever it would)
+        until(lambda: heard.leads(elsewhere))
+        leader, follower = (first, second) if heard.leads(first) else (second, first)
+        threading.Event().wait(heard.LEAD_TRY * 1.5)  # (the follower tried again meanwhile)
+        assert heard.leads(leader) and not heard.leads(follower)
+        close(leader)
+        until(lambda: heard.leads(follower))
+    finally:
+        for s in (first, second, third, elsewhere):
+            close(s)

@@ -105,3 +105,116 @@ def test_the_task_s_refresh_is_not_made_again_for_what_an_action_refreshed(
         )
         assert hub.refresh(top) and updates == []  # projected already: not asked
         assert hub.refresh(top + 1) and updates == [1]  # one past it: refreshed
+
+
+def test_of_two_servers_on_one_store_only_the_leader_s_task_refreshes(
+    postgres_server: Any, monkeypatch: Any
+) -> None:
+    """#27, workers: two processes serving one store (here two apps with their stores) hear
+    another's moves; the one that leads refreshes the read models for them, the other does
+    not (its pages would find them current, or bring them up themselves)."""
+    import uuid
+    from dataclasses import replace
+
+    from tests.tournament.conftest import url_of
+    from tournament.storage import heard
+    from tournament.web import live
+
+    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    store = build(db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    twin = Store(db)
+    refreshed: list[Store] = []
+    update = readmodels.update
+
+    def counted(s: Store, *a: Any, **k: Any) -> Any:
+        progress = update(s, *a, **k)
+        if progress.events:
+            refreshed.append(s)
+        return progress
+
+    monkeypatch.setattr(live.readmodels, "update", counted)
+    with make_client(store) as one, make_client(twin) as two:
+        hubs = [c.app.state.live for c in (one, two)]  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 10
+        while heard.leads(store) == heard.leads(twin):
+            assert time.monotonic() < deadline, "no single leader"
+            time.sleep(0.02)
+        leader = hubs[0] if heard.leads(store) else hubs[1]
+        other = Store(db)
+        try:
+            refreshed.clear()
+            record(other, "M1", ROLL)
+            deadline = time.monotonic() + 10
+            while readmodels.position(readmodels.database(store)) < stores.last_id(other):
+                assert time.monotonic() < deadline, "the leader's task did not refresh"
+                time.sleep(0.02)
+            time.sleep(3 * live.GATHER)  # (time for a second refresh, were one coming)
+        finally:
+            other.close()
+    assert refreshed == [leader.store]
+
+
+def test_a_worker_with_no_stream_and_no_lead_looks_at_nothing_until_a_stream_opens(
+    postgres_server: Any, monkeypatch: Any
+) -> None:
+    """#27, workers: a process that neither leads the refresh nor has a stream open reads no
+    notification at a move; a stream opened there is told what is stored from then on (not
+    what was stored while it looked at nothing)."""
+    import json
+    import uuid
+    from dataclasses import replace
+
+    from tests.tournament.conftest import url_of
+    from tournament.storage import heard
+    from tournament.web import live
+
+    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    store = build(db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    twin = Store(db)
+    looks: list[Store] = []
+    since = stores.stored_since
+    monkeypatch.setattr(
+        live.stores, "stored_since", lambda s, *a: looks.append(s) or since(s, *a)
+    )
+    with make_client(store) as one, make_client(twin) as two:
+        deadline = time.monotonic() + 10
+        while heard.leads(store) == heard.leads(twin):
+            assert time.monotonic() < deadline, "no single leader"
+            time.sleep(0.02)
+        client = two if heard.leads(store) else one
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        other = Store(db)
+        try:
+            looks.clear()
+            record(other, "M1", ROLL)
+            while hub.store not in looks and not hub.skipped:  # (heard, and skipped)
+                assert time.monotonic() < deadline + 10, "the follower's task never woke"
+                time.sleep(0.02)
+            assert hub.store not in looks
+            written: list[bytes] = []
+
+            async def send(message: dict[str, Any]) -> None:
+                written.append(message["body"])
+
+            streaming = client.portal.start_task_soon(hub.serve, send, None)
+            while not hub.listeners:
+                assert time.monotonic() < deadline + 20, "the stream never opened"
+                time.sleep(0.02)
+            record(other, "M1", {**ROLL, "by": "blu", "values": [5, 4, 2, 1]})
+            while not written:
+                assert time.monotonic() < deadline + 30, "the stream was told nothing"
+                time.sleep(0.02)
+            time.sleep(3 * live.GATHER)  # (anything else it would be told)
+            hub.end_streams()
+            streaming.result(10)
+        finally:
+            other.close()
+    told = [json.loads(line[5:]) for f in written for line in f.decode().splitlines()
+            if line.startswith("data:")]  # fmt: skip
+    assert [(m["match"], m["type"], m["position"]) for m in told] == [("M1", "roll", 2)]

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.message import msg
 from tournament.errors import Refused
-from tournament.storage import holds, writers
+from tournament.storage import heard, holds, writers
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
@@ -39,6 +39,7 @@ __all__ = [
     "is_url",
     "last_id",
     "latest_guess",
+    "leads",
     "locate",
     "newer_writers",
     "normalise_number",
@@ -47,6 +48,7 @@ __all__ = [
     "prepare_guesses",
     "prepare_links",
     "replace_links",
+    "seek_lead",
     "shared_secret",
     "stored_since",
     "wake_on_notify",
@@ -113,6 +115,18 @@ def wake_on_notify(store: Store, wake: Callable[[bool], None], stopped: threadin
 
     listen(store, wake, stopped)
     return True
+
+
+def seek_lead(store: Store) -> None:
+    """This process (a server's) wants to be the one of its store's processes that refreshes
+    the read models after others' writes (:mod:`tournament.storage.heard`)."""
+    heard.seek_lead(store)
+
+
+def leads(store: Store) -> bool:
+    """Whether this process is to refresh the read models after others' writes: always on a
+    file; on a server, while it holds the lead it seeks (one process a store does)."""
+    return heard.leads(store)
 
 
 def last_id(store: Store) -> int:

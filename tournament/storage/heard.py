@@ -19,6 +19,14 @@ decision (a move checks its round in its turn, asking), never a page's claim of 
 304, a page's stamp): those ask the server (queries.positions), nor a save's check
 (holds.check asks the server every time), nor a refresh of the read models (exact: it takes
 only a match kept at the very line and hash it read in the notification log).
+
+The same connection holds, for the processes that ask (:func:`seek_lead`: the servers' live
+tasks), the lead of the read models' refresh: a session advisory lock of the schema, so that
+of the workers serving one store one refreshes the read models after the room's moves, not
+each (#27). The lead goes with the connection: a process that stops or loses it frees it, and
+another takes it at its listener's next try (:data:`LEAD_TRY`). Leading is never a matter of
+correctness: a page finds read models behind and brings them up itself, and any process's
+refresh is exact (see tournament.readside.readmodels).
 """
 
 from __future__ import annotations
@@ -31,6 +39,9 @@ from typing import Any
 
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
 TRUST = 5.0  # seconds a reader's look stands at most, whatever was heard since
+LEAD_TRY = 1.0  # seconds between two tries at the lead of a process that seeks it
+# The lock a server's processes share for the lead, one a schema (the tournament's).
+LEAD = "select pg_try_advisory_lock(hashtext('tournament read models ' || current_schema()))"
 
 
 class Heard:
@@ -40,6 +51,8 @@ class Heard:
         self.token = token
         self.count = 0
         self.listening = False
+        self.seeking = False  # whether this process wants the lead (:func:`seek_lead`)
+        self.leading = False  # whether its connection holds it now
         self.stopped = threading.Event()
         self._lock = threading.Lock()
         # Told of every notification, anyone's, and whether the connection listens (the live
@@ -78,6 +91,8 @@ class Heard:
         with self._lock:
             self.count += 1
             self.listening = listening
+            if not listening:
+                self.leading = False  # (the lock went with the connection)
         self.woke(listening)
 
     def stop(self) -> None:
@@ -96,6 +111,23 @@ def look(store: Any) -> tuple[int, float] | None:
     listening, the next reader asks)."""
     count = now(store)
     return None if count is None else (count, time.monotonic())
+
+
+def seek_lead(store: Any) -> None:
+    """This process wants the lead of the read models' refresh (see the module), from now
+    on, and once its store is listened to if it is not yet."""
+    vars(store)["_seeking"] = True
+    heard: Heard | None = vars(store).get("_heard")
+    if heard is not None:
+        heard.seeking = True
+
+
+def leads(store: Any) -> bool:
+    """Whether this process is to refresh the read models after others' writes: a file's
+    store, and a server's without a listener or not seeking the lead, always; else while its
+    listener's connection holds the lead."""
+    heard: Heard | None = vars(store).get("_heard")
+    return heard is None or not heard.seeking or heard.leading
 
 
 def own_saved(store: Any, recordings: Any) -> None:
@@ -150,6 +182,7 @@ def listen(store: Any) -> None:
     if not store.location.is_server or token is None or vars(store).get("_heard") is not None:
         return
     heard = vars(store)["_heard"] = Heard(token)
+    heard.seeking = vars(store).get("_seeking", False)
     store.factory.heard = heard  # (the factory's close stops it)
     gone = weakref.ref(store)
     thread = threading.Thread(
@@ -174,7 +207,12 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
             with connect(location) as conn:
                 conn.execute(sql.SQL("listen {}").format(sql.Identifier(channel)))
                 heard.hearing(True)
+                tried = float("-inf")
                 while not over():
+                    if heard.seeking and not heard.leading:
+                        if time.monotonic() - tried >= LEAD_TRY:
+                            tried = time.monotonic()
+                            heard.leading = bool(conn.execute(LEAD).fetchone()[0])
                     heard_now = notified(conn, LISTENING)
                     if any(n.payload != heard.token for n in heard_now):
                         heard.moved()

@@ -17,8 +17,10 @@ them to each stream (:class:`Sink`): one write a stream a look, no task of the s
 no timeout scope (#27, a thousand viewers); a stream whose client reads too slowly waits on its
 socket while what comes meanwhile is held, at most ``QUEUE`` messages, beyond which it is ended
 (its client reconnects and catches up by id). The read models are brought up to date beside the
-polling. Messages never carry an event's content: the pages fetch what they show, and secrets
-stay out.
+polling, by one process of a store's workers (the one that leads,
+:func:`tournament.services.stores.leads`); a worker that neither leads nor has a stream open
+looks at nothing (:meth:`Live.idle`), and a stream opened there is told from then on. Messages
+never carry an event's content: the pages fetch what they show, and secrets stay out.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ class Live:
         self.capacity, self.streams = capacity, 0
         self.refused, self.said = 0, float("-inf")
         self.last = 0
+        self.skipped = False  # whether the task skipped looks since ``last`` (:meth:`idle`)
         # The last event this process's own refreshes left in the read models: a look whose
         # messages go no further (its own writes, refreshed in their request) needs none (#27).
         self.projected = 0
@@ -218,6 +221,7 @@ class Live:
         await asyncio.to_thread(self.refresh)
         self.last = stores.last_id(self.store)
         if self.store.location.is_server:
+            stores.seek_lead(self.store)  # (of a store's workers, one refreshes after moves)
             self._listen(asyncio.get_running_loop())
         self._task = asyncio.create_task(self._run())
         self.closing = anyio.Event()
@@ -290,6 +294,10 @@ class Live:
         behind = False
         try:
             while True:
+                if self.idle():  # nobody to tell, nothing to refresh: not even a look (#27)
+                    self.skipped = True
+                    await self._wait()
+                    continue
                 try:
                     messages = await asyncio.to_thread(self._poll)
                 except Exception:  # a busy or changing database: try again on the next tick
@@ -297,13 +305,20 @@ class Live:
                     messages = []
                 if messages:
                     self.publish(*messages)
-                behind = behind or self.beyond(messages)
+                # (the read models: refreshed by the process that leads, #27; another's
+                # pages that find them behind bring them up themselves)
+                behind = behind or (self.beyond(messages) and stores.leads(self.store))
                 if behind and (refreshing is None or refreshing.done()):
                     refreshing, behind = asyncio.create_task(self._gathered()), False
                 await self._wait(soon=behind)
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
+
+    def idle(self) -> bool:
+        """Whether the task's look would serve nobody: a server's process (a worker) with no
+        stream open and another process leading the read models' refresh."""
+        return self.woken is not None and not self.listeners and not stores.leads(self.store)
 
     async def _gathered(self) -> bool:
         """A refresh made ``GATHER`` seconds after the look that called for it: what the room
@@ -330,6 +345,9 @@ class Live:
     async def serve(self, send: Callable[[Any], Awaitable[None]], after: int | None) -> None:
         """A stream's life, its response started: until the server stops or drops it."""
         sink = Sink(send)
+        if self.skipped:  # the task looked at nothing meanwhile: it goes on from now
+            self.skipped = False
+            self.last = max(self.last, await asyncio.to_thread(stores.last_id, self.store))
         self.listeners.add(sink)
         try:
             if after is not None:
