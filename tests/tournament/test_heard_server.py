@@ -132,12 +132,23 @@ def test_a_page_takes_what_was_read_while_nobody_else_wrote(
         monkeypatch.setattr(heard, "TRUST", 5.0)
         asked.clear()
 
-        count = heard.now(s)  # another process's move: heard, then read
-        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
+        count = heard.now(s)  # another process's move: heard, then read; it names the match
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])  # alone (#27, workers)
         until(lambda: heard.now(s) != count)
         assert len(reading.read_match(s, "M1", heard_ok=True).lines) == len(after.lines) + 1
+        assert kept.tournament(s, heard_ok=True) is t and asked == ["match"]
+        assert reading.read_match(s, "M1", heard_ok=True) and asked == ["match"]
+
+        # A write that names nothing (an older version's, or eventsourcing's own NOTIFY):
+        # anything may have changed, everything is looked at again.
+        count = heard.now(s)
+        with postgres.connect(s.location) as other:
+            other.execute(f"notify {s.recorder.channel_name}, 'an older writer'")
+        until(lambda: heard.now(s) != count)
         assert kept.tournament(s, heard_ok=True) is t and asked == ["match", "tournament"]
         assert kept.tournament(s, heard_ok=True) is t and len(asked) == 2  # looked: not again
+        reading.read_match(s, "M1", heard_ok=True)
+        assert asked == ["match", "tournament", "match"]
     finally:
         close(s)
 
@@ -196,3 +207,78 @@ def test_one_process_of_a_store_leads_the_refresh_and_another_takes_it_when_it_s
     finally:
         for s in (first, second, third, elsewhere):
             close(s)
+
+
+def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#27: a table link's look-up (every table request) is not asked again while nobody
+    printed cards since; new cards printed by this process or another (a notification that
+    names the links) end the old link at once, there as here."""
+    from tournament.services import stores
+    from tournament.storage import sql
+    from tournament.storage.store import Store
+
+    db, s = partita_store(postgres_server)
+    other = Store(db)
+    old, new = "a" * 64, "b" * 64
+    try:
+        kept.keep(s)
+        until(lambda: heard.now(s) is not None)
+        count = heard.now(s)
+        stores.replace_links(s, 1, {1: old})
+        until(lambda: heard.now(s) != count)  # (its own notification heard: see below)
+        asked: list[str] = []
+        real = sql.PostgresSQL.rows
+
+        def counted(self: Any, statement: str, params: Any = ()) -> Any:
+            if "web_tables" in statement:
+                asked.append(statement)
+            return real(self, statement, params)
+
+        monkeypatch.setattr(sql.PostgresSQL, "rows", counted)
+        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1
+        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1  # taken: not asked
+        count = heard.now(s)
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[1])  # (heard: names a match)
+        until(lambda: heard.now(s) != count)
+        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1
+        assert stores.find_link(s, "c" * 64) is None and len(asked) == 2  # (never kept)
+        assert stores.find_link(s, "c" * 64) is None and len(asked) == 3
+
+        count = heard.now(s)
+        stores.replace_links(other, 1, {1: new})  # another process prints the cards again
+        until(lambda: heard.now(s) != count)
+        assert stores.find_link(s, old) is None and stores.find_link(s, new) == (1, 1)
+        # And this one: at once, whether or when its listener hears it (deaf here).
+        monkeypatch.setattr(heard.Heard, "heard", lambda self, text: True)
+        stores.replace_links(s, 1, {1: old})
+        assert stores.find_link(s, new) is None
+    finally:
+        close(other)
+        close(s)
+
+
+def test_a_save_notifies_the_aggregates_it_stores_by_name(
+    postgres_server: PostgresServer,
+) -> None:
+    """#27: each insert's NOTIFY names what it stores (the payload: the writer's token, then
+    each aggregate's id in hex), so that another process looks again at those only; one that
+    names nothing this program knows is heard as "anything may have changed"."""
+    from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.storage import named
+    from tournament.storage.sealedlog import match_uuid
+
+    db, s = partita_store(postgres_server)
+    try:
+        with postgres.connect(s.location) as listening:
+            listening.execute(f"listen {s.recorder.channel_name}")
+            ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[1])
+            heard_now = postgres.notified(listening, 10)
+        token, names = named.names(heard_now[0].payload)
+        assert names == [match_uuid("M1").hex] and len(token) == 32
+        assert named.payload(token, [TOURNAMENT_ID.hex, None]) == token  # (not all named)
+        assert named.names(token) == (token, None)
+        assert named.names("an older writer") == ("an", None)
+    finally:
+        close(s)

@@ -179,9 +179,7 @@ def test_a_worker_with_no_stream_and_no_lead_looks_at_nothing_until_a_stream_ope
     twin = Store(db)
     looks: list[Store] = []
     since = stores.stored_since
-    monkeypatch.setattr(
-        live.stores, "stored_since", lambda s, *a: looks.append(s) or since(s, *a)
-    )
+    monkeypatch.setattr(live.stores, "stored_since", lambda s, *a: looks.append(s) or since(s, *a))
     with make_client(store) as one, make_client(twin) as two:
         deadline = time.monotonic() + 10
         while heard.leads(store) == heard.leads(twin):

@@ -50,7 +50,7 @@ _lock = threading.Lock()
 _forwarding = threading.Lock()
 # The listener's count when the tournament kept was last found to be the store's (None: not
 # since it changed here): see tournament(heard_ok=True).
-_looked: weakref.WeakKeyDictionary[Store, tuple[int, float] | None]
+_looked: weakref.WeakKeyDictionary[Store, heard.Look | None]
 _looked = weakref.WeakKeyDictionary()
 
 
@@ -272,7 +272,7 @@ def stored_match(store: Store, number: str) -> Any | None:
     return None if found is None else found[0]
 
 
-def keep_match(store: Store, match: Any, looked: tuple[int, float] | None = None) -> None:
+def keep_match(store: Store, match: Any, looked: heard.Look | None = None) -> None:
     """Keep a match as read (the store's rows up to its last line), by a look made at
     ``looked`` (:func:`tournament.storage.heard.look`; None: not said, the next reader asks)."""
     if not kept(store):
@@ -285,7 +285,7 @@ def keep_match(store: Store, match: Any, looked: tuple[int, float] | None = None
             cache.popitem(last=False)
 
 
-def looked_match(store: Store, number: str) -> tuple[Any, tuple[int, float] | None] | None:
+def looked_match(store: Store, number: str) -> tuple[Any, heard.Look | None] | None:
     """The match kept as read and the listener's count of the look that found it the store's
     (see :func:`keep_match`); None in a store that keeps nothing, or none kept."""
     if not kept(store):

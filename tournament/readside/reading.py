@@ -103,7 +103,7 @@ def keep_written(store: Store, match: SealedLog) -> None:
 
 
 def _brought_forward(
-    store: Store, was: StoredMatch, count: tuple[int, float] | None
+    store: Store, was: StoredMatch, count: heard.Look | None
 ) -> StoredMatch | None:
     """A match kept as read, with the rows stored after it (kept as looked at when the
     listener's count was ``count``); None when the store's match is not the kept one any more

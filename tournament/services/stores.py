@@ -10,13 +10,14 @@ front ends' annotations.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.message import msg
 from tournament.errors import Refused
-from tournament.storage import heard, holds, writers
+from tournament.storage import heard, holds, named, writers
 from tournament.storage.backends import holds_store
 from tournament.storage.failures import as_user_errors
 from tournament.storage.locations import Location, SqliteFile, close_reads, is_url, locate
@@ -165,19 +166,42 @@ def prepare_links(store: Store) -> None:
 
 def replace_links(store: Store, round_no: int, hashes: dict[int, str]) -> None:
     """Keep the hash of each table's new link (table number -> hash) in one transaction; the
-    tables' earlier links of that round stop working."""
+    tables' earlier links of that round stop working, in every process over a server's store
+    at once (its listener hears of them, as of a stored event: :func:`find_link`)."""
     with own_tables(store) as db:
         ensure(db, LINKS, LINK_COLUMNS, "hash")
         for table_no, digest in hashes.items():
             db.run(f"delete from {LINKS} where round = ? and table_no = ?", [round_no, table_no])
             db.insert(LINKS, list(LINK_COLUMNS), [(digest, round_no, table_no)])
+        if store.location.is_server:  # (told at the commit to every listener, this one's too:
+            # no writer's token, so that a link found meanwhile here is not kept past it)
+            db.rows("select pg_notify(?, ?)",
+                    [store.recorder.channel_name, named.payload("", [named.LINKS])])  # fmt: skip
+    _links.pop(store, None)
+
+
+# A server's links found, by hash: (round, table) and the look that found it (#27: a round
+# trip of every table request, for what changes only when cards are printed again).
+_links: weakref.WeakKeyDictionary[Store, dict[str, tuple[tuple[int, int], Any]]]
+_links = weakref.WeakKeyDictionary()
 
 
 def find_link(store: Store, digest: str) -> tuple[int, int] | None:
-    """The round and table of a link's hash, if it was issued."""
+    """The round and table of a link's hash, if it was issued. On a server whose listener
+    hears, a link found stands while nobody printed cards since (at most ``heard.TRUST``
+    seconds; a hash not found is asked every time)."""
+    found = _links.get(store, {}).get(digest)
+    if found is not None and heard.unchanged_since(store, found[1], named.LINKS, 0):
+        return found[0]
+    looked = heard.look(store)  # (before the look: what is heard during it is looked at again)
     with own_tables(store, write=False) as db:
         rows = db.rows(f"select round, table_no from {LINKS} where hash = ?", [digest])
-    return (int(rows[0][0]), int(rows[0][1])) if rows else None
+    if not rows:
+        return None
+    link = (int(rows[0][0]), int(rows[0][1]))
+    if looked is not None:
+        _links.setdefault(store, {})[digest] = (link, looked)
+    return link
 
 
 DOOR = "web_door"  # the door's self check-in link (#24): one at a time, stored only as a hash

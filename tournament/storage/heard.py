@@ -10,7 +10,11 @@ aggregate's last version it saved, which a reader's look compares, :func:`unchan
 The same connection wakes the live stream's task (:meth:`Heard.add`). :func:`now` is that
 count while the connection listens, None when it does not (not yet, broken, a pooler that
 cannot LISTEN): a look made at a count, and nothing heard since, needs not be made again; with
-None every look asks the server as before.
+None every look asks the server as before. A notification names what its insert stored
+(:mod:`tournament.storage.named`: each aggregate's id; the web's table links): a reader's look
+at one aggregate is made again only after a notification naming it, or one naming nothing this
+program knows (an older version's), so that of several workers each goes on taking its
+tables' pages as read while the others record theirs (#27).
 
 A notification reaches the listener a moment after its commit: what is read this way may be
 that moment older than the server's state, as a look made that moment earlier would be: a
@@ -37,6 +41,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from tournament.storage import named
+
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
 TRUST = 5.0  # seconds a reader's look stands at most, whatever was heard since
 LEAD_TRY = 1.0  # seconds between two tries at the lead of a process that seeks it
@@ -44,12 +50,19 @@ LEAD_TRY = 1.0  # seconds between two tries at the lead of a process that seeks 
 LEAD = "select pg_try_advisory_lock(hashtext('tournament read models ' || current_schema()))"
 
 
+Look = tuple[int, int, float]  # what a reader's look was made at (:func:`look`)
+
+
 class Heard:
-    """A store's count of others' notifications (see the module)."""
+    """A store's count of others' notifications (see the module): ``count`` moves at those
+    that name nothing (and when the connection begins or ends listening), ``seq`` at each
+    other, and ``last_of`` keeps, for each name, the ``seq`` of the last that named it."""
 
     def __init__(self, token: str) -> None:
         self.token = token
         self.count = 0
+        self.seq = 0
+        self.last_of: dict[str, int] = {}
         self.listening = False
         self.seeking = False  # whether this process wants the lead (:func:`seek_lead`)
         self.leading = False  # whether its connection holds it now
@@ -77,13 +90,28 @@ class Heard:
         for wake in wakers:
             wake(listening)
 
-    def moved(self) -> None:
+    def heard(self, text: str) -> bool:
+        """A notification's payload heard: False when it is this process's own."""
+        token, names = named.names(text)
+        if token == self.token:
+            return False
         with self._lock:
-            self.count += 1
+            if names is None:  # (an older version's, eventsourcing's own, or too many)
+                self.count += 1
+            else:
+                self.seq += 1
+                for name in names:
+                    self.last_of[name] = self.seq
+        return True
 
-    def now(self) -> int | None:
+    def now(self) -> tuple[int, int] | None:
         with self._lock:
-            return self.count if self.listening else None
+            return (self.count, self.seq) if self.listening else None
+
+    def moved_since(self, looked: Look, name: str) -> bool:
+        """Whether anything heard since ``looked`` may have changed ``name``."""
+        with self._lock:
+            return self.count != looked[0] or self.last_of.get(name, 0) > looked[1]
 
     def hearing(self, listening: bool) -> None:
         """The connection listens from now on (or not any more): what came meanwhile was not
@@ -100,17 +128,18 @@ class Heard:
         self.stopped.set()
 
 
-def now(store: Any) -> int | None:
-    """The count of others' writes heard (None: not listening, every look asks)."""
+def now(store: Any) -> tuple[int, int] | None:
+    """Where the others' writes heard stand (None: not listening, every look asks): it moves
+    at every one of them, whatever it stored."""
     heard: Heard | None = vars(store).get("_heard")
     return None if heard is None else heard.now()
 
 
-def look(store: Any) -> tuple[int, float] | None:
-    """What a reader's look is made at (before it is made): the count, and when (None: not
-    listening, the next reader asks)."""
+def look(store: Any) -> Look | None:
+    """What a reader's look is made at (before it is made): where the writes heard stand, and
+    when (None: not listening, the next reader asks)."""
     count = now(store)
-    return None if count is None else (count, time.monotonic())
+    return None if count is None else (*count, time.monotonic())
 
 
 def seek_lead(store: Any) -> None:
@@ -160,15 +189,19 @@ def own_failed(store: Any, objs: Any) -> None:
             versions[obj.id] = (float("inf"), b"")
 
 
-def unchanged_since(
-    store: Any, looked: tuple[int, float] | None, originator: Any, version: int
-) -> bool:
+def unchanged_since(store: Any, looked: Look | None, originator: Any, version: int) -> bool:
     """Whether an aggregate read at ``version`` by a look made at ``looked`` (:func:`look`)
     needs no look again (a reader's, never a writer's: see the module): the store's listener
-    heard nobody else store anything since, this process stored nothing of it past
-    ``version``, and the look is at most ``TRUST`` seconds old (a connection gone silently,
-    hearing nothing, is not trusted for long)."""
-    if looked is None or now(store) != looked[0] or time.monotonic() - looked[1] > TRUST:
+    heard nobody else store anything of it since (a notification naming nothing counts for
+    every aggregate), this process stored nothing of it past ``version``, and the look is at
+    most ``TRUST`` seconds old (a connection gone silently, hearing nothing, is not trusted
+    for long). ``originator``: an aggregate's id, or a name
+    (:data:`tournament.storage.named.LINKS`)."""
+    heard: Heard | None = vars(store).get("_heard")
+    if looked is None or heard is None or time.monotonic() - looked[2] > TRUST:
+        return False
+    name = originator if isinstance(originator, str) else named.name_of(originator)
+    if not heard.listening or name is None or heard.moved_since(looked, name):
         return False
     own = vars(store).get("_own_saved")
     return own is None or own.get(originator, (0,))[0] <= version
@@ -214,8 +247,8 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
                             tried = time.monotonic()
                             heard.leading = bool(conn.execute(LEAD).fetchone()[0])
                     heard_now = notified(conn, LISTENING)
-                    if any(n.payload != heard.token for n in heard_now):
-                        heard.moved()
+                    for n in heard_now:
+                        heard.heard(n.payload)
                     if heard_now:
                         heard.woke()
         except (psycopg.Error, StoreError):

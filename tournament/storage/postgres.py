@@ -33,6 +33,7 @@ from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
 from tournament.errors import NewerVersionError, StoreError
+from tournament.storage import named
 from tournament.storage.locations import PostgresServer
 
 FORMAT = 1
@@ -196,7 +197,7 @@ class Recorder(PostgresApplicationRecorder):
                 with conn.pipeline():  # (sent at its end, answered in one sync)
                     curs.execute("BEGIN")
                     self._lock_table(curs)
-                    self._notify_channel(curs)
+                    self._notify_channel(curs, stored_events)
                     self._insert_stored_events(rows, stored_events, **kwargs)
                     curs.execute("COMMIT")
                 return self._fetch_ids_after_insert_events(rows, stored_events, **kwargs)
@@ -211,9 +212,13 @@ class Recorder(PostgresApplicationRecorder):
     def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
 
-    def _notify_channel(self, curs: Any) -> None:
+    def _notify_channel(self, curs: Any, stored_events: Sequence[Any] = ()) -> None:
+        """The insert's NOTIFY, its payload the store's token and the aggregates it stores
+        (:func:`tournament.storage.named.payload`: only hex names and spaces, sent as they
+        are within the statement composed once)."""
+        text = named.payload(self.token, (named.name_of(e.originator_id) for e in stored_events))
         curs.execute(
-            composed("NOTIFY {}, {}", sql.Identifier(self.channel_name), sql.Literal(self.token))
+            composed("NOTIFY {}, ", sql.Identifier(self.channel_name)) + b"'%s'" % text.encode()
         )
 
 
