@@ -80,6 +80,9 @@ class Live:
         self.projected = 0
         self.numbers: dict[UUID, tuple[str, int | None]] = {}  # aggregate id -> number, round
         self.placed: set[UUID] = set()  # matches whose round was looked up after their start
+        # Each match's round as its table's MatchAttached said, heard before the read models
+        # hold it (a start's refresh is the live task's, #27).
+        self.attached: dict[str, int | None] = {}
         # Held by whoever writes to the file in this server (read models, tokens, services),
         # so that its writers queue rather than meet SQLite's busy errors.
         self.lock = threading.RLock()
@@ -163,6 +166,8 @@ class Live:
         at = state.get("timestamp", {}).get("_data_")
         kind = n.topic.rpartition(":")[2]
         if not kind.startswith("Match."):
+            if kind == "Tournament.MatchAttached":  # (its round: the match's next messages')
+                self.attached[state.get("match")] = state.get("round")
             return message(n.id, None, n.originator_version, kind, at, None)
         if kind != "Match.Started":
             kind = json.loads(state["line"]).get("type", kind)
@@ -171,9 +176,12 @@ class Live:
 
     def _place(self, uuid: UUID, number: str | None = None) -> tuple[str, int | None]:
         """A match's number (``M7``) and its table's round, from its aggregate id. A match just
-        started is attached to its table a moment later: its round is looked up once more at
-        its next event, then kept (a match outside the rounds has none)."""
+        started is attached to its table in the same save: its round is taken from that event
+        when it was heard (:attr:`attached`), else looked up once more at its next event, then
+        kept (a match outside the rounds has none)."""
         known = self.numbers.get(uuid)
+        if known is not None and known[1] is None and self.attached.get(known[0]) is not None:
+            known = self.numbers[uuid] = (known[0], self.attached[known[0]])
         if known is not None and (known[1] is not None or uuid in self.placed):
             return known
         if number is not None:  # its start: the number is in the event

@@ -416,8 +416,9 @@ def _together(request: Request, name: str, write_all: Callable[..., list[Any]]) 
     """The app's queue of one kind of the tables' writes (made on first use)."""
     state = request.app.state
     queue = getattr(state, name, None)
-    if queue is None:
-        queue = Together(state.live, write_all)
+    if queue is None:  # (the read models: the live task's refresh, a room's starts together;
+        # the table's page after them reads none, #27)
+        queue = Together(state.live, write_all, refresh=False)
         setattr(state, name, queue)
     return queue  # type: ignore[no-any-return]
 
