@@ -282,3 +282,55 @@ def test_a_save_notifies_the_aggregates_it_stores_by_name(
         assert named.names("an older writer") == ("an", None)
     finally:
         close(s)
+
+
+def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stored(
+    postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#27: in a move's turn the writer's looks (the tournament, the match it last wrote, the
+    table files' holds) are asked of the server in one statement at the turn's start; what
+    another process stored before it is in the answer: its move read on from, its checkout
+    refusing the save."""
+    from tournament.storage.sql import read_db
+
+    db, s = partita_store(postgres_server)
+    try:
+        kept.keep(s)
+        read_db(s)  # (this thread's own connection, as a server's request thread has)
+        record_move(s, "M1", moves(db, "M1", seed=1)[1])  # (the match kept as written)
+        kept.tournament(s)  # (and the tournament, as a table's page read it)
+        together, alone = [], []
+        real_together, real_alone = newer._together, newer._kept_or
+
+        def asked_together(*a: Any) -> Any:
+            together.append(len(a[2]))  # (the aggregates asked: the tournament, the match)
+            return real_together(*a)
+
+        def asked_alone(*a: Any) -> Any:
+            if a[0] is s:  # (the command line's own store's looks are its own)
+                alone.append(a)
+            return real_alone(*a)
+
+        monkeypatch.setattr(newer, "_together", asked_together)
+        monkeypatch.setattr(newer, "_kept_or", asked_alone)
+
+        def turn() -> Any:
+            with kept.write_ahead(s, "M1"):
+                kept.tournament(s)
+                match = kept.match_to_write(s, "M1")
+                holds.check(s, [match])
+            return match
+
+        match = turn()
+        assert together == [2] and alone == []  # one statement for the three
+        before = len(match.lines)
+        kept._writing.setdefault(s, {})["M1"] = match  # (as the write left it)
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])  # another process's move
+        assert len(turn().lines) == before + 1 and together == [2, 2] and alone == []
+        ok(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "t1.db"))
+        with pytest.raises(holds.TableOut), kept.write_ahead(s, "M1"):
+            kept.tournament(s)
+            holds.check(s, [kept.match_to_write(s, "M1")])
+        assert alone == []
+    finally:
+        close(s)

@@ -24,7 +24,8 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -293,6 +294,30 @@ def looked_match(store: Store, number: str) -> tuple[Any, heard.Look | None] | N
     with _lock:
         cache = _as_read.get(store)
         return None if cache is None else cache.get(number)
+
+
+@contextmanager
+def write_ahead(store: Store, number: str) -> Iterator[None]:
+    """A server's writer of a move to ``number``: within the block, its looks at the tournament
+    kept, at the match this process last wrote and at the table files' holds (the save's
+    check) are asked of the server together, at the block's start, in one round trip
+    (:func:`tournament.storage.newer.ahead`, #27); each is still asked in the writer's turn,
+    and one that the block does not make as expected asks on its own. A file's: nothing."""
+    if not (kept(store) and store.location.is_server):
+        yield
+        return
+    from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.storage import holds, newer  # (a server's only)
+
+    looks: list[tuple[Any, int]] = []
+    with _lock:
+        t, match = _tournaments.get(store), _writing.get(store, {}).get(number)
+        if t is not None and _heads.get(store) is not None:
+            looks.append((TOURNAMENT_ID, t.version - 1))
+        if match is not None:
+            looks.append((match.id, match.version - 1))
+    with newer.ahead(store, looks, holds.look_ahead(store)):
+        yield
 
 
 def match_to_write(store: Store, number: str) -> Match:

@@ -31,7 +31,8 @@ def holds(store: Any, fresh: bool = False) -> Holds:
     server's kept store, nothing asked while nobody else stored anything since the last look
     (:mod:`tournament.storage.heard`, #27: asked three times a move), unless ``fresh``: a
     save's check asks the server every time (a checkout committed a moment ago, its
-    notification not heard yet, must refuse the save)."""
+    notification not heard yet, must refuse the save), in the save's turn: a move's writer
+    asks it with its other looks, at the turn's start (tournament.readside.kept.write_ahead)."""
     seen: tuple[Any, ...] = vars(store).get("_table_events") or (0, [], None, None)
     last, events, count, found = seen
     now = heard.now(store)  # (before the look: what is heard during it is looked at again)
@@ -46,6 +47,13 @@ def holds(store: Any, fresh: bool = False) -> Holds:
     found = Holds.of(events)
     vars(store)["_table_events"] = (last, events, now, found)
     return found
+
+
+def look_ahead(store: Any) -> tuple[int, Sequence[str], int]:
+    """What a server's next look asks (:func:`tournament.storage.newer.last_and_since`'s last,
+    topics and limit): asked ahead of a write with its other looks (newer.ahead, #27)."""
+    seen = vars(store).get("_table_events")
+    return (seen[0] if seen else 0), TOPICS, PAGE
 
 
 def _look(store: Any, last: int) -> tuple[int, list[Any] | None]:

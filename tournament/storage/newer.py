@@ -6,8 +6,14 @@ thread's own connection where it has one."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+
+# The answers of looks asked together ahead of a write (:func:`ahead`), this thread's, each
+# taken once by the look it answers.
+_ahead = threading.local()
 
 
 def events_after(store: Any, originator: Any, version: int) -> list[Any]:
@@ -35,6 +41,9 @@ def events_after(store: Any, originator: Any, version: int) -> list[Any]:
     def pooled() -> list[Any]:
         return list(store.recorder.select_events(originator, gt=version))
 
+    asked = _taken((id(store), "events", originator, version))
+    if asked is not None:
+        return asked  # type: ignore[no-any-return]
     return _kept_or(store, through, pooled)  # type: ignore[no-any-return]
 
 
@@ -57,19 +66,15 @@ def last_and_since(
     """The store's last notification id (0: none), and at most ``limit`` of the notifications
     of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
     statement (#27)."""
-    from eventsourcing.persistence import Notification
     from psycopg import sql
     from psycopg.rows import dict_row
 
     from tournament.storage.postgres import EVENTS, composed
 
-    statement = composed(
-        "select m.upto, e.* from (select max(notification_id) as upto from {t}) m "
-        "left join lateral (select notification_id, originator_id, originator_version, topic, "
-        "state from {t} where notification_id > %s and notification_id <= m.upto "
-        "and topic = any(%s) order by notification_id limit %s) e on true",
-        t=sql.Identifier(store.location.schema, EVENTS),
-    )
+    asked = _taken((id(store), "since", last, tuple(topics), limit))
+    if asked is not None:
+        return asked  # type: ignore[no-any-return]
+    statement = composed(SINCE, t=sql.Identifier(store.location.schema, EVENTS))
     params = [last, list(topics), limit]
 
     def through(conn: Any) -> list[Any]:
@@ -80,7 +85,21 @@ def last_and_since(
         with store.recorder.datastore.get_connection() as conn:
             return through(conn)
 
-    rows = _kept_or(store, through, pooled)
+    return _since_of(_kept_or(store, through, pooled))
+
+
+# The store's last notification id and the first notifications of some topics after one.
+SINCE = (
+    "select m.upto, e.* from (select max(notification_id) as upto from {t}) m "
+    "left join lateral (select notification_id, originator_id, originator_version, topic, "
+    "state from {t} where notification_id > %s and notification_id <= m.upto "
+    "and topic = any(%s) order by notification_id limit %s) e on true"
+)
+
+
+def _since_of(rows: Sequence[Any]) -> tuple[int, list[Any]]:
+    from eventsourcing.persistence import Notification
+
     upto = int(rows[0]["upto"] or 0) if rows else 0
     return upto, [
         Notification(
@@ -93,6 +112,81 @@ def last_and_since(
         for r in rows
         if r["notification_id"] is not None
     ]
+
+
+@contextmanager
+def ahead(
+    store: Any, looks: Sequence[tuple[Any, int]], since: tuple[int, Sequence[str], int] | None
+) -> Iterator[None]:
+    """Within the block, :func:`events_after` of each of ``looks`` (an aggregate, a version)
+    and :func:`last_and_since` of ``since`` (last, topics, limit) are answered as asked of the
+    server together at its start, in one statement through this thread's own connection
+    (#27: a move's writer asks the tournament, its match and the table files' holds in its
+    turn: one round trip, not three); each answer is taken once, and a look asked otherwise
+    (another version, a retry) asks the server as ever. Without the thread's own connection,
+    or when it fails, every look asks on its own."""
+    import psycopg
+
+    previous = getattr(_ahead, "answers", None)
+    answers: dict[Any, Any] = {}
+    conn = idle_connection(store)
+    if conn is not None and (looks or since is not None):
+        try:
+            answers = _together(conn, store, looks, since)
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            answers = {}
+    _ahead.answers = answers
+    try:
+        yield
+    finally:
+        _ahead.answers = previous
+
+
+def _together(
+    conn: Any, store: Any, looks: Sequence[tuple[Any, int]],
+    since: tuple[int, Sequence[str], int] | None,
+) -> dict[Any, Any]:  # fmt: skip
+    """The answers of :func:`ahead`'s looks, by the key each look takes them by."""
+    from eventsourcing.persistence import StoredEvent
+    from psycopg import sql
+    from psycopg.rows import dict_row
+
+    from tournament.storage.postgres import EVENTS, composed
+
+    parts, params = [], []
+    for k, (originator, version) in enumerate(looks):
+        parts.append(
+            f"(select {k} as k, null::bigint as upto, null::bigint as notification_id, "
+            "originator_id, originator_version, topic, state from {t} "
+            "where originator_id = %s and originator_version > %s)"
+        )
+        params += [originator, version]
+    if since is not None:
+        parts.append(f"(select {len(looks)} as k, s.* from ({SINCE}) s)")
+        params += [since[0], list(since[1]), since[2]]
+    statement = composed(
+        " union all ".join(parts) + " order by k, notification_id, originator_version",
+        t=sql.Identifier(store.location.schema, EVENTS),
+    )
+    with conn.cursor(row_factory=dict_row) as cursor:
+        rows = cursor.execute(statement, params, prepare=True).fetchall()
+    answers: dict[Any, Any] = {}
+    for k, (originator, version) in enumerate(looks):
+        answers[(id(store), "events", originator, version)] = [
+            StoredEvent(r["originator_id"], r["originator_version"], r["topic"], bytes(r["state"]))
+            for r in rows
+            if r["k"] == k
+        ]
+    if since is not None:
+        key = (id(store), "since", since[0], tuple(since[1]), since[2])
+        answers[key] = _since_of([r for r in rows if r["k"] == len(looks)])
+    return answers
+
+
+def _taken(key: Any) -> Any | None:
+    """The answer :func:`ahead` holds for a look, taken (None: none held)."""
+    answers = getattr(_ahead, "answers", None)
+    return None if not answers else answers.pop(key, None)
 
 
 def notifications_after(store: Any, last: int, limit: int) -> list[Any]:

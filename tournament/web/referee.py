@@ -24,6 +24,7 @@ from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
+from tournament.readside import kept
 from tournament.services import matches, play, referees, tables
 from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
@@ -305,17 +306,18 @@ def store_move(
     Called in the writer's turn: the table's matches are the tournament's as stored then (one
     indexed query when the tournament kept is the last, #27)."""
     bounded(form)
-    match = _match_of_table(store, found, field(form, "match"))
-    expected = number(form, "position", DIGITS)
-    if field(form, "kind") == "seal":
-        word = field(form, "word")
-        if not word:
-            raise Refused(msg("an empty word cannot be sealed"))
-        commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
-        event = {"type": "seal", "by": field(form, "by"), "commitment": commitment}
-        loaded, stored = record_at(store, match, event, expected, lexicon)
-        return stored, salt, loaded
-    loaded, stored = play.record_move(store, match, move_text(form), lexicon, expected)
+    with kept.write_ahead(store, field(form, "match")):  # (its looks: one round trip, #27)
+        match = _match_of_table(store, found, field(form, "match"))
+        expected = number(form, "position", DIGITS)
+        if field(form, "kind") == "seal":
+            word = field(form, "word")
+            if not word:
+                raise Refused(msg("an empty word cannot be sealed"))
+            commitment, salt = matches.sealed_word(word)  # the word itself is kept nowhere
+            event = {"type": "seal", "by": field(form, "by"), "commitment": commitment}
+            loaded, stored = record_at(store, match, event, expected, lexicon)
+            return stored, salt, loaded
+        loaded, stored = play.record_move(store, match, move_text(form), lexicon, expected)
     return stored, None, loaded
 
 
