@@ -212,9 +212,9 @@ def test_one_process_of_a_store_leads_the_refresh_and_another_takes_it_when_it_s
 def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
     postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """#27: a table link's look-up (every table request) is not asked again while nobody
-    printed cards since; new cards printed by this process or another (a notification that
-    names the links) end the old link at once, there as here."""
+    """#27: a table link's look-up for a page is not asked again while nobody printed cards
+    since (a write's always is); new cards printed by this process or another (a notification
+    that names the links) end the old link at once, there as here."""
     from tournament.services import stores
     from tournament.storage import sql
     from tournament.storage.store import Store
@@ -237,23 +237,25 @@ def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
             return real(self, statement, params)
 
         monkeypatch.setattr(sql.PostgresSQL, "rows", counted)
-        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1
-        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1  # taken: not asked
+        assert stores.find_link(s, old, False) == (1, 1) and len(asked) == 1
+        assert stores.find_link(s, old, False) == (1, 1) and len(asked) == 1  # taken: not asked
+        assert stores.find_link(s, old) == (1, 1) and len(asked) == 2  # a write's: asked
+        asked.pop()
         count = heard.now(s)
         ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[1])  # (heard: names a match)
         until(lambda: heard.now(s) != count)
-        assert stores.find_link(s, old) == (1, 1) and len(asked) == 1
-        assert stores.find_link(s, "c" * 64) is None and len(asked) == 2  # (never kept)
-        assert stores.find_link(s, "c" * 64) is None and len(asked) == 3
+        assert stores.find_link(s, old, False) == (1, 1) and len(asked) == 1
+        assert stores.find_link(s, "c" * 64, False) is None and len(asked) == 2  # (never kept)
+        assert stores.find_link(s, "c" * 64, False) is None and len(asked) == 3
 
         count = heard.now(s)
         stores.replace_links(other, 1, {1: new})  # another process prints the cards again
         until(lambda: heard.now(s) != count)
-        assert stores.find_link(s, old) is None and stores.find_link(s, new) == (1, 1)
+        assert stores.find_link(s, old, False) is None and stores.find_link(s, new, False) == (1, 1)
         # And this one: at once, whether or when its listener hears it (deaf here).
         monkeypatch.setattr(heard.Heard, "heard", lambda self, text: True)
         stores.replace_links(s, 1, {1: old})
-        assert stores.find_link(s, new) is None
+        assert stores.find_link(s, new, False) is None
     finally:
         close(other)
         close(s)

@@ -130,10 +130,8 @@ def test_of_two_servers_on_one_store_only_the_leader_s_task_refreshes(
     update = readmodels.update
 
     def counted(s: Store, *a: Any, **k: Any) -> Any:
-        progress = update(s, *a, **k)
-        if progress.events:
-            refreshed.append(s)
-        return progress
+        refreshed.append(s)  # (any refresh: one finding nothing left to project too)
+        return update(s, *a, **k)
 
     monkeypatch.setattr(live.readmodels, "update", counted)
     with make_client(store) as one, make_client(twin) as two:
@@ -189,12 +187,15 @@ def test_a_worker_with_no_stream_and_no_lead_looks_at_nothing_until_a_stream_ope
         hub = client.app.state.live  # type: ignore[attr-defined]
         other = Store(db)
         try:
+            time.sleep(3 * live.GATHER)  # (the tasks settled since their start)
+            hub.skipped = False
             looks.clear()
             record(other, "M1", ROLL)
-            while hub.store not in looks and not hub.skipped:  # (heard, and skipped)
+            while not hub.skipped:  # (heard, and skipped)
                 assert time.monotonic() < deadline + 10, "the follower's task never woke"
                 time.sleep(0.02)
-            assert hub.store not in looks
+            time.sleep(3 * live.GATHER)  # (a look, were one coming)
+            assert hub.store not in looks and looks  # (the leader's task looked)
             written: list[bytes] = []
 
             async def send(message: dict[str, Any]) -> None:
@@ -216,3 +217,53 @@ def test_a_worker_with_no_stream_and_no_lead_looks_at_nothing_until_a_stream_ope
     told = [json.loads(line[5:]) for f in written for line in f.decode().splitlines()
             if line.startswith("data:")]  # fmt: skip
     assert [(m["match"], m["type"], m["position"]) for m in told] == [("M1", "roll", 2)]
+
+
+def test_a_worker_taking_the_lead_goes_on_from_the_store_s_last_event(
+    postgres_server: Any, monkeypatch: Any
+) -> None:
+    """#27, workers: when the leading process stops, another takes the lead and refreshes the
+    read models after the moves from then on, going on from the store's last event (not
+    reading back what was stored while it looked at nothing)."""
+    import uuid
+    from dataclasses import replace
+
+    from tests.tournament.conftest import url_of
+    from tournament.storage import heard
+
+    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    store = build(db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    twin = Store(db)
+    with make_client(store) as one, make_client(twin) as two:
+        deadline = time.monotonic() + 20
+        while heard.leads(store) == heard.leads(twin):
+            assert time.monotonic() < deadline, "no single leader"
+            time.sleep(0.02)
+        leader, follower = (one, two) if heard.leads(store) else (two, one)
+        hub = follower.app.state.live  # type: ignore[attr-defined]
+        other = Store(db)
+        try:
+            record(other, "M1", ROLL)  # (stored while the follower looks at nothing)
+            while not hub.skipped:
+                assert time.monotonic() < deadline, "the follower never skipped a look"
+                time.sleep(0.02)
+            looks: list[int] = []
+            since = stores.stored_since
+            monkeypatch.setattr(
+                stores, "stored_since", lambda s, last, *a: looks.append(last) or since(s, last, *a)
+            )
+            leader.app.state.live.store.close()  # (the leader stops: its lock goes with it)
+            while not heard.leads(hub.store):
+                assert time.monotonic() < deadline, "the lead was never taken"
+                time.sleep(0.02)
+            top = stores.last_id(other)
+            record(other, "M1", {**ROLL, "by": "blu", "values": [5, 4, 2, 1]})
+            while readmodels.position(readmodels.database(other)) < stores.last_id(other):
+                assert time.monotonic() < deadline, "the new leader did not refresh"
+                time.sleep(0.02)
+        finally:
+            other.close()
+    assert looks and min(looks) >= top  # (from the last event on, no backlog read back)

@@ -302,13 +302,22 @@ def write_ahead(store: Store, number: str) -> Iterator[None]:
     kept, at the match this process last wrote and at the table files' holds (the save's
     check) are asked of the server together, at the block's start, in one round trip
     (:func:`tournament.storage.newer.ahead`, #27); each is still asked in the writer's turn,
-    and one that the block does not make as expected asks on its own. A file's: nothing."""
+    and one that the block does not make as expected asks on its own. The holds are so looked
+    at a moment before the save rather than just before it: a table checked out in that moment
+    is refused from the next write on, as one checked out just after the check always was (a
+    move's save takes no lock of the tournament). A file's: nothing."""
     if not (kept(store) and store.location.is_server):
         yield
         return
     from tournament.domain.tournaments import TOURNAMENT_ID
+    from tournament.errors import StoreError
     from tournament.storage import holds, newer  # (a server's only)
+    from tournament.storage.sealedlog import normalise_number
 
+    try:
+        number = normalise_number(number)  # (as match_to_write takes it)
+    except StoreError:
+        number = ""  # (not a match's: refused in the block, its match never asked)
     looks: list[tuple[Any, int]] = []
     with _lock:
         t, match = _tournaments.get(store), _writing.get(store, {}).get(number)

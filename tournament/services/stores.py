@@ -186,11 +186,12 @@ _links: weakref.WeakKeyDictionary[Store, dict[str, tuple[tuple[int, int], Any]]]
 _links = weakref.WeakKeyDictionary()
 
 
-def find_link(store: Store, digest: str) -> tuple[int, int] | None:
-    """The round and table of a link's hash, if it was issued. On a server whose listener
-    hears, a link found stands while nobody printed cards since (at most ``heard.TRUST``
-    seconds; a hash not found is asked every time)."""
-    found = _links.get(store, {}).get(digest)
+def find_link(store: Store, digest: str, fresh: bool = True) -> tuple[int, int] | None:
+    """The round and table of a link's hash, if it was issued. Not ``fresh`` (a page's read,
+    never a write's): on a server whose listener hears, a link found stands while nobody
+    printed cards since (at most ``heard.TRUST`` seconds; a hash not found is asked every
+    time)."""
+    found = None if fresh else _links.get(store, {}).get(digest)
     if found is not None and heard.unchanged_since(store, found[1], named.LINKS, 0):
         return found[0]
     looked = heard.look(store)  # (before the look: what is heard during it is looked at again)

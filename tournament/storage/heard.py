@@ -38,7 +38,8 @@ from __future__ import annotations
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from tournament.storage import named
@@ -46,8 +47,6 @@ from tournament.storage import named
 LISTENING = 0.5  # seconds between two looks at whether the listener is to stop
 TRUST = 5.0  # seconds a reader's look stands at most, whatever was heard since
 LEAD_TRY = 1.0  # seconds between two tries at the lead of a process that seeks it
-# The lock a server's processes share for the lead, one a schema (the tournament's).
-LEAD = "select pg_try_advisory_lock(hashtext('tournament read models ' || current_schema()))"
 
 
 Look = tuple[int, int, float]  # what a reader's look was made at (:func:`look`)
@@ -130,16 +129,41 @@ class Heard:
 
 def now(store: Any) -> tuple[int, int] | None:
     """Where the others' writes heard stand (None: not listening, every look asks): it moves
-    at every one of them, whatever it stored."""
+    at every one of them, whatever it stored. Within :func:`earlier`, where they stood at its
+    start."""
+    at = getattr(_earlier, "at", None)
+    if at is not None and at[0] is store:
+        return at[1]  # type: ignore[no-any-return]
     heard: Heard | None = vars(store).get("_heard")
     return None if heard is None else heard.now()
 
 
 def look(store: Any) -> Look | None:
     """What a reader's look is made at (before it is made): where the writes heard stand, and
-    when (None: not listening, the next reader asks)."""
+    when (None: not listening, the next reader asks). Within :func:`earlier`, its start."""
+    at = getattr(_earlier, "at", None)
+    if at is not None and at[0] is store:
+        return None if at[1] is None else (*at[1], at[2])
     count = now(store)
     return None if count is None else (*count, time.monotonic())
+
+
+_earlier = threading.local()
+
+
+@contextmanager
+def earlier(store: Any) -> Iterator[None]:
+    """Within the block, this thread's looks at ``store`` are dated from the block's start
+    (:func:`now`, :func:`look`): the looks asked of the server there, ahead of their use
+    (tournament.storage.newer.ahead), are marked as made when they were; what is heard while
+    the block lasts is looked at again afterwards."""
+    previous = getattr(_earlier, "at", None)
+    count = now(store)
+    _earlier.at = (store, count, time.monotonic())
+    try:
+        yield
+    finally:
+        _earlier.at = previous
 
 
 def seek_lead(store: Any) -> None:
@@ -154,9 +178,10 @@ def seek_lead(store: Any) -> None:
 def leads(store: Any) -> bool:
     """Whether this process is to refresh the read models after others' writes: a file's
     store, and a server's without a listener or not seeking the lead, always; else while its
-    listener's connection holds the lead."""
+    listener's connection holds the lead, or does not listen (then nobody may hold it: each
+    refreshes, as without one)."""
     heard: Heard | None = vars(store).get("_heard")
-    return heard is None or not heard.seeking or heard.leading
+    return heard is None or not heard.seeking or heard.leading or not heard.listening
 
 
 def own_saved(store: Any, recordings: Any) -> None:
@@ -245,7 +270,7 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
                     if heard.seeking and not heard.leading:
                         if time.monotonic() - tried >= LEAD_TRY:
                             tried = time.monotonic()
-                            heard.leading = bool(conn.execute(LEAD).fetchone()[0])
+                            _try_lead(conn, heard, location.schema)
                     heard_now = notified(conn, LISTENING)
                     for n in heard_now:
                         heard.heard(n.payload)
@@ -260,3 +285,24 @@ def _listen(location: Any, channel: str, heard: Heard, gone: Any) -> None:
         finally:
             heard.hearing(False)
         heard.stopped.wait(1.0)
+
+
+def _try_lead(conn: Any, heard: Heard, schema: str) -> None:
+    """Take the lead if no other process holds it (a session advisory lock of the schema, on
+    the listening connection). A server that refuses the lock (not a broken connection: a
+    pooler, a role without the right) is not asked again: this process refreshes as if alone."""
+    import hashlib
+
+    import psycopg
+
+    digest = hashlib.sha256(f"tournament read models {schema}".encode()).digest()
+    try:
+        row = conn.execute(
+            "select pg_try_advisory_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)]
+        ).fetchone()
+    except (psycopg.OperationalError, psycopg.InterfaceError):
+        raise  # (the connection: listened to again)
+    except psycopg.Error:
+        heard.seeking = False
+        return
+    heard.leading = bool(row and row[0])

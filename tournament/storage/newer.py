@@ -11,6 +11,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from tournament.storage import heard
+
 # The answers of looks asked together ahead of a write (:func:`ahead`), this thread's, each
 # taken once by the look it answers.
 _ahead = threading.local()
@@ -124,22 +126,25 @@ def ahead(
     (#27: a move's writer asks the tournament, its match and the table files' holds in its
     turn: one round trip, not three); each answer is taken once, and a look asked otherwise
     (another version, a retry) asks the server as ever. Without the thread's own connection,
-    or when it fails, every look asks on its own."""
+    or when it fails, every look asks on its own. The block's looks are dated from its start
+    (:func:`tournament.storage.heard.earlier`): a notification heard meanwhile is looked at
+    again after it."""
     import psycopg
 
     previous = getattr(_ahead, "answers", None)
     answers: dict[Any, Any] = {}
-    conn = idle_connection(store)
-    if conn is not None and (looks or since is not None):
+    with heard.earlier(store):  # (what is read here is dated from before the statement)
+        conn = idle_connection(store)
+        if conn is not None and (looks or since is not None):
+            try:
+                answers = _together(conn, store, looks, since)
+            except (psycopg.OperationalError, psycopg.InterfaceError):
+                answers = {}
+        _ahead.answers = answers
         try:
-            answers = _together(conn, store, looks, since)
-        except (psycopg.OperationalError, psycopg.InterfaceError):
-            answers = {}
-    _ahead.answers = answers
-    try:
-        yield
-    finally:
-        _ahead.answers = previous
+            yield
+        finally:
+            _ahead.answers = previous
 
 
 def _together(

@@ -74,9 +74,13 @@ class Live:
         self.capacity, self.streams = capacity, 0
         self.refused, self.said = 0, float("-inf")
         self.last = 0
-        self.skipped = False  # whether the task skipped looks since ``last`` (:meth:`idle`)
+        # Whether the task skipped looks since ``last`` (:meth:`idle`), and the store's last
+        # id as the first stream opened meanwhile found it: the task goes on from there.
+        self.skipped = False
+        self.resume_at: int | None = None
         # The last event this process's own refreshes left in the read models: a look whose
-        # messages go no further (its own writes, refreshed in their request) needs none (#27).
+        # messages go no further (projected already, by an action's refresh or the task's
+        # own) needs none (#27).
         self.projected = 0
         self.numbers: dict[UUID, tuple[str, int | None]] = {}  # aggregate id -> number, round
         self.placed: set[UUID] = set()  # matches whose round was looked up after their start
@@ -306,6 +310,8 @@ class Live:
                     self.skipped = True
                     await self._wait()
                     continue
+                if self.skipped:  # (only the task moves ``last``)
+                    behind = behind or await self._resumed()
                 try:
                     messages = await asyncio.to_thread(self._poll)
                 except Exception:  # a busy or changing database: try again on the next tick
@@ -322,6 +328,21 @@ class Live:
         finally:
             if refreshing is not None:
                 await asyncio.gather(refreshing, return_exceptions=True)
+
+    async def _resumed(self) -> bool:
+        """Looks again after skipping some: from where the first stream opened meanwhile found
+        the store (what was stored before it is no stream's), else, the lead taken with no
+        stream open, from the store's last id, the read models refreshed then (True): what
+        was skipped is not read back. (A listener added otherwise than by :meth:`serve` is
+        told from where the task stopped.)"""
+        lead = self.resume_at is None and not self.listeners
+        if lead:  # (still skipping meanwhile: a stream opening now says where it found it)
+            top = await asyncio.to_thread(stores.last_id, self.store)
+            self.resume_at = top if self.resume_at is None else min(self.resume_at, top)
+        at, self.resume_at, self.skipped = self.resume_at, None, False
+        if at is not None:
+            self.last = max(self.last, at)
+        return lead
 
     def idle(self) -> bool:
         """Whether the task's look would serve nobody: a server's process (a worker) with no
@@ -353,14 +374,17 @@ class Live:
     async def serve(self, send: Callable[[Any], Awaitable[None]], after: int | None) -> None:
         """A stream's life, its response started: until the server stops or drops it."""
         sink = Sink(send)
-        if self.skipped:  # the task looked at nothing meanwhile: it goes on from now
-            self.skipped = False
-            self.last = max(self.last, await asyncio.to_thread(stores.last_id, self.store))
+        if self.skipped:  # the task looked at nothing meanwhile: it goes on from here
+            at = await asyncio.to_thread(stores.last_id, self.store)
+            if self.skipped:  # (and not resumed meanwhile)
+                self.resume_at = at if self.resume_at is None else min(self.resume_at, at)
         self.listeners.add(sink)
         try:
             if after is not None:
+                # (up to where the task goes on from: what it tells after, the replay before)
+                upto = self.resume_at if self.skipped and self.resume_at is not None else self.last
                 missed = [m for m in await asyncio.to_thread(self.since, after)
-                          if m["id"] <= self.last]  # fmt: skip
+                          if m["id"] <= upto]  # fmt: skip
                 if missed:
                     sink.sent = missed[-1]["id"]
                     await send(chunk(b"".join(encoded(m) for m in missed)))

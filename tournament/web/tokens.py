@@ -90,6 +90,7 @@ def loopback(base: str) -> bool:
         return False
 
 
-def find(store: Store, token: str) -> tuple[int, int] | None:
-    """The round and table of a token, if it was issued."""
-    return stores.find_link(store, token_hash(token))
+def find(store: Store, token: str, fresh: bool = True) -> tuple[int, int] | None:
+    """The round and table of a token, if it was issued (asked of the store; not ``fresh``: a
+    page's, which may take a link found before, :func:`tournament.services.stores.find_link`)."""
+    return stores.find_link(store, token_hash(token), fresh)
