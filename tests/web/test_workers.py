@@ -322,3 +322,38 @@ def test_workers_starting_at_once_make_the_stores_tables_once(server_db: str) ->
         for store in starting:
             stores.close(store)
         assert failed == []
+
+
+def test_moves_stored_together_reach_a_stream_in_one_write(
+    server_db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#27, a thousand phones: woken by a notification with streams open, the live task waits
+    ``TOGETHER`` seconds for what is stored with it, so that a room's moves stored a moment
+    apart go out in one write a stream (here the wait is long enough for two saves of another
+    process on a busy machine)."""
+    from tournament.services.matches import record
+    from tournament.web import live
+
+    from .conftest import Written
+
+    store = started(server_db)
+    monkeypatch.setattr(live, "TOGETHER", 2.0)
+    with make_client(store, safety=600) as client:
+        hub = client.app.state.live  # type: ignore[attr-defined]
+        assert hub.listening.wait(10), "the live task did not listen"
+        written = Written()
+        hub.listeners.add(written)
+        other = Store(server_db)
+        try:
+            record(
+                other, "M1", {"type": "roll", "by": "giallo", "die": "d6", "values": [6, 6, 5, 1]}
+            )
+            record(other, "M1", {"type": "roll", "by": "blu", "die": "d6", "values": [5, 4, 2, 1]})
+            deadline = time.monotonic() + 20
+            while len(written.frames) < 2:
+                assert time.monotonic() < deadline, "the stream was not told"
+                time.sleep(0.02)
+        finally:
+            hub.listeners.discard(written)
+            other.close()
+    assert len(written.bodies) == 1 and len(written.frames) == 2

@@ -50,6 +50,9 @@ MOVES_STANDINGS = ("end", "ruling", "void")  # a match's events that can change 
 REPLAY = 1000  # at most this many missed messages are sent again to a listener that reconnects
 SAFETY = 1.0  # seconds between two looks at a server's store when no notification woke the task
 GATHER = 0.05  # seconds a refresh of the read models waits for the events that come with one
+# Seconds the task waits, woken by a notification with streams open, for the events stored
+# with it: a room's moves go out in one write a stream, not one each (#27: a thousand phones).
+TOGETHER = 0.025
 
 
 class Live:
@@ -270,14 +273,16 @@ class Live:
         self._listener.start()
 
     async def _wait(self, soon: bool = False) -> None:
-        """Until the next look: a notification (or the safety poll's time) on a server, the
-        interval on a file (and on a server not listening now, or whose read models wait for a
-        refresh: ``soon``)."""
+        """Until the next look: a notification (and ``TOGETHER`` seconds more while streams
+        are open), or the safety poll's time, on a server; the interval on a file (and on a
+        server not listening now, or whose read models wait for a refresh: ``soon``)."""
         if self.woken is None or soon or not self.listening.is_set():
             await asyncio.sleep(self.interval)
             return
         try:
             await asyncio.wait_for(self.woken.wait(), self.safety)
+            if self.listeners:
+                await asyncio.sleep(TOGETHER)
         except TimeoutError:
             pass
         self.woken.clear()  # (what a notification after this tells is read by the next look)
