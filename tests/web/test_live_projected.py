@@ -113,19 +113,10 @@ def test_of_two_servers_on_one_store_only_the_leader_s_task_refreshes(
     """#27, workers: two processes serving one store (here two apps with their stores) hear
     another's moves; the one that leads refreshes the read models for them, the other does
     not (its pages would find them current, or bring them up themselves)."""
-    import uuid
-    from dataclasses import replace
 
-    from tests.tournament.conftest import url_of
-    from tournament.storage import heard
     from tournament.web import live
 
-    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
-    store = build(db)
-    day.pair_next_round(store)
-    tables.choose_partita(store, 1, 1, GAMES)
-    tables.start_match(store, 1, 1, "tiro")
-    twin = Store(db)
+    db, store, twin = on_one_store(postgres_server)
     refreshed: list[Store] = []
     update = readmodels.update
 
@@ -136,11 +127,7 @@ def test_of_two_servers_on_one_store_only_the_leader_s_task_refreshes(
     monkeypatch.setattr(live.readmodels, "update", counted)
     with make_client(store) as one, make_client(twin) as two:
         hubs = [c.app.state.live for c in (one, two)]  # type: ignore[attr-defined]
-        deadline = time.monotonic() + 10
-        while heard.leads(store) == heard.leads(twin):
-            assert time.monotonic() < deadline, "no single leader"
-            time.sleep(0.02)
-        leader = hubs[0] if heard.leads(store) else hubs[1]
+        leader = hubs[0] if one_leads(store, twin) else hubs[1]
         other = Store(db)
         try:
             refreshed.clear()
@@ -162,28 +149,16 @@ def test_a_worker_with_no_stream_and_no_lead_looks_at_nothing_until_a_stream_ope
     notification at a move; a stream opened there is told what is stored from then on (not
     what was stored while it looked at nothing)."""
     import json
-    import uuid
-    from dataclasses import replace
 
-    from tests.tournament.conftest import url_of
-    from tournament.storage import heard
     from tournament.web import live
 
-    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
-    store = build(db)
-    day.pair_next_round(store)
-    tables.choose_partita(store, 1, 1, GAMES)
-    tables.start_match(store, 1, 1, "tiro")
-    twin = Store(db)
+    db, store, twin = on_one_store(postgres_server)
     looks: list[Store] = []
     since = stores.stored_since
     monkeypatch.setattr(live.stores, "stored_since", lambda s, *a: looks.append(s) or since(s, *a))
     with make_client(store) as one, make_client(twin) as two:
         deadline = time.monotonic() + 10
-        while heard.leads(store) == heard.leads(twin):
-            assert time.monotonic() < deadline, "no single leader"
-            time.sleep(0.02)
-        client = two if heard.leads(store) else one
+        client = two if one_leads(store, twin) else one
         hub = client.app.state.live  # type: ignore[attr-defined]
         other = Store(db)
         try:
@@ -225,24 +200,13 @@ def test_a_worker_taking_the_lead_goes_on_from_the_store_s_last_event(
     """#27, workers: when the leading process stops, another takes the lead and refreshes the
     read models after the moves from then on, going on from the store's last event (not
     reading back what was stored while it looked at nothing)."""
-    import uuid
-    from dataclasses import replace
 
-    from tests.tournament.conftest import url_of
     from tournament.storage import heard
 
-    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
-    store = build(db)
-    day.pair_next_round(store)
-    tables.choose_partita(store, 1, 1, GAMES)
-    tables.start_match(store, 1, 1, "tiro")
-    twin = Store(db)
+    db, store, twin = on_one_store(postgres_server)
     with make_client(store) as one, make_client(twin) as two:
         deadline = time.monotonic() + 20
-        while heard.leads(store) == heard.leads(twin):
-            assert time.monotonic() < deadline, "no single leader"
-            time.sleep(0.02)
-        leader, follower = (one, two) if heard.leads(store) else (two, one)
+        leader, follower = (one, two) if one_leads(store, twin) else (two, one)
         hub = follower.app.state.live  # type: ignore[attr-defined]
         other = Store(db)
         try:
@@ -267,3 +231,30 @@ def test_a_worker_taking_the_lead_goes_on_from_the_store_s_last_event(
         finally:
             other.close()
     assert looks and min(looks) >= top  # (from the last event on, no backlog read back)
+
+
+def on_one_store(postgres_server: Any) -> tuple[str, Store, Store]:
+    """A new schema's tournament playing M1 (a Tiro), its store, and a second store on it (as
+    another server process has)."""
+    import uuid
+    from dataclasses import replace
+
+    from tests.tournament.conftest import url_of
+
+    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    store = build(db)
+    day.pair_next_round(store)
+    tables.choose_partita(store, 1, 1, GAMES)
+    tables.start_match(store, 1, 1, "tiro")
+    return db, store, Store(db)
+
+
+def one_leads(store: Store, twin: Store) -> bool:
+    """Once exactly one of two servers' stores leads the refresh: whether it is ``store``."""
+    from tournament.storage import heard
+
+    deadline = time.monotonic() + 10
+    while heard.leads(store) == heard.leads(twin):
+        assert time.monotonic() < deadline, "no single leader"
+        time.sleep(0.02)
+    return heard.leads(store)
