@@ -315,9 +315,9 @@ class Live:
                     self.skipped = True
                     await self._wait()
                     continue
-                if self.skipped:  # (only the task moves ``last``)
-                    behind = behind or await self._resumed()
                 try:
+                    if self.skipped:  # (only the task moves ``last``)
+                        behind = await self._resumed() or behind
                     messages = await asyncio.to_thread(self._poll)
                 except Exception:  # a busy or changing database: try again on the next tick
                     log.exception("the live task could not read the store")
@@ -380,9 +380,13 @@ class Live:
         """A stream's life, its response started: until the server stops or drops it."""
         sink = Sink(send)
         if self.skipped:  # the task looked at nothing meanwhile: it goes on from here
-            at = await asyncio.to_thread(stores.last_id, self.store)
-            if self.skipped:  # (and not resumed meanwhile)
-                self.resume_at = at if self.resume_at is None else min(self.resume_at, at)
+            try:
+                at = await asyncio.to_thread(stores.last_id, self.store)
+            except Exception:  # (the store busy: told from where the task stopped, a few more)
+                log.debug("a stream's look at the store failed", exc_info=True)
+            else:
+                if self.skipped:  # (and not resumed meanwhile)
+                    self.resume_at = at if self.resume_at is None else min(self.resume_at, at)
         self.listeners.add(sink)
         try:
             if after is not None:
