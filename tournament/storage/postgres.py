@@ -172,9 +172,10 @@ def composed(template: str, *args: Any, **kwargs: Any) -> bytes:
 
 
 class Recorder(PostgresApplicationRecorder):
-    """eventsourcing's recorder, whose inserts notify with the store's token: the store's own
-    listener tells its own saves from others' (:mod:`tournament.storage.heard`, #27). Anyone
-    else listening hears them as ever (a payload changes nothing for them)."""
+    """eventsourcing's recorder, whose inserts notify with the store's token and the ids of
+    what they store: the store's own listener tells its own saves from others', and others
+    what they stored (:mod:`tournament.storage.heard`, #27). Anyone else listening hears them
+    as ever (a payload changes nothing for them)."""
 
     token = ""
 
