@@ -30,6 +30,24 @@ def until(what: Callable[[], bool]) -> None:
     raise AssertionError("the listener never got there")
 
 
+def recording(
+    monkeypatch: pytest.MonkeyPatch, owner: Any, name: str, note: Callable[..., Any]
+) -> list[Any]:
+    """``owner.name`` made to note each call (``note(*args)``, left out when None) in the list
+    returned, then do what it did."""
+    noted: list[Any] = []
+    real = getattr(owner, name)
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        said = note(*args, **kwargs)
+        if said is not None:
+            noted.append(said)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, recorded)
+    return noted
+
+
 def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
     postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -37,15 +55,8 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
     try:
         kept.keep(s)
         until(lambda: heard.now(s) is not None)
-        looks: list[Any] = []
-        real = newer.last_and_since
-
-        def look(*a: Any) -> Any:
-            if a[0] is s:  # (the command line's own store's looks are its own)
-                looks.append(a)
-            return real(*a)
-
-        monkeypatch.setattr(newer, "last_and_since", look)
+        # (the command line's own store's looks are its own)
+        looks = recording(monkeypatch, newer, "last_and_since", lambda *a: a if a[0] is s else None)
         assert not holds.holds(s).out and len(looks) == 1
         assert not holds.holds(s).out and len(looks) == 1  # nothing heard: nothing asked
 
@@ -72,14 +83,8 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         # kept head and the rows after it, not a look at its last event first.
         was = reading.read_match(s, "M1")
         ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
-        selects: list[Any] = []
-        select = newer.events_after  # (one statement: the thread's kept connection's)
-
-        def counted(*a: Any, **k: Any) -> Any:
-            selects.append(a)
-            return select(*a, **k)
-
-        monkeypatch.setattr(newer, "events_after", counted)
+        # (one statement: the thread's kept connection's)
+        selects = recording(monkeypatch, newer, "events_after", lambda *a, **k: a)
         assert len(reading.read_match(s, "M1").lines) == len(was.lines) + 1
         assert len(selects) == 1
         assert reading.read_match(s, "M1").lines and len(selects) == 2  # (nothing since: one)
@@ -103,14 +108,11 @@ def test_a_page_takes_what_was_read_while_nobody_else_wrote(
     try:
         kept.keep(s)
         until(lambda: heard.now(s) is not None)
-        asked: list[str] = []
-        real = newer.events_after
-
-        def counted(store: Any, originator: Any, version: int) -> Any:
-            asked.append("tournament" if originator == TOURNAMENT_ID else "match")
-            return real(store, originator, version)
-
-        monkeypatch.setattr(newer, "events_after", counted)
+        asked = recording(
+            monkeypatch, newer, "events_after",
+            lambda store, originator, version: "tournament" if originator == TOURNAMENT_ID
+            else "match",
+        )  # fmt: skip
         t = kept.tournament(s, heard_ok=True)  # (read whole the first time)
         asked.clear()
         assert kept.tournament(s, heard_ok=True) is t and asked == []  # nothing heard
@@ -228,15 +230,10 @@ def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
         count = heard.now(s)
         stores.replace_links(s, 1, {1: old})
         until(lambda: heard.now(s) != count)  # (its own notification heard: see below)
-        asked: list[str] = []
-        real = sql.PostgresSQL.rows
-
-        def counted(self: Any, statement: str, params: Any = ()) -> Any:
-            if "web_tables" in statement:
-                asked.append(statement)
-            return real(self, statement, params)
-
-        monkeypatch.setattr(sql.PostgresSQL, "rows", counted)
+        asked = recording(
+            monkeypatch, sql.PostgresSQL, "rows",
+            lambda db, statement, *a: statement if "web_tables" in statement else None,
+        )  # fmt: skip
         assert stores.find_link(s, old, False) == (1, 1) and len(asked) == 1
         assert stores.find_link(s, old, False) == (1, 1) and len(asked) == 1  # taken: not asked
         assert stores.find_link(s, old) == (1, 1) and len(asked) == 2  # a write's: asked
@@ -301,20 +298,10 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         read_db(s)  # (this thread's own connection, as a server's request thread has)
         record_move(s, "M1", moves(db, "M1", seed=1)[1])  # (the match kept as written)
         kept.tournament(s)  # (and the tournament, as a table's page read it)
-        together, alone = [], []
-        real_together, real_alone = newer._together, newer._kept_or
-
-        def asked_together(*a: Any) -> Any:
-            together.append(len(a[2]))  # (the aggregates asked: the tournament, the match)
-            return real_together(*a)
-
-        def asked_alone(*a: Any) -> Any:
-            if a[0] is s:  # (the command line's own store's looks are its own)
-                alone.append(a)
-            return real_alone(*a)
-
-        monkeypatch.setattr(newer, "_together", asked_together)
-        monkeypatch.setattr(newer, "_kept_or", asked_alone)
+        # The aggregates asked together (the tournament, the match), and the looks of this
+        # store asked alone (the command line's own store's are its own).
+        together = recording(monkeypatch, newer, "_together", lambda *a: len(a[2]))
+        alone = recording(monkeypatch, newer, "_kept_or", lambda *a: a if a[0] is s else None)
 
         def turn() -> Any:
             with kept.write_ahead(s, "M1"):
