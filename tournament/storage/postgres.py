@@ -24,16 +24,16 @@ from typing import Any
 import psycopg
 from eventsourcing.persistence import InterfaceError, OperationalError
 from eventsourcing.postgres import (
-    PostgresAggregateRecorder,
     PostgresApplicationRecorder,
     PostgresFactory,
 )
 from eventsourcing.utils import retry
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
+from psycopg.rows import tuple_row
 
 from tournament.errors import NewerVersionError, StoreError
-from tournament.storage import named
+from tournament.storage import inserts, named
 from tournament.storage.locations import PostgresServer
 
 FORMAT = 1
@@ -181,46 +181,28 @@ class Recorder(PostgresApplicationRecorder):
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
-        """eventsourcing's insert, its transaction sent whole in one round trip: BEGIN, the
-        table's lock, the notification, the rows and COMMIT (#27). eventsourcing's own waits
-        for the rows' ids before it sends COMMIT, the table locked meanwhile: in a busy server
-        process the thread waits for the interpreter there too, and every other writer of
-        the tournament, in any process, waits for it (the lock held 15 ms for 0.4 of work).
-        A row that exists already (another writer first) stores nothing: IntegrityError, the
-        transaction rolled back, as before. (eventsourcing's database functions, which this
-        program does not turn on, are not used here.)"""
+        """eventsourcing's insert, its transaction sent whole as one query string
+        (:mod:`tournament.storage.inserts`, #27): BEGIN, the table's lock, the notification,
+        the rows and COMMIT. eventsourcing's own waits for the rows' ids before it sends
+        COMMIT, the table locked meanwhile: in a busy server process the thread waits for the
+        interpreter there too, and every other writer of the tournament, in any process, waits
+        for it. A row that exists already (another writer first) stores nothing:
+        IntegrityError, the transaction rolled back, as before. (eventsourcing's database
+        functions, which this program does not turn on, are not used here.)"""
         if not stored_events:
             return []
+        said = named.payload(self.token, (named.name_of(e.originator_id) for e in stored_events))
+        text = inserts.statement(self, said, stored_events)
         with self.datastore.get_connection() as conn:
             assert conn.autocommit  # (BEGIN and COMMIT are ours)
-            curs, rows = conn.cursor(), conn.cursor()
-            try:
-                with conn.pipeline():  # (sent at its end, answered in one sync)
-                    curs.execute("BEGIN")
-                    self._lock_table(curs)
-                    self._notify_channel(curs, stored_events)
-                    self._insert_stored_events(rows, stored_events, **kwargs)
-                    curs.execute("COMMIT")
-                return self._fetch_ids_after_insert_events(rows, stored_events, **kwargs)
-            except psycopg.Error:  # (a row stored already: nothing stored, said as ever)
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.execute("ROLLBACK")
-                raise
-            finally:
-                curs.close()
-                rows.close()
-
-    def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
-        PostgresAggregateRecorder._insert_stored_events(self, curs, stored_events, **kwargs)
-
-    def _notify_channel(self, curs: Any, stored_events: Sequence[Any] = ()) -> None:
-        """The insert's NOTIFY, its payload the store's token and the aggregates it stores
-        (:func:`tournament.storage.named.payload`: only hex names and spaces, sent as they
-        are within the statement composed once)."""
-        text = named.payload(self.token, (named.name_of(e.originator_id) for e in stored_events))
-        curs.execute(
-            composed("NOTIFY {}, ", sql.Identifier(self.channel_name)) + b"'%s'" % text.encode()
-        )
+            with conn.cursor(row_factory=tuple_row) as curs:
+                try:  # (no parameters, never prepared: one simple query, run in turn)
+                    curs.execute(text.encode(conn.info.encoding), prepare=False)
+                    return inserts.ids(curs, len(stored_events))
+                except psycopg.Error:  # (a row stored already: nothing stored, said as ever)
+                    if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                        conn.execute("ROLLBACK")
+                    raise
 
 
 class Factory(PostgresFactory):
