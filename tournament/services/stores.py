@@ -187,10 +187,11 @@ _links = weakref.WeakKeyDictionary()
 
 
 def find_link(store: Store, digest: str, fresh: bool = True) -> tuple[int, int] | None:
-    """The round and table of a link's hash, if it was issued. Not ``fresh`` (a page's read,
-    never a write's): on a server whose listener hears, a link found stands while nobody
-    printed cards since (at most ``heard.TRUST`` seconds; a hash not found is asked every
-    time)."""
+    """The round and table of a link's hash, if it was issued. Not ``fresh`` (a table's
+    request, its writes' too): on a server whose listener hears, a link found stands while
+    nobody printed cards since (at most ``heard.TRUST`` seconds; a hash not found is asked
+    every time). A reprint elsewhere ends it once heard, a few milliseconds after: a write
+    made meanwhile is one made a moment before the reprint."""
     found = None if fresh else _links.get(store, {}).get(digest)
     if found is not None and heard.unchanged_since(store, found[1], named.LINKS, 0):
         return found[0]

@@ -147,13 +147,15 @@ Then = Callable[[tuple[int, int], Any], Any]  # (the table, the tournament read 
 
 
 def _looked_up(
-    store: Store, token: str, then: Then | None = None, fresh: bool = True
+    store: Store, token: str, then: Then | None = None
 ) -> tuple[tuple[int, int], bool, Any] | None:
     """A token's round and table, whether that round is closed (None: no table's token), and
     what ``then`` makes of an open table and the tournament read for it; in one worker
-    thread's turn (#27: every request of a table asks, the tournament read once). Not
-    ``fresh``: a page's, whose link may be taken as found before (a write's is asked)."""
-    found = find(store, token, fresh)
+    thread's turn (#27: every request of a table asks, the tournament read once). The link is
+    taken as found before while nobody printed cards since, for a write too
+    (:func:`tournament.services.stores.find_link`): a move made with a link a moment before
+    its reprint was heard is one made a moment before the reprint."""
+    found = find(store, token, fresh=False)
     if found is None:
         return None
     # (as last looked at while nobody else wrote since: a write asks again in its turn, #27)
@@ -169,12 +171,12 @@ async def _table_of(request: Request) -> tuple[int, int] | Response:
 
 
 async def _opened(
-    request: Request, then: Then | None = None, fresh: bool = True
+    request: Request, then: Then | None = None
 ) -> tuple[tuple[int, int], Any] | Response:
     """The token's round and table, or the refusal as a page (unknown tokens count as guesses,
     per session and per address: see :class:`tournament.web.security.RateLimit`), and what
-    ``then`` made of the table in the same worker thread's turn as its lookup (the page). The
-    link is asked of the store (``fresh``), but for a page (:func:`_looked_up`).
+    ``then`` made of the table in the same worker thread's turn as its lookup (the page, see
+    :func:`_looked_up`).
 
     A session remembers the tables it opened (by a part of the link's hash): a link that
     opened this phone's table before and is unknown now was replaced by new cards, and says so
@@ -187,7 +189,7 @@ async def _opened(
         return refusal(request, 429, msg("too many wrong table links: wait a minute"))
     store = request.app.state.store
     token = request.path_params["token"]
-    looked = (await run_in_threadpool(_looked_up, store, token, then, fresh)
+    looked = (await run_in_threadpool(_looked_up, store, token, then)
               if len(token) < 64 else None)  # fmt: skip
     found, closed, made = looked if looked is not None else (None, False, None)
     opened = dict(request.session.get("opened") or {})
@@ -220,8 +222,7 @@ async def table_page(request: Request) -> Response:
         flash, salt, typed = (request.session.pop(k, None) for k in ("flash", "salt", "typed"))
         return drawn(request, found, flash, salt, typed, t=t)
 
-    # Looked up and drawn in one thread's turn, the link as found before (#27: a page).
-    opened = await _opened(request, draw, fresh=False)
+    opened = await _opened(request, draw)  # (looked up and drawn in one thread's turn, #27)
     return opened if isinstance(opened, Response) else opened[1]
 
 

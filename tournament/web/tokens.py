@@ -92,5 +92,6 @@ def loopback(base: str) -> bool:
 
 def find(store: Store, token: str, fresh: bool = True) -> tuple[int, int] | None:
     """The round and table of a token, if it was issued (asked of the store; not ``fresh``: a
-    page's, which may take a link found before, :func:`tournament.services.stores.find_link`)."""
+    table's request, which may take a link found before,
+    :func:`tournament.services.stores.find_link`)."""
     return stores.find_link(store, token_hash(token), fresh)
