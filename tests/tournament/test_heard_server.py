@@ -315,7 +315,18 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         before = len(match.lines)
         kept._writing.setdefault(s, {})["M1"] = match  # (as the write left it)
         ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])  # another process's move
-        assert len(turn().lines) == before + 1 and together == [2, 2] and alone == []
+        match = turn()
+        assert len(match.lines) == before + 1 and together == [2, 2] and alone == []
+        # Another's write heard, a page's look at the holds in the turn takes its answer: the
+        # save's check goes on from it, as of the same moment, and asks nothing more.
+        count = heard.now(s)
+        ok(db, "match", "move", "M2", moves(db, "M2", seed=1)[1])
+        until(lambda: heard.now(s) != count)
+        kept._writing.setdefault(s, {})["M1"] = match
+        with kept.write_ahead(s, "M1"):
+            assert not holds.holds(s).out
+            holds.check(s, [kept.match_to_write(s, "M1")])
+        assert together == [2, 2, 2] and alone == []
         ok(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "t1.db"))
         with pytest.raises(holds.TableOut), kept.write_ahead(s, "M1"):
             kept.tournament(s)

@@ -75,6 +75,11 @@ def last_and_since(
 
     asked = _taken((id(store), "since", last, tuple(topics), limit))
     if asked is not None:
+        # A look on from where it ends is answered as of the same moment too: nothing after
+        # it (#27: a page's look took the block's answer, the save's check then asks this).
+        answers = getattr(_ahead, "answers", None)
+        if answers is not None:
+            answers[(id(store), "since", asked[0], tuple(topics), limit)] = (asked[0], [])
         return asked  # type: ignore[no-any-return]
     statement = composed(SINCE, t=sql.Identifier(store.location.schema, EVENTS))
     params = [last, list(topics), limit]
