@@ -69,7 +69,7 @@ def last_and_since(
     of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
     statement (#27)."""
     from psycopg import sql
-    from psycopg.rows import dict_row
+    from psycopg.rows import tuple_row
 
     from tournament.storage.postgres import EVENTS, composed
 
@@ -85,7 +85,7 @@ def last_and_since(
     params = [last, list(topics), limit]
 
     def through(conn: Any) -> list[Any]:
-        with conn.cursor(row_factory=dict_row) as cursor:
+        with conn.cursor(row_factory=tuple_row) as cursor:
             return cursor.execute(statement, params, prepare=True).fetchall()  # type: ignore[no-any-return]
 
     def pooled() -> list[Any]:
@@ -105,19 +105,17 @@ SINCE = (
 
 
 def _since_of(rows: Sequence[Any]) -> tuple[int, list[Any]]:
+    """:data:`SINCE`'s rows (upto, then a notification's columns or nulls) as what
+    :func:`last_and_since` returns."""
     from eventsourcing.persistence import Notification
 
-    upto = int(rows[0]["upto"] or 0) if rows else 0
+    upto = int(rows[0][0] or 0) if rows else 0
     return upto, [
         Notification(
-            id=r["notification_id"],
-            originator_id=r["originator_id"],
-            originator_version=r["originator_version"],
-            topic=r["topic"],
-            state=bytes(r["state"]),
-        )  # fmt: skip
+            id=r[1], originator_id=r[2], originator_version=r[3], topic=r[4], state=bytes(r[5])
+        )
         for r in rows
-        if r["notification_id"] is not None
+        if r[1] is not None
     ]
 
 
@@ -158,39 +156,49 @@ def _together(
 ) -> dict[Any, Any]:  # fmt: skip
     """The answers of :func:`ahead`'s looks, by the key each look takes them by."""
     from eventsourcing.persistence import StoredEvent
-    from psycopg import sql
-    from psycopg.rows import dict_row
+    from psycopg.rows import tuple_row
 
-    from tournament.storage.postgres import EVENTS, composed
-
-    parts, params = [], []
-    for k, (originator, version) in enumerate(looks):
-        parts.append(
-            f"(select {k} as k, null::bigint as upto, null::bigint as notification_id, "
-            "originator_id, originator_version, topic, state from {t} "
-            "where originator_id = %s and originator_version > %s)"
-        )
-        params += [originator, version]
+    params: list[Any] = [p for look in looks for p in look]
     if since is not None:
-        parts.append(f"(select {len(looks)} as k, s.* from ({SINCE}) s)")
         params += [since[0], list(since[1]), since[2]]
-    statement = composed(
-        " union all ".join(parts) + " order by k, notification_id, originator_version",
-        t=sql.Identifier(store.location.schema, EVENTS),
-    )
-    with conn.cursor(row_factory=dict_row) as cursor:
+    statement = _union(store.location.schema, len(looks), since is not None)
+    with conn.cursor(row_factory=tuple_row) as cursor:
         rows = cursor.execute(statement, params, prepare=True).fetchall()
     answers: dict[Any, Any] = {}
     for k, (originator, version) in enumerate(looks):
         answers[(id(store), "events", originator, version)] = [
-            StoredEvent(r["originator_id"], r["originator_version"], r["topic"], bytes(r["state"]))
-            for r in rows
-            if r["k"] == k
+            StoredEvent(r[3], r[4], r[5], bytes(r[6])) for r in rows if r[0] == k
         ]
     if since is not None:
         key = (id(store), "since", since[0], tuple(since[1]), since[2])
-        answers[key] = _since_of([r for r in rows if r["k"] == len(looks)])
+        answers[key] = _since_of([r[1:] for r in rows if r[0] == len(looks)])
     return answers
+
+
+_UNIONS: dict[tuple[str, int, bool], bytes] = {}
+
+
+def _union(schema: str, looks: int, since: bool) -> bytes:
+    """:func:`_together`'s statement for ``looks`` aggregates and the holds' look, composed
+    once a process (#27): rows of (the look's index, upto, a notification's id, the event)."""
+    found = _UNIONS.get((schema, looks, since))
+    if found is None:
+        from psycopg import sql
+
+        from tournament.storage.postgres import EVENTS
+
+        parts = [
+            f"(select {k} as k, null::bigint as upto, null::bigint as notification_id, "
+            "originator_id, originator_version, topic, state from {t} "
+            "where originator_id = %s and originator_version > %s)"
+            for k in range(looks)
+        ]
+        if since:
+            parts.append(f"(select {looks} as k, s.* from ({SINCE}) s)")
+        text = " union all ".join(parts) + " order by k, notification_id, originator_version"
+        found = sql.SQL(text).format(t=sql.Identifier(schema, EVENTS)).as_bytes(None)
+        _UNIONS[(schema, looks, since)] = found
+    return found
 
 
 def _taken(key: Any) -> Any | None:
