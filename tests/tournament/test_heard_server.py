@@ -318,7 +318,8 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         match = turn()
         assert len(match.lines) == before + 1 and together == [2, 2] and alone == []
         # Another's write heard, a page's look at the holds in the turn takes its answer: the
-        # save's check goes on from it, as of the same moment, and asks nothing more.
+        # save's check goes on from it, as of the same moment, and asks nothing more; a second
+        # save's check in the turn asks, and sees a checkout stored meanwhile.
         count = heard.now(s)
         ok(db, "match", "move", "M2", moves(db, "M2", seed=1)[1])
         until(lambda: heard.now(s) != count)
@@ -326,7 +327,12 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         with kept.write_ahead(s, "M1"):
             assert not holds.holds(s).out
             holds.check(s, [kept.match_to_write(s, "M1")])
-        assert together == [2, 2, 2] and alone == []
+            assert together == [2, 2, 2] and alone == []
+            ok(db, "table", "checkout", "1", "2", "--to", str(tmp_path / "t2.db"))
+            with pytest.raises(holds.TableOut):
+                holds.check(s, [kept.match_to_write(s, "M2")])
+        assert len(alone) == 1
+        alone.clear()
         ok(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "t1.db"))
         with pytest.raises(holds.TableOut), kept.write_ahead(s, "M1"):
             kept.tournament(s)

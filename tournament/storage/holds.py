@@ -32,13 +32,15 @@ def holds(store: Any, fresh: bool = False) -> Holds:
     (:mod:`tournament.storage.heard`, #27: asked three times a move), unless ``fresh``: a
     save's check asks the server every time (a checkout committed a moment ago, its
     notification not heard yet, must refuse the save), in the save's turn: a move's writer
-    asks it with its other looks, at the turn's start (tournament.readside.kept.write_ahead)."""
+    asks it with its other looks, at the turn's start (tournament.readside.kept.write_ahead;
+    a page's look in the turn that took that answer leaves the save's check its sequel, as of
+    the same moment)."""
     seen: tuple[Any, ...] = vars(store).get("_table_events") or (0, [], None, None)
     last, events, count, found = seen
     now = heard.now(store)  # (before the look: what is heard during it is looked at again)
     if not fresh and now is not None and count == now and found is not None:
         return found  # type: ignore[no-any-return]
-    upto, page = _look(store, last)  # read up to ``upto``: the next call goes on
+    upto, page = _look(store, last, not fresh)  # read up to ``upto``: the next call goes on
     while last < upto:
         if page is None:
             page = store.recorder.select_notifications(last + 1, PAGE, stop=upto, topics=TOPICS)
@@ -56,14 +58,15 @@ def look_ahead(store: Any) -> tuple[int, Sequence[str], int]:
     return (seen[0] if seen else 0), TOPICS, PAGE
 
 
-def _look(store: Any, last: int) -> tuple[int, list[Any] | None]:
+def _look(store: Any, last: int, go_on: bool = False) -> tuple[int, list[Any] | None]:
     """The store's last notification id, and on a server the first page of its table events
-    after ``last`` with it, in one round trip (#27: asked on every save and table page)."""
+    after ``last`` with it, in one round trip (#27: asked on every save and table page);
+    ``go_on``: a page's look, not a save's check (see ``newer.last_and_since``)."""
     if not store.location.is_server:
         return last_id(store), None
     from tournament.storage import newer  # (a server's only)
 
-    return newer.last_and_since(store, last, TOPICS, PAGE)
+    return newer.last_and_since(store, last, TOPICS, PAGE, go_on=go_on)
 
 
 def saw(store: Any, before: int, ids: Sequence[int], topics: Sequence[str]) -> None:

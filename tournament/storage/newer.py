@@ -63,11 +63,14 @@ def idle_connection(store: Any) -> Any | None:
 
 
 def last_and_since(
-    store: Any, last: int, topics: Sequence[str], limit: int
+    store: Any, last: int, topics: Sequence[str], limit: int, go_on: bool = False
 ) -> tuple[int, list[Any]]:
     """The store's last notification id (0: none), and at most ``limit`` of the notifications
     of ``topics`` after ``last`` up to it: what two of eventsourcing's queries give, in one
-    statement (#27)."""
+    statement (#27). ``go_on``: a page's look, which may take what was looked at before; when
+    it takes the answer :func:`ahead` holds, the next look on from where that answer ends is
+    answered as of the same moment (nothing after it): the save's check that follows in the
+    turn asks nothing more, as when it took the answer itself. Any look after that asks."""
     from psycopg import sql
     from psycopg.rows import tuple_row
 
@@ -75,10 +78,8 @@ def last_and_since(
 
     asked = _taken((id(store), "since", last, tuple(topics), limit))
     if asked is not None:
-        # A look on from where it ends is answered as of the same moment too: nothing after
-        # it (#27: a page's look took the block's answer, the save's check then asks this).
         answers = getattr(_ahead, "answers", None)
-        if answers is not None:
+        if go_on and answers is not None and asked[0] != last:
             answers[(id(store), "since", asked[0], tuple(topics), limit)] = (asked[0], [])
         return asked  # type: ignore[no-any-return]
     statement = composed(SINCE, t=sql.Identifier(store.location.schema, EVENTS))
