@@ -6,7 +6,8 @@ match is brought forward in one round trip."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -214,9 +215,10 @@ def test_one_process_of_a_store_leads_the_refresh_and_another_takes_it_when_it_s
 def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
     postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """#27: a table link's look-up for a page is not asked again while nobody printed cards
-    since (a write's always is); new cards printed by this process or another (a notification
-    that names the links) end the old link at once, there as here."""
+    """#27: a table link's look-up for a table's request is not asked again while nobody
+    printed cards since (a fresh one always is); new cards printed by this process or another
+    (a notification that names the links) end the old link at once, there as here, and a
+    look that overlaps a reprint here keeps nothing."""
     from tournament.services import stores
     from tournament.storage import sql
     from tournament.storage.store import Store
@@ -253,6 +255,19 @@ def test_a_link_found_is_taken_until_cards_are_printed_again_anywhere(
         monkeypatch.setattr(heard.Heard, "heard", lambda self, text: True)
         stores.replace_links(s, 1, {1: old})
         assert stores.find_link(s, new, False) is None
+        # A look that overlaps a reprint here keeps nothing it found.
+        real = stores.own_tables
+
+        @contextmanager
+        def reprinting(store: Any, write: bool = True) -> Iterator[Any]:
+            with real(store, write) as db:
+                yield db
+            monkeypatch.setattr(stores, "own_tables", real)
+            stores.replace_links(s, 1, {1: new})  # (between the look's read and its keeping)
+
+        monkeypatch.setattr(stores, "own_tables", reprinting)
+        assert stores.find_link(s, old, False) == (1, 1)  # (read before the reprint)
+        assert stores.find_link(s, old, False) is None  # not kept past it
     finally:
         close(other)
         close(s)

@@ -168,6 +168,7 @@ def replace_links(store: Store, round_no: int, hashes: dict[int, str]) -> None:
     """Keep the hash of each table's new link (table number -> hash) in one transaction; the
     tables' earlier links of that round stop working, in every process over a server's store
     at once (its listener hears of them, as of a stored event: :func:`find_link`)."""
+    _reprinted(store)  # (before and after: a look that overlaps it keeps nothing it found)
     with own_tables(store) as db:
         ensure(db, LINKS, LINK_COLUMNS, "hash")
         for table_no, digest in hashes.items():
@@ -177,13 +178,23 @@ def replace_links(store: Store, round_no: int, hashes: dict[int, str]) -> None:
             # no writer's token, so that a link found meanwhile here is not kept past it)
             db.rows("select pg_notify(?, ?)",
                     [store.recorder.channel_name, named.payload("", [named.LINKS])])  # fmt: skip
-    _links.pop(store, None)
+    _reprinted(store)
 
 
 # A server's links found, by hash: (round, table) and the look that found it (#27: a round
-# trip of every table request, for what changes only when cards are printed again).
+# trip of every table request, for what changes only when cards are printed again); and how
+# many times this process began or ended printing cards again, so that a look made meanwhile
+# keeps nothing.
 _links: weakref.WeakKeyDictionary[Store, dict[str, tuple[tuple[int, int], Any]]]
 _links = weakref.WeakKeyDictionary()
+_reprints: weakref.WeakKeyDictionary[Store, int] = weakref.WeakKeyDictionary()
+_links_lock = threading.Lock()
+
+
+def _reprinted(store: Store) -> None:
+    with _links_lock:
+        _reprints[store] = _reprints.get(store, 0) + 1
+        _links.pop(store, None)
 
 
 def find_link(store: Store, digest: str, fresh: bool = True) -> tuple[int, int] | None:
@@ -191,18 +202,21 @@ def find_link(store: Store, digest: str, fresh: bool = True) -> tuple[int, int] 
     request, its writes' too): on a server whose listener hears, a link found stands while
     nobody printed cards since (at most ``heard.TRUST`` seconds; a hash not found is asked
     every time). A reprint elsewhere ends it once heard, a few milliseconds after: a write
-    made meanwhile is one made a moment before the reprint."""
+    made meanwhile is one made a moment before the reprint. One here ends it at once, and a
+    look made meanwhile keeps nothing."""
     found = None if fresh else _links.get(store, {}).get(digest)
     if found is not None and heard.unchanged_since(store, found[1], named.LINKS, 0):
         return found[0]
     looked = heard.look(store)  # (before the look: what is heard during it is looked at again)
+    printed = _reprints.get(store, 0)
     with own_tables(store, write=False) as db:
         rows = db.rows(f"select round, table_no from {LINKS} where hash = ?", [digest])
     if not rows:
         return None
     link = (int(rows[0][0]), int(rows[0][1]))
-    if looked is not None:
-        _links.setdefault(store, {})[digest] = (link, looked)
+    with _links_lock:
+        if looked is not None and _reprints.get(store, 0) == printed:
+            _links.setdefault(store, {})[digest] = (link, looked)
     return link
 
 
