@@ -51,7 +51,7 @@ def test_a_row_stored_already_stores_nothing_of_its_batch(server_store: Store) -
         recorder.insert_events([other, again])
     assert recorder.select_events(other.originator_id) == []
     assert [e.state for e in recorder.select_events(first.originator_id)] == [b"first"]
-    # The connections went back to the pool as they were: the next insert goes on.
+    # The recorder goes on: the next insert is stored after the last one.
     (after,) = recorder.insert_events([other])
     assert after > before and recorder.max_notification_id() == after
 

@@ -197,12 +197,19 @@ class Recorder(PostgresApplicationRecorder):
             assert conn.autocommit  # (BEGIN and COMMIT are ours)
             with conn.cursor(row_factory=tuple_row) as curs:
                 try:  # (no parameters, never prepared: one simple query, run in turn)
-                    curs.execute(text.encode(conn.info.encoding), prepare=False)
+                    curs.execute(text.encode(_encoding(conn)), prepare=False)
                     return inserts.ids(curs, len(stored_events))
                 except psycopg.Error:  # (a row stored already: nothing stored, said as ever)
                     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                         conn.execute("ROLLBACK")
                     raise
+
+
+def _encoding(conn: Any) -> str:
+    """The bytes a statement's text goes as: the connection's encoding, but UTF-8 where the
+    database takes any bytes (SQL_ASCII), as psycopg sends a parameter's text there."""
+    encoding = str(conn.info.encoding)
+    return "utf-8" if encoding == "ascii" else encoding
 
 
 class Factory(PostgresFactory):
