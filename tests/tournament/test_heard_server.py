@@ -57,7 +57,9 @@ def test_a_look_is_asked_again_only_after_another_process_stored_until_closed(
         kept.keep(s)
         until(lambda: heard.now(s) is not None)
         # (the command line's own store's looks are its own)
-        looks = recording(monkeypatch, newer, "last_and_since", lambda *a: a if a[0] is s else None)
+        looks = recording(
+            monkeypatch, newer, "last_and_since", lambda *a, **k: a if a[0] is s else None
+        )
         assert not holds.holds(s).out and len(looks) == 1
         assert not holds.holds(s).out and len(looks) == 1  # nothing heard: nothing asked
 
