@@ -14,7 +14,7 @@ import typer
 
 from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, settings
-from tournament.cli.serving import Repeats, overload_says_when, stopping
+from tournament.cli.serving import Repeats, overload_says_when, stopping, ticks_once_a_second
 from tournament.cli.words import t
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -181,6 +181,7 @@ def run_server(
     from tournament.web.app import RETRY_AFTER
 
     overload_says_when(RETRY_AFTER)
+    ticks_once_a_second()
     if workers > 1:
         # Each process builds its own app from the same settings, read from a file only
         # this user may read (its name in the environment, the passphrase and the store's
@@ -209,6 +210,7 @@ def worker_app() -> Any:
     from tournament.web.app import RETRY_AFTER, from_environment
 
     overload_says_when(RETRY_AFTER)
+    ticks_once_a_second()
     return from_environment()
 
 

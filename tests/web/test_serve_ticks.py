@@ -1,0 +1,47 @@
+"""uvicorn's main loop under ``tournament serve`` (#27, tournament.cli.serving): one tick a
+second doing a second's work, and a stop asked by a signal waking it at once."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from typing import Any
+
+import pytest
+from uvicorn import Config
+from uvicorn.server import Server
+
+from tournament.cli import serving
+
+
+async def _nothing(scope: Any, receive: Any, send: Any) -> None:
+    return None
+
+
+def test_the_loop_ticks_a_second_s_work_and_a_sigterm_wakes_it_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Server, "main_loop", Server.main_loop)  # (uvicorn's, put back after)
+    serving.ticks_once_a_second()
+    monkeypatch.setattr(serving, "TICK", 60.0)  # a tick the test never waits for
+    server = Server(Config(app=_nothing))
+    ticks: list[int] = []
+
+    async def on_tick(counter: int) -> bool:
+        ticks.append(counter)
+        return bool(server.should_exit)
+
+    monkeypatch.setattr(server, "on_tick", on_tick)
+    before = signal.signal(signal.SIGTERM, server.handle_exit)  # (as uvicorn's serve sets it)
+
+    async def stopped_by_a_signal() -> None:
+        asyncio.get_running_loop().call_later(0.05, signal.raise_signal, signal.SIGTERM)
+        await asyncio.wait_for(server.main_loop(), 10)  # (not the 60 s tick)
+
+    try:
+        asyncio.run(stopped_by_a_signal())
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    # uvicorn's every tenth tick (the Date header) at each tick, and its handler ran.
+    assert ticks == [0, 10] and server.should_exit
+    assert server._captured_signals == [signal.SIGTERM]
