@@ -1,9 +1,11 @@
-"""uvicorn's main loop under ``tournament serve`` (#27, tournament.cli.serving): one tick a
-second doing a second's work, and a stop asked by a signal waking it at once."""
+"""The server's process under ``tournament serve`` (#27, tournament.cli.serving): uvicorn's
+main loop, one tick a second doing a second's work and a stop asked by a signal waking it at
+once; its garbage collector, what the app holds at the start frozen out of its collections."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 from typing import Any
 
@@ -45,3 +47,17 @@ def test_the_loop_ticks_a_second_s_work_and_a_sigterm_wakes_it_at_once(
     # uvicorn's every tenth tick (the Date header) at each tick, and its handler ran.
     assert ticks == [0, 10] and server.should_exit
     assert server._captured_signals == [signal.SIGTERM]
+
+
+def test_the_collector_leaves_what_the_start_holds_and_collects_fewer_times() -> None:
+    threshold = gc.get_threshold()
+    held = object(), [object()]  # (what a process holds when its app is built)
+    try:
+        gc.unfreeze()
+        serving.collects_less()
+        assert gc.get_freeze_count() > 0 and gc.get_threshold()[0] == serving.YOUNG
+        assert gc.get_threshold()[1:] == threshold[1:]
+        assert not any(o is held[1] for o in gc.get_objects())  # (frozen: never examined)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

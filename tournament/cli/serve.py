@@ -14,7 +14,13 @@ import typer
 
 from exports.i18n import N_
 from tournament.cli.common import app, fail, guarded, settings
-from tournament.cli.serving import Repeats, overload_says_when, stopping, ticks_once_a_second
+from tournament.cli.serving import (
+    Repeats,
+    collects_less,
+    overload_says_when,
+    stopping,
+    ticks_once_a_second,
+)
 from tournament.cli.words import t
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -198,6 +204,7 @@ def run_server(
                 limit_concurrency=plan.connections if plan else None, **tls,
             )  # fmt: skip
         return
+    collects_less()
     uvicorn.run(
         web, host=host, port=port, log_level="warning", access_log=False,
         limit_concurrency=plan.connections if plan else None, **tls,
@@ -211,7 +218,9 @@ def worker_app() -> Any:
 
     overload_says_when(RETRY_AFTER)
     ticks_once_a_second()
-    return from_environment()
+    app = from_environment()
+    collects_less()
+    return app
 
 
 SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
