@@ -50,11 +50,16 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 def served(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """What ``tournament serve`` asked uvicorn to run (uvicorn itself replaced)."""
+    """What ``tournament serve`` asked uvicorn to run (uvicorn itself replaced, and the serving
+    process's own tuning of its loop and collector: not this test process's)."""
     import uvicorn
+
+    from tournament.cli import serve as serve_command
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append({"app": app, **kw}))
+    monkeypatch.setattr(serve_command, "collects_less", lambda: None)
+    monkeypatch.setattr(serve_command, "ticks_once_a_second", lambda: None)
     return calls
 
 
