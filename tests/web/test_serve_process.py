@@ -1,7 +1,8 @@
 """A real ``tournament serve`` process, one for the module, as an organizer runs it: its
 answers when overloaded, and how it stops (#27). Live streams open when the server is told to
 stop (SIGTERM, as a service manager stops it) end cleanly, each response complete and nothing
-logged about them; the server says it stopped and exits with status 0."""
+logged about them; the server says it stopped and exits with status 0. So do two workers on
+PostgreSQL (a server of their own)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,15 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from tests.tournament.conftest import url_of
 
 from .conftest import PASSPHRASE, build, free_port
 from .test_serve_limits import env, listening
@@ -130,3 +136,30 @@ def test_streams_open_at_a_sigterm_end_cleanly_and_the_server_says_it_stopped(
     assert "ASGI callable returned without completing response" not in log, log
     assert "Traceback" not in log, log
     assert log.rstrip().endswith(f"stopped serving {served.stderr.parent / 't.db'}"), log
+
+
+def test_workers_with_streams_open_stop_at_a_sigterm(postgres_server: Any, tmp_path: Path) -> None:
+    """#27: ``serve --workers 2`` stops at a SIGTERM (a service manager's stop) with streams
+    open on its workers: each worker ends its streams and its process, then the server."""
+    db = url_of(replace(postgres_server, schema=f"p{uuid.uuid4().hex[:12]}"))
+    build(db)
+    server = Process(db, tmp_path / "stderr", "--workers", "2")  # type: ignore[arg-type]
+    try:
+        server.answering()
+        streams = []
+        for _ in range(STREAMS):
+            s, head = server.ask("GET /api/live HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200"), head
+            streams.append(s)
+        server.process.send_signal(signal.SIGTERM)
+        assert server.process.wait(20) == 0
+        for s in streams:
+            body = b""
+            while chunk := s.recv(4096):
+                body += chunk
+            s.close()
+            assert body.endswith(b"0\r\n\r\n"), body[-200:]  # each response completed
+        log = server.stderr.read_text(encoding="utf-8")
+        assert "Traceback" not in log, log
+    finally:
+        server.stop()

@@ -36,8 +36,12 @@ def test_the_loop_ticks_a_second_s_work_and_a_sigterm_wakes_it_at_once(
     monkeypatch.setattr(server, "on_tick", on_tick)
     before = signal.signal(signal.SIGTERM, server.handle_exit)  # (as uvicorn's serve sets it)
 
+    found: list[Any] = []  # the server, as a stream finds it through the signal's handler
+
     async def stopped_by_a_signal() -> None:
-        asyncio.get_running_loop().call_later(0.05, signal.raise_signal, signal.SIGTERM)
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.04, lambda: found.append(signal.getsignal(signal.SIGTERM).__self__))
+        loop.call_later(0.05, signal.raise_signal, signal.SIGTERM)
         await asyncio.wait_for(server.main_loop(), 10)  # (not the 60 s tick)
 
     try:
@@ -45,7 +49,7 @@ def test_the_loop_ticks_a_second_s_work_and_a_sigterm_wakes_it_at_once(
     finally:
         signal.signal(signal.SIGTERM, before)
     # uvicorn's every tenth tick (the Date header) at each tick, and its handler ran.
-    assert ticks == [0, 10] and server.should_exit
+    assert ticks == [0, 10] and server.should_exit and found == [server]
     assert server._captured_signals == [signal.SIGTERM]
 
 

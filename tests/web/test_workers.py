@@ -204,6 +204,7 @@ def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environm
     from typer.testing import CliRunner
 
     from tournament.cli import full_app
+    from tournament.cli import serve as serve_command
     from tournament.web.app import SETTINGS_ENV, from_environment
 
     build(server_db)
@@ -215,6 +216,7 @@ def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environm
                     environment=dict(os.environ), app=from_environment())  # fmt: skip
 
     monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setattr(serve_command, "ticks_once_a_second", lambda: None)  # (a server's own)
     monkeypatch.setenv("TOURNAMENT_ORGANIZER_PASSPHRASE", "a passphrase of the room")
     monkeypatch.setenv("TOURNAMENT_DB", server_db)
     r = CliRunner().invoke(full_app(), ["serve", "--workers", "2", "--host", "::"])

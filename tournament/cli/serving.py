@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -82,7 +83,7 @@ def ticks_once_a_second() -> None:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 handler = signal.getsignal(sig)
                 if getattr(handler, "__self__", None) is self:  # (uvicorn's handle_exit)
-                    signal.signal(sig, _waking(handler, loop, woken))
+                    signal.signal(sig, _waking(self, handler, loop, woken))
         counter = 0
         should_exit = await self.on_tick(counter)
         while not should_exit:
@@ -97,15 +98,17 @@ def ticks_once_a_second() -> None:
     Server.main_loop = main_loop  # type: ignore[method-assign]
 
 
-def _waking(handler: Callable[[int, Any], Any], loop: Any, woken: Any) -> Callable[[int, Any], Any]:
-    """``handler`` (uvicorn's, which asks the server to stop), then the main loop woken."""
+def _waking(server: Any, handler: Callable[[int, Any], Any], loop: Any, woken: Any) -> Any:
+    """``handler`` (uvicorn's, which asks ``server`` to stop), then the main loop woken: a
+    method of the server still, as what looks for the server through the signal's handler
+    finds it (sse-starlette's streams, told so that the server is stopping)."""
 
-    def handle(sig: int, frame: Any) -> None:
+    def handle(self: Any, sig: int, frame: Any) -> None:
         handler(sig, frame)
         if not loop.is_closed():
             loop.call_soon_threadsafe(woken.set)
 
-    return handle
+    return types.MethodType(handle, server)
 
 
 @contextmanager
