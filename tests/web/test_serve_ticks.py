@@ -23,7 +23,12 @@ async def _nothing(scope: Any, receive: Any, send: Any) -> None:
 def test_the_loop_ticks_a_second_s_work_and_a_sigterm_wakes_it_at_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from sse_starlette.sse import AppStatus
+
     monkeypatch.setattr(Server, "main_loop", Server.main_loop)  # (uvicorn's, put back after)
+    # (sse-starlette's handler of the signal marks every stream of the process as ending:
+    # put back after, for the streams of the tests that follow)
+    monkeypatch.setattr(AppStatus, "should_exit", AppStatus.should_exit)
     serving.ticks_once_a_second()
     monkeypatch.setattr(serving, "TICK", 60.0)  # a tick the test never waits for
     server = Server(Config(app=_nothing))
