@@ -33,6 +33,11 @@ def url_of(server: PostgresServer) -> str:
     )
 
 
+def new_schema(server: PostgresServer, prefix: str = "t") -> str:
+    """The --db of a new store in a schema of its own on the test server ``server``."""
+    return url_of(replace(server, schema=f"{prefix}{uuid.uuid4().hex[:12]}"))
+
+
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     """A fresh database on the test server for this test session, dropped after it."""

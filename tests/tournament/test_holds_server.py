@@ -4,14 +4,12 @@ statement (tournament.storage.newer.last_and_since)."""
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournament.conftest import url_of
+from tests.tournament.conftest import new_schema
 from tests.tournament.test_tablefiles import ok, partita_tournament
 from tournament.storage import holds
 from tournament.storage.locations import PostgresServer, close
@@ -20,7 +18,7 @@ from tournament.storage.store import Store
 
 def partita_store(server: PostgresServer) -> tuple[str, Store]:
     """A new schema's tournament (test_tablefiles.partita_tournament) and a store open on it."""
-    db = url_of(replace(server, schema=f"t{uuid.uuid4().hex[:12]}"))
+    db = new_schema(server)
     partita_tournament(db)
     return db, Store(db)
 

@@ -5,7 +5,7 @@ stores nothing of its batch and leaves the connection as it was."""
 from __future__ import annotations
 
 import uuid
-from dataclasses import replace
+from collections.abc import Iterator
 
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
@@ -14,13 +14,13 @@ from tournament.storage import inserts
 from tournament.storage.locations import PostgresServer, close
 from tournament.storage.store import Store
 
-from .conftest import url_of
+from .conftest import new_schema
 
 
 @pytest.fixture
-def server_store(postgres_server: PostgresServer) -> Store:
-    s = Store(url_of(replace(postgres_server, schema=f"t{uuid.uuid4().hex[:12]}")))
-    yield s  # type: ignore[misc]
+def server_store(postgres_server: PostgresServer) -> Iterator[Store]:
+    s = Store(new_schema(postgres_server))
+    yield s
     close(s)
 
 

@@ -4,12 +4,9 @@ others, before it commits nor after it rolls back."""
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import replace
-
 import pytest
 
-from tests.tournament.conftest import url_of
+from tests.tournament.conftest import new_schema
 from tournament.storage.locations import PostgresServer, close
 from tournament.storage.sql import PostgresReadDB
 from tournament.storage.store import Store
@@ -22,7 +19,7 @@ class Boom(Exception):
 def test_a_table_made_in_a_transaction_is_not_taken_as_there_by_another_connection(
     postgres_server: PostgresServer,
 ) -> None:
-    store = Store(url_of(replace(postgres_server, schema=f"t{uuid.uuid4().hex[:12]}")))
+    store = Store(new_schema(postgres_server))
     try:
         making, other = PostgresReadDB(store), PostgresReadDB(store)  # (their seen set shared)
         with pytest.raises(Boom):

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from tests.tournament.conftest import postgres_server, url_of  # noqa: F401  (a fixture)
+from tests.tournament.conftest import new_schema, postgres_server, url_of  # noqa: F401  (a fixture)
 from tournament.readside import readmodels
 from tournament.services import day
 from tournament.storage.store import Store
@@ -41,11 +41,8 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A new store's --db on either backend (a file, or a schema of the test server)."""
     if request.param == "sqlite":
         return str(tmp_path / "t.db")
-    import uuid
-    from dataclasses import replace
-
     server = request.getfixturevalue("postgres_server")
-    return url_of(replace(server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    return new_schema(server, "w")
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from tournament.storage.locations import PostgresServer, locate
 from tournament.storage.sealedlog import match_uuid
 from tournament.storage.store import Store
 
-from .conftest import GAMES, build, paired, url_of
+from .conftest import GAMES, build, new_schema, paired
 
 COLUMNS = "originator_id, originator_version, topic, state"
 
@@ -31,7 +30,7 @@ COLUMNS = "originator_id, originator_version, topic, state"
 def two_schemas(postgres_server: Any) -> Iterator[tuple[str, str]]:
     """Two new stores' --db on the test server, each a schema of its own."""
     yield tuple(  # type: ignore[misc]
-        url_of(replace(postgres_server, schema=f"k{uuid.uuid4().hex[:12]}")) for _ in range(2)
+        new_schema(postgres_server, "k") for _ in range(2)
     )
 
 
@@ -114,7 +113,7 @@ def test_a_kept_tournament_replaced_with_as_many_events_is_read_again(
 ) -> None:
     if locate(any_db).is_server:
         server_of: Any = request.getfixturevalue("postgres_server")
-        other = url_of(replace(server_of, schema=f"k{uuid.uuid4().hex[:12]}"))
+        other = new_schema(server_of, "k")
     else:
         other = str(tmp_path / "other.db")
     made = [build(any_db, ("a", "b")), build(other, ("c", "d"))]

@@ -236,12 +236,9 @@ def test_a_worker_taking_the_lead_goes_on_from_the_store_s_last_event(
 def on_one_store(postgres_server: Any) -> tuple[str, Store, Store]:
     """A new schema's tournament playing M1 (a Tiro), its store, and a second store on it (as
     another server process has)."""
-    import uuid
-    from dataclasses import replace
+    from tests.tournament.conftest import new_schema
 
-    from tests.tournament.conftest import url_of
-
-    db = url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    db = new_schema(postgres_server, "w")
     store = build(db)
     day.pair_next_round(store)
     tables.choose_partita(store, 1, 1, GAMES)

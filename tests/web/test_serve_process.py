@@ -12,15 +12,13 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.tournament.conftest import url_of
+from tests.tournament.conftest import new_schema
 
 from .conftest import PASSPHRASE, build, free_port
 from .test_serve_limits import env, listening
@@ -141,7 +139,7 @@ def test_streams_open_at_a_sigterm_end_cleanly_and_the_server_says_it_stopped(
 def test_workers_with_streams_open_stop_at_a_sigterm(postgres_server: Any, tmp_path: Path) -> None:
     """#27: ``serve --workers 2`` stops at a SIGTERM (a service manager's stop) with streams
     open on its workers: each worker ends its streams and its process, then the server."""
-    db = url_of(replace(postgres_server, schema=f"p{uuid.uuid4().hex[:12]}"))
+    db = new_schema(postgres_server, "p")
     build(db)
     server = Process(db, tmp_path / "stderr", "--workers", "2")  # type: ignore[arg-type]
     try:

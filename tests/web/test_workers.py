@@ -13,7 +13,6 @@ import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from tournament.readside import kept
 from tournament.services import day, stores, tables
 from tournament.storage.store import Store
 
-from .conftest import GAMES, Written, build, make_client, url_of
+from .conftest import GAMES, Written, build, make_client, new_schema
 
 TABLES = 40
 
@@ -31,7 +30,7 @@ TABLES = 40
 @pytest.fixture
 def server_db(postgres_server: Any) -> Iterator[str]:
     """A new store's --db in a schema of its own on the test server."""
-    yield url_of(replace(postgres_server, schema=f"w{uuid.uuid4().hex[:12]}"))
+    yield new_schema(postgres_server, "w")
 
 
 def test_forty_tables_starting_at_once_all_start_each_written_once(
