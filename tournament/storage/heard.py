@@ -21,8 +21,10 @@ that moment older than the server's state, as a look made that moment earlier wo
 table page's tournament and matches (``heard_ok`` in tournament.readside). Never a writer's
 decision (a move checks its round in its turn, asking), never a page's claim of a position (a
 304, a page's stamp): those ask the server (queries.positions), nor a save's check
-(holds.check asks the server every time), nor a refresh of the read models (exact: it takes
-only a match kept at the very line and hash it read in the notification log).
+(holds.check asks the server in the save's turn: tournament.readside.kept.write_ahead), nor a
+refresh of the read models (exact: it takes only a match kept at the very line and hash it
+read in the notification log). A table's link is the one exception a writer takes as heard:
+a reprint ends it once heard (tournament.services.stores.find_link).
 
 The same connection holds, for the processes that ask (:func:`seek_lead`: the servers' live
 tasks), the lead of the read models' refresh: a session advisory lock of the schema, so that
