@@ -106,6 +106,64 @@ def test_heads_handed_on_are_recorded_together(db: str) -> None:
         close(store)
 
 
+def test_a_match_started_is_written_by_its_first_move_as_the_start_left_it(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server keeps what a start saved, as it keeps what a move saved: a table's first move
+    reads no match back from the store (#27: eighty tables starting at once then moving)."""
+    store = _room(db, 3)
+    try:
+        for n in (1, 2, 3):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+        started = play.start_challenges(
+            store, [Start(1, 1, "tiro", by="referee"), Start(1, 2, "tiro", by="referee")],
+            [False, False],
+        )  # fmt: skip
+        first = tables.start_match(store, 1, 3, "tiro", by="referee")  # (one alone, too)
+        read: list[str] = []
+        real = Store.get_match
+
+        def get_match(self: Store, number: str) -> Any:
+            read.append(number)
+            return real(self, number)
+
+        monkeypatch.setattr(Store, "get_match", get_match)
+        for match in (*started, first):
+            players = json.loads(match.header)["players"]
+            play.record_move(store, match.number, f"roll {players[0]} d6 6 6 5 1")
+        assert read == []
+        assert [len(Store(db).get_match(n).lines) for n in ("M1", "M2", "M3")] == [1, 1, 1]
+    finally:
+        close(store)
+
+
+def test_the_tournament_a_heads_save_stored_is_the_one_readers_share(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The readers' next look takes the tournament the heads' save stored, not a copy of the
+    one before brought forward (#27: every match's end changes the tournament)."""
+    store = _room(db, 1)
+    try:
+        tables.choose_partita(store, 1, 1, list(GAMES), "referee")
+        tables.start_match(store, 1, 1, "tiro", by="referee")
+        handed: list[stored.Head] = []
+        stored.heads_later(store, handed.append)
+        _play_tiro(store, "M1", json.loads(store.get_match("M1").header)["players"])
+        stored.heads_later(store, None)
+        before = kept.tournament(store)
+        stored.record_heads(store, handed)
+        copies: list[Any] = []
+        monkeypatch.setattr(kept, "copied", lambda t: copies.append(t) or t)
+        after = kept.tournament(store)
+        assert copies == []
+        assert after is not before and after.heads["M1"] == [handed[0].events, handed[0].head]
+        assert kept.tournament(store) is after  # (shared as saved: not brought forward again)
+        assert day.get_tournament(Store(db)).heads == after.heads
+    finally:
+        stored.heads_later(store, None)
+        close(store)
+
+
 def _play_tiro(store: Store, number: str, players: Any) -> None:
     first, second = players
     for text in (

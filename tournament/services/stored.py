@@ -112,7 +112,9 @@ def record_head(store: Store, match: Match, by: str = "program") -> None:
 
 
 def _in_open_round(store: Store, number: str) -> bool:
-    t = kept.tournament(store)
+    """Whether the match's round is open, in the tournament as last heard (#27: a head handed
+    on is recorded all the same, whatever its round: only a head's own turn is decided here)."""
+    t = kept.tournament(store, heard_ok=True)
     table = views.table_of(t, number) if t is not None else None
     return t is not None and table is not None and not views.paired(t, table.round).closed
 
@@ -137,6 +139,7 @@ def record_heads(store: Store, heads: Sequence[Head]) -> None:
                 t.record_head(match=h.match, events=h.events, head=h.head, by=h.by)
         if t.pending_events:
             save(store, t)
+            kept.saved(store, t)  # (the one a server's readers share, from here on)
 
     try:
         retried(once, store=store)

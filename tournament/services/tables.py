@@ -205,6 +205,7 @@ def open_match(
         before = t.version - len(t.pending_events)
         store.save_new(match, t)
         snapshot(store, t, before)
+        kept.written(store, match)
     return match
 
 
@@ -307,6 +308,8 @@ def start_matches(store: Store, starts: Sequence[Start]) -> list[Match | UserErr
         top = max(made, key=lambda m: int(m.number[1:]))
         store.save_new(top, *(m for m in made if m is not top), t)
         snapshot(store, t, before)
+        for m in made:  # (a server's first move to each writes to it: not read back, #27)
+            kept.written(store, m)
 
     return _together(store, starts, open_one, save_all)
 
