@@ -2,8 +2,9 @@
 
 200 clients hold ``/api/live`` open, 20 referees record a Tiro and a Texas Word'em through their
 table pages at table pace (as a phone with scripts does: one JSON ``POST /table/TOKEN/move`` a
-move, the page coming back with the answer; ``--form``: the form without scripts and its 303), and a few workers load ``/standings`` as fast as the server answers,
-for ``--seconds`` (60 by default). Prints the p50 and p99 latency of the page loads and of the
+move, the page coming back with the answer; ``--form``: the form without scripts and its
+303), and a few workers load ``/standings`` as fast as the server answers, for ``--seconds``
+(60 by default). Prints the p50 and p99 latency of the page loads and of the
 referees' posts, the errors (goal 0), and the delay from a recorded move to its message on every
 open stream (goal p99 <= 1 s). The server is a real ``tournament serve`` process, stopped at
 the end, over a new SQLite file or, with ``--server``, a new schema of a PostgreSQL server

@@ -1,4 +1,4 @@
-"""engine.record.NamedTuple: the tuples typing.NamedTuple makes, without its work per class (#27)."""
+"""engine.record.NamedTuple: the tuples typing.NamedTuple makes, without its work a class (#27)."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.tournament.test_holds_server import partita_store
 from tests.tournament.test_tablefiles import moves, ok
-from tournament.readside import kept, reading
+from tournament.readside import ahead, kept, reading
 from tournament.services.matches import record_move
 from tournament.storage import heard, holds, newer, postgres
 from tournament.storage.locations import PostgresServer, close
@@ -304,12 +304,14 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
     postgres_server: PostgresServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """#27: in a move's turn the writer's looks (the tournament, the match it last wrote, the
-    table files' holds) are asked of the server in one statement at the turn's start; what
+    table files' holds), when it may not take them as heard (tests/tournament/
+    test_guard_server.py), are asked of the server in one statement at the turn's start; what
     another process stored before it is in the answer: its move read on from, its checkout
     refusing the save."""
     from tournament.storage.sql import read_db
 
     db, s = partita_store(postgres_server)
+    monkeypatch.setattr(ahead, "_known", lambda store, number: None)
     try:
         kept.keep(s)
         read_db(s)  # (this thread's own connection, as a server's request thread has)
@@ -321,11 +323,13 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         alone = recording(monkeypatch, newer, "_kept_or", lambda *a: a if a[0] is s else None)
 
         def turn() -> Any:
-            with kept.write_ahead(s, "M1"):
+            def write() -> Any:
                 kept.tournament(s)
                 match = kept.match_to_write(s, "M1")
                 holds.check(s, [match])
-            return match
+                return match
+
+            return ahead.write_ahead(s, "M1", write)
 
         match = turn()
         assert together == [2] and alone == []  # one statement for the three
@@ -341,19 +345,26 @@ def test_a_move_s_writer_asks_its_three_looks_together_and_sees_what_others_stor
         ok(db, "match", "move", "M2", moves(db, "M2", seed=1)[1])
         until(lambda: heard.now(s) != count)
         kept._writing.setdefault(s, {})["M1"] = match
-        with kept.write_ahead(s, "M1"):
+
+        def paged() -> None:
             assert not holds.holds(s).out
             holds.check(s, [kept.match_to_write(s, "M1")])
             assert together == [2, 2, 2] and alone == []
             ok(db, "table", "checkout", "1", "2", "--to", str(tmp_path / "t2.db"))
             with pytest.raises(holds.TableOut):
                 holds.check(s, [kept.match_to_write(s, "M2")])
+
+        ahead.write_ahead(s, "M1", paged)
         assert len(alone) == 1
         alone.clear()
         ok(db, "table", "checkout", "1", "1", "--to", str(tmp_path / "t1.db"))
-        with pytest.raises(holds.TableOut), kept.write_ahead(s, "M1"):
+
+        def checked() -> None:
             kept.tournament(s)
             holds.check(s, [kept.match_to_write(s, "M1")])
+
+        with pytest.raises(holds.TableOut):
+            ahead.write_ahead(s, "M1", checked)
         assert alone == []
     finally:
         close(s)

@@ -23,6 +23,7 @@ from tournament.services import matches
 # What the application defines that is not for a user, each kept where it is handled.
 HANDLED_WHERE_RAISED = {
     "tournament.verify.storedrows.Unreadable",  # a stored row verify reports as a failure
+    "tournament.storage.inserts.LooksMoved",  # a guarded save, made again (readside.ahead)
     "tournament.web.views.NotFound",  # the web's 404 page
     "tournament.web.security.BodyTooLarge",  # the web's 413 answer
 }

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from starlette.testclient import TestClient
 
 from engine.dice import DEFAULT_FACES

@@ -24,8 +24,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
@@ -263,6 +262,8 @@ def at_position(store: Store, position: int, compute: Callable[[], Any]) -> Any:
 
 _as_read: weakref.WeakKeyDictionary[Store, OrderedDict[str, Any]] = weakref.WeakKeyDictionary()
 _writing: weakref.WeakKeyDictionary[Store, dict[str, Match]] = weakref.WeakKeyDictionary()
+_written_at: weakref.WeakKeyDictionary[Store, dict[str, heard.Look | None]]
+_written_at = weakref.WeakKeyDictionary()
 
 
 def stored_match(store: Store, number: str) -> Any | None:
@@ -296,37 +297,18 @@ def looked_match(store: Store, number: str) -> tuple[Any, heard.Look | None] | N
         return None if cache is None else cache.get(number)
 
 
-@contextmanager
-def write_ahead(store: Store, number: str) -> Iterator[None]:
-    """A server's writer of a move to ``number``: within the block, its looks at the tournament
-    kept, at the match this process last wrote and at the table files' holds (the save's
-    check) are asked of the server together, at the block's start, in one round trip
-    (:func:`tournament.storage.newer.ahead`, #27); each is still asked in the writer's turn,
-    and one that the block does not make as expected asks on its own. The holds are so looked
-    at a moment before the save rather than just before it: a table checked out in that moment
-    is refused from the next write on, as one checked out just after the check always was (a
-    move's save takes no lock of the tournament). A file's: nothing."""
-    if not (kept(store) and store.location.is_server):
-        yield
-        return
-    from tournament.domain.tournaments import TOURNAMENT_ID
-    from tournament.errors import StoreError
-    from tournament.storage import holds, newer  # (a server's only)
-    from tournament.storage.sealedlog import normalise_number
-
-    try:
-        number = normalise_number(number)  # (as match_to_write takes it)
-    except StoreError:
-        number = ""  # (not a match's: refused in the block, its match never asked)
-    looks: list[tuple[Any, int]] = []
+def kept_tournament(store: Store) -> tuple[Tournament | None, bytes | None, heard.Look | None]:
+    """The tournament kept, the state of its last event (None: to be read again) and the
+    listener's count when it was last found the store's (None: not since it changed here)."""
     with _lock:
-        t, match = _tournaments.get(store), _writing.get(store, {}).get(number)
-        if t is not None and _heads.get(store) is not None:
-            looks.append((TOURNAMENT_ID, t.version - 1))
-        if match is not None:
-            looks.append((match.id, match.version - 1))
-    with newer.ahead(store, looks, holds.look_ahead(store)):
-        yield
+        return _tournaments.get(store), _heads.get(store), _looked.get(store)
+
+
+def writing(store: Store, number: str) -> tuple[Match | None, heard.Look | None]:
+    """The match this process's last write to ``number`` left (not taken: see
+    :func:`match_to_write`), and the listener's count after its save."""
+    with _lock:
+        return _writing.get(store, {}).get(number), _written_at.get(store, {}).get(number)
 
 
 def match_to_write(store: Store, number: str) -> Match:
@@ -366,13 +348,17 @@ def match_to_write(store: Store, number: str) -> Match:
 
 def written(store: Store, match: Match) -> None:
     """Keep the aggregate of a match just saved (its version is the store's), for the next
-    write to it."""
+    write to it, with the listener's count after its save (see :func:`write_ahead`)."""
     if not kept(store) or match.pending_events:
         return
+    looked = heard.look(store)
     with _lock:
         cache = _writing.setdefault(store, {})
         cache[match.number] = match
+        stamps = _written_at.setdefault(store, {})
+        stamps[match.number] = looked
         while len(cache) > REPLAYS:
+            stamps.pop(next(iter(cache)), None)
             del cache[next(iter(cache))]
 
 

@@ -21,7 +21,7 @@ that moment older than the server's state, as a look made that moment earlier wo
 table page's tournament and matches (``heard_ok`` in tournament.readside). Never a writer's
 decision (a move checks its round in its turn, asking), never a page's claim of a position (a
 304, a page's stamp): those ask the server (queries.positions), nor a save's check
-(holds.check asks the server in the save's turn: tournament.readside.kept.write_ahead), nor a
+(holds.check asks the server in the save's turn: tournament.readside.ahead.write_ahead), nor a
 refresh of the read models (exact: it takes only a match kept at the very line and hash it
 read in the notification log). A table's link is the one exception a writer takes as heard:
 a reprint ends it once heard (tournament.services.stores.find_link).
@@ -216,16 +216,19 @@ def own_failed(store: Any, objs: Any) -> None:
             versions[obj.id] = (float("inf"), b"")
 
 
-def unchanged_since(store: Any, looked: Look | None, originator: Any, version: int) -> bool:
+def unchanged_since(
+    store: Any, looked: Look | None, originator: Any, version: int, trust: float | None = None
+) -> bool:
     """Whether an aggregate read at ``version`` by a look made at ``looked`` (:func:`look`)
     needs no look again (a reader's, never a writer's: see the module): the store's listener
     heard nobody else store anything of it since (a notification naming nothing counts for
     every aggregate), this process stored nothing of it past ``version``, and the look is at
     most ``TRUST`` seconds old (a connection gone silently, hearing nothing, is not trusted
-    for long). ``originator``: an aggregate's id, or a name
-    (:data:`tournament.storage.named.LINKS`)."""
+    for long: ``trust`` seconds, ``TRUST`` unless an insert checks it). ``originator``: an
+    aggregate's id, or a name (:data:`tournament.storage.named.LINKS`)."""
     heard: Heard | None = vars(store).get("_heard")
-    if looked is None or heard is None or time.monotonic() - looked[2] > TRUST:
+    trust = TRUST if trust is None else trust
+    if looked is None or heard is None or time.monotonic() - looked[2] > trust:
         return False
     name = originator if isinstance(originator, str) else named.name_of(originator)
     if not heard.listening or name is None or heard.moved_since(looked, name):

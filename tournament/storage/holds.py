@@ -32,7 +32,7 @@ def holds(store: Any, fresh: bool = False) -> Holds:
     (:mod:`tournament.storage.heard`, #27: asked three times a move), unless ``fresh``: a
     save's check asks the server every time (a checkout committed a moment ago, its
     notification not heard yet, must refuse the save), in the save's turn: a move's writer
-    asks it with its other looks, at the turn's start (tournament.readside.kept.write_ahead;
+    asks it with its other looks, at the turn's start (tournament.readside.ahead.write_ahead;
     a page's look in the turn that took that answer leaves the save's check its sequel, as of
     the same moment)."""
     seen: tuple[Any, ...] = vars(store).get("_table_events") or (0, [], None, None)
@@ -69,11 +69,15 @@ def _look(store: Any, last: int, go_on: bool = False) -> tuple[int, list[Any] | 
     return newer.last_and_since(store, last, TOPICS, PAGE, go_on=go_on)
 
 
-def saw(store: Any, before: int, ids: Sequence[int], topics: Sequence[str]) -> None:
+def saw(
+    store: Any, before: int, ids: Sequence[int], topics: Sequence[str], guarded: bool = False
+) -> None:
     """What a save of this process stored (its notifications' ``ids`` and ``topics``) is read
     already: when they follow the ``before`` it last read on from and hold no table event, the
     next look goes on from them (#27: a table's page drawn after a move reads no row for it);
-    else the next look asks the server, whatever was heard."""
+    else the next look asks the server, whatever was heard. ``guarded``: the save's own
+    transaction found no table event stored after ``before`` (tournament.storage.inserts.Guard),
+    so the ids between are none either."""
     seen = vars(store).get("_table_events")
     if seen is None:
         return
@@ -82,7 +86,7 @@ def saw(store: Any, before: int, ids: Sequence[int], topics: Sequence[str]) -> N
         last == before
         and ids
         and not any(t in TOPICS for t in topics)
-        and list(ids) == list(range(before + 1, before + 1 + len(ids)))
+        and (guarded or list(ids) == list(range(before + 1, before + 1 + len(ids))))
     ):
         vars(store)["_table_events"] = (ids[-1], events, count, found)
     else:

@@ -43,7 +43,7 @@ def events_after(store: Any, originator: Any, version: int) -> list[Any]:
     def pooled() -> list[Any]:
         return list(store.recorder.select_events(originator, gt=version))
 
-    asked = _taken((id(store), "events", originator, version))
+    asked = _taken(events_key(store, originator, version))
     if asked is not None:
         return asked  # type: ignore[no-any-return]
     return _kept_or(store, through, pooled)  # type: ignore[no-any-return]
@@ -76,11 +76,11 @@ def last_and_since(
 
     from tournament.storage.postgres import EVENTS, composed
 
-    asked = _taken((id(store), "since", last, tuple(topics), limit))
+    asked = _taken(since_key(store, last, topics, limit))
     if asked is not None:
         answers = getattr(_ahead, "answers", None)
         if go_on and answers is not None and asked[0] != last:
-            answers[(id(store), "since", asked[0], tuple(topics), limit)] = (asked[0], [])
+            answers[since_key(store, asked[0], topics, limit)] = (asked[0], [])
         return asked  # type: ignore[no-any-return]
     statement = composed(SINCE, t=sql.Identifier(store.location.schema, EVENTS))
     params = [last, list(topics), limit]
@@ -167,11 +167,11 @@ def _together(
         rows = cursor.execute(statement, params, prepare=True).fetchall()
     answers: dict[Any, Any] = {}
     for k, (originator, version) in enumerate(looks):
-        answers[(id(store), "events", originator, version)] = [
+        answers[events_key(store, originator, version)] = [
             StoredEvent(r[3], r[4], r[5], bytes(r[6])) for r in rows if r[0] == k
         ]
     if since is not None:
-        key = (id(store), "since", since[0], tuple(since[1]), since[2])
+        key = since_key(store, since[0], since[1], since[2])
         answers[key] = _since_of([r[1:] for r in rows if r[0] == len(looks)])
     return answers
 
@@ -202,10 +202,47 @@ def _union(schema: str, looks: int, since: bool) -> bytes:
     return found
 
 
+@contextmanager
+def known(store: Any, answers: dict[Any, Any], guard: Any) -> Iterator[None]:
+    """Within the block, the looks of ``answers`` (by :func:`events_key` and
+    :func:`since_key`) are answered as known, without asking, as often as they are made; the
+    block's first save of the store carries ``guard`` (a
+    :class:`tournament.storage.inserts.Guard`), which stores nothing when the store moved
+    past what was taken as known (#27: a move's writer whose looks the store's listener
+    answers, tournament.readside.ahead.write_ahead). Looks are dated from the block's start
+    (:func:`tournament.storage.heard.earlier`)."""
+    from tournament.storage import inserts
+
+    previous = getattr(_ahead, "known", None)
+    with heard.earlier(store):
+        _ahead.known = answers
+        inserts.guarding(store.recorder, guard)
+        try:
+            yield
+        finally:
+            _ahead.known = previous
+            inserts.guarding(store.recorder, None)
+
+
+def events_key(store: Any, originator: Any, version: int) -> tuple[Any, ...]:
+    """The key of :func:`events_after`'s look (``originator``'s events after ``version``)."""
+    return (id(store), "events", originator, version)
+
+
+def since_key(store: Any, last: int, topics: Sequence[str], limit: int) -> tuple[Any, ...]:
+    """The key of :func:`last_and_since`'s look."""
+    return (id(store), "since", last, tuple(topics), limit)
+
+
 def _taken(key: Any) -> Any | None:
-    """The answer :func:`ahead` holds for a look, taken (None: none held)."""
+    """The answer :func:`ahead` holds for a look, taken, or the one :func:`known` gives
+    (None: none held)."""
     answers = getattr(_ahead, "answers", None)
-    return None if not answers else answers.pop(key, None)
+    found = None if not answers else answers.pop(key, None)
+    if found is None:
+        given = getattr(_ahead, "known", None)
+        found = None if not given else given.get(key)
+    return found
 
 
 def notifications_after(store: Any, last: int, limit: int) -> list[Any]:

@@ -179,7 +179,6 @@ class Recorder(PostgresApplicationRecorder):
 
     token = ""
 
-    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
         """eventsourcing's insert, its transaction sent whole as one query string
         (:mod:`tournament.storage.inserts`, #27): BEGIN, the table's lock, the notification,
@@ -187,22 +186,35 @@ class Recorder(PostgresApplicationRecorder):
         COMMIT, the table locked meanwhile: in a busy server process the thread waits for the
         interpreter there too, and every other writer of the tournament, in any process, waits
         for it. A row that exists already (another writer first) stores nothing:
-        IntegrityError, the transaction rolled back, as before. (eventsourcing's database
-        functions, which this program does not turn on, are not used here.)"""
+        IntegrityError, the transaction rolled back, as before. A guard its writer left
+        (:class:`tournament.storage.inserts.Guard`) is checked under the lock, before the
+        rows: :class:`~tournament.storage.inserts.LooksMoved`, nothing stored, when the store
+        moved past it. (eventsourcing's database functions, which this program does not turn
+        on, are not used here.)"""
+        guard = inserts.taken(self)  # (a writer's looks taken as known: checked in its turn)
         if not stored_events:
             return []
+        found = self._inserted(stored_events, guard)  # (each attempt with the guard)
+        inserts.passed(self, guard)
+        return found
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def _inserted(self, stored_events: Sequence[Any], guard: inserts.Guard | None) -> list[int]:
         said = named.payload(self.token, (named.name_of(e.originator_id) for e in stored_events))
-        text = inserts.statement(self, said, stored_events)
+        text = inserts.statement(self, said, stored_events, guard)
         with self.datastore.get_connection() as conn:
             assert conn.autocommit  # (BEGIN and COMMIT are ours)
             with conn.cursor(row_factory=tuple_row) as curs:
                 try:  # (no parameters, never prepared: one simple query, run in turn)
                     curs.execute(text.encode(_encoding(conn)), prepare=False)
-                    return inserts.ids(curs, len(stored_events))
-                except psycopg.Error:  # (a row stored already: nothing stored, said as ever)
+                    found = inserts.ids(curs, len(stored_events))
+                except psycopg.Error as e:  # (a row stored already: nothing stored, as ever)
                     if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
                         conn.execute("ROLLBACK")
+                    if e.sqlstate == inserts.MOVED:
+                        raise inserts.LooksMoved(str(e)) from None
                     raise
+        return found
 
 
 def _encoding(conn: Any) -> str:

@@ -42,7 +42,7 @@ from eventsourcing.utils import get_topic
 from engine.message import msg
 from tournament.errors import NewerVersionError, StoreError
 from tournament.logformat.matchlog import Binding, chain, genesis, link
-from tournament.storage import heard, holds, topics
+from tournament.storage import heard, holds, inserts, topics
 from tournament.storage.locations import Location, SqliteFile, locate
 from tournament.storage.sealedlog import NUMBER, SealedLog, match_uuid, normalise_number
 
@@ -203,9 +203,13 @@ class Store(Application):
             heard.own_failed(self, objs)  # (stored or not: its readers ask again)
             raise
         heard.own_saved(self, recordings)  # (a server's kept store: what its readers look at again)
+        guard = inserts.passed_last(self.recorder)  # (a server's guarded save: #27)
+        if guard is not None:
+            before = guard.after  # (what its transaction found no table event after)
         if before is not None:  # (the table events read on past this save's own: #27)
             notes = [r.notification for r in recordings]
-            holds.saw(self, before, [n.id for n in notes], [n.topic for n in notes])
+            holds.saw(self, before, [n.id for n in notes], [n.topic for n in notes],
+                      guarded=guard is not None)  # fmt: skip
         if not self._writer_noted:
             self._writer_noted = True
             from tournament.storage import (

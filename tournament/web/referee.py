@@ -24,7 +24,7 @@ from engine.notation import format as notation
 from exports.i18n import say
 from tournament.domain.views import paired
 from tournament.errors import Refused
-from tournament.readside import kept
+from tournament.readside import ahead
 from tournament.services import matches, play, referees, tables
 from tournament.services.matches import Loaded, parsed
 from tournament.services.stores import Store
@@ -311,7 +311,8 @@ def store_move(
     Called in the writer's turn: the table's matches are the tournament's as stored then (one
     indexed query when the tournament kept is the last, #27)."""
     bounded(form)
-    with kept.write_ahead(store, field(form, "match")):  # (its looks: one round trip, #27)
+
+    def write() -> tuple[list[Any], str | None, Loaded]:
         match = _match_of_table(store, found, field(form, "match"))
         expected = number(form, "position", DIGITS)
         if field(form, "kind") == "seal":
@@ -323,7 +324,9 @@ def store_move(
             loaded, stored = record_at(store, match, event, expected, lexicon)
             return stored, salt, loaded
         loaded, stored = play.record_move(store, match, move_text(form), lexicon, expected)
-    return stored, None, loaded
+        return stored, None, loaded
+
+    return ahead.write_ahead(store, field(form, "match"), write)  # (its looks: #27)
 
 
 async def record_move(request: Request) -> Response:
