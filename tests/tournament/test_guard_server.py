@@ -151,3 +151,26 @@ def test_a_guard_stores_nothing_when_the_store_moved_past_it(
         assert stored == last + 1 and inserts.passed_last(recorder) is not None
     finally:
         close(s)
+
+
+def test_a_match_just_moved_is_drawn_as_saved_while_nothing_else_is_heard(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's read (``heard_ok``) of a match this process has just saved asks the server
+    nothing while its listener hears nobody else write to it (#27: a table's page after its
+    move or its start, tests/tournament/test_together.py); another process's move to it is
+    looked at."""
+    from tournament.readside import reading
+
+    db, s = _room(postgres_server)
+    try:
+        asked = recording(monkeypatch, kept, "after_head", lambda *a: a[1])
+        lines = len(reading.read_match(s, "M1", heard_ok=True).lines)
+        assert lines == _lines(db, "M1") and asked == []
+        count = heard.now(s)
+        ok(db, "match", "move", "M1", moves(db, "M1", seed=1)[2])
+        until(lambda: heard.now(s) != count)
+        assert len(reading.read_match(s, "M1", heard_ok=True).lines) == lines + 1
+        assert len(asked) == 1
+    finally:
+        close(s)

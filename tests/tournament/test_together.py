@@ -137,6 +137,35 @@ def test_a_match_started_is_written_by_its_first_move_as_the_start_left_it(
         close(store)
 
 
+def test_a_refresh_after_starts_reads_none_of_the_new_matches_back(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read models' refresh after a room's starts takes each new match as the start kept
+    it, by its start's hash (#27: not one read of a match a start)."""
+    from tournament.readside import reading, readmodels
+
+    store = _room(db, 2)
+    try:
+        for n in (1, 2):
+            tables.choose_partita(store, 1, n, list(GAMES), "referee")
+        readmodels.update(store, write=True)
+        play.start_challenges(
+            store, [Start(1, 1, "tiro", by="referee"), Start(1, 2, "tiro", by="referee")],
+            [False, False],
+        )  # fmt: skip
+
+        def asked(*_: Any) -> None:
+            raise AssertionError("a new match read back")
+
+        monkeypatch.setattr(reading, "_brought_forward", asked)
+        progress = readmodels.update(store, write=True)
+        assert progress.matches == {"M1", "M2"}
+        rows = readmodels.current(store).rows("select id, status from matches order by id")
+        assert [tuple(r) for r in rows] == [("M1", "in_progress"), ("M2", "in_progress")]
+    finally:
+        close(store)
+
+
 def test_the_tournament_a_heads_save_stored_is_the_one_readers_share(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -105,7 +105,7 @@ def flat_rows(
         if topic == MATCH_STARTED:
             match = numbers[aggregate] = state["number"]
             payload = state["header"]
-            summaries.setdefault(match, {})["new"] = (aggregate, payload)
+            summaries.setdefault(match, {})["new"] = (aggregate, payload, state.get("hash"))
         else:
             match = None
             progress.tournament = progress.tournament or topic.startswith(TOURNAMENT_PREFIX)
@@ -173,6 +173,8 @@ def matches(
             outcome = Outcome(tuple(end["winners"]), end["points"])
         else:
             at = (row["events"], row["head"]) if row["head"] else None  # (as this refresh read it)
+            if at is None and new is not None and new[2] is not None and not row["events"]:
+                at = (0, new[2])  # (started in this refresh, no line yet: its start's hash)
             outcome = reading.outcome(store, number, at)
         outcomes[number] = outcome
         if outcome:

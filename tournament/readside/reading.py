@@ -59,8 +59,9 @@ def read_match(
     store: Store, number: str, at: tuple[int, str] | None = None, heard_ok: bool = False
 ) -> StoredMatch:
     """A stored match, read in one query; one sentence when it is missing or was changed.
-    ``at``: the match as a refresh read it from the notification log (its lines and last hash),
-    in which case the one kept, if it is that, is not asked after (#27). ``heard_ok``: a
+    ``at``: the match as a refresh read it from the notification log (its lines and last hash,
+    its start's before any line), in which case the one kept, if it is that, is not asked
+    after (#27). ``heard_ok``: a
     page's, which takes the one kept while the store's listener heard nobody else write since
     it was looked at (:mod:`tournament.storage.heard`)."""
     number = normalise_number(number)
@@ -70,7 +71,7 @@ def read_match(
     count = heard.look(store)  # (before the look: what is heard during it is looked at again)
     if found is not None:
         was: StoredMatch = found[0]
-        if at is not None and (len(was.lines), was.head) == at:
+        if at is not None and (len(was.lines), was.head or was.start) == at:
             return was  # (the hash seals every line: the same match, asked of nobody)
         if heard_ok and heard.unchanged_since(store, found[1], was.id, len(was.lines) + 1):
             return was
@@ -91,15 +92,16 @@ def read_match(
     return match
 
 
-def keep_written(store: Store, match: SealedLog) -> None:
+def keep_written(store: Store, match: SealedLog, looked: heard.Look | None = None) -> None:
     """Keep a match this process has just saved as read (its rows are the ones it saved): the
-    refresh that projects them need not read them back (#27). A store that keeps nothing:
-    nothing."""
+    refresh that projects them need not read them back (#27), nor a page while the listener
+    hears nobody else write to it after ``looked`` (:func:`tournament.storage.heard.look`,
+    taken before the save; None: the next page asks). A store that keeps nothing: nothing."""
     if kept.kept(store):
         kept.keep_match(store, StoredMatch(
             match.number, match.id, match.header, match.start, list(match.lines),
             list(match.hashes), list(match.times),
-        ))  # fmt: skip
+        ), looked)  # fmt: skip
 
 
 def _brought_forward(

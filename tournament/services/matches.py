@@ -24,7 +24,7 @@ from tournament.errors import Refused
 from tournament.logformat.lexicons import lexicon_for, open_lexicon  # noqa: F401 (the front ends ask here)
 from tournament.logformat.matchlog import LogError, MatchLog, event_line, read_log
 from tournament.readside import kept
-from tournament.storage import holds
+from tournament.storage import heard, holds
 from tournament.storage.store import Match, Store, StoreError, normalise_number
 
 if TYPE_CHECKING:  # a recording call reads through the aggregate: it never imports the read path
@@ -337,6 +337,7 @@ def _store_event(
             stored.append(shown)
         except RuleViolation:
             pass  # a seed that is not the one sealed: the match stays sealed (verify says so)
+    looked = heard.look(store)  # (before the save: see reading.keep_written)
     store.append(loaded.match, [event_line(e) for e in stored])
     # A server keeps the aggregate and the replay as the move left them: the page drawn next
     # and the next move start from there (each checked against the store first, #27).
@@ -347,7 +348,7 @@ def _store_event(
     if kept.kept(store):  # (the refresh after it reads no row back; a command line: nothing)
         from tournament.readside.reading import keep_written
 
-        keep_written(store, loaded.match)
+        keep_written(store, loaded.match, looked)
     if replay.outcome is not None:
         from tournament.services.stored import (
             record_head,  # the tournament keeps a finished match's head

@@ -27,7 +27,7 @@ from tournament.domain.results import played_result
 from tournament.domain.tournaments import Tournament
 from tournament.errors import Refused, UserError
 from tournament.readside import kept
-from tournament.readside.reading import read_match
+from tournament.readside.reading import keep_written, read_match
 from tournament.services.day import (
     PARTITA,
     PARTITA_GAMES,
@@ -39,6 +39,7 @@ from tournament.services.day import (
 from tournament.services.matches import check_header
 from tournament.services.retry import retried
 from tournament.services.stored import snapshot
+from tournament.storage import heard
 from tournament.storage.failures import as_user_errors
 from tournament.storage.store import Match, Store, StoreError
 
@@ -202,11 +203,20 @@ def open_match(
     if referee is not None:
         t.name_referee(match=match.number, referee=referee, by=by)
     if save:
-        before = t.version - len(t.pending_events)
+        before, looked = t.version - len(t.pending_events), heard.look(store)
         store.save_new(match, t)
         snapshot(store, t, before)
-        kept.written(store, match)
+        _kept_as_saved(store, match, looked)
     return match
+
+
+def _kept_as_saved(store: Store, match: Match, looked: heard.Look | None) -> None:
+    """A new match just saved, kept by a server as it stored it: the aggregate for its first
+    move, the rows for its page and the read models' refresh (#27: a room's tables starting at
+    once, then each drawing its page), as read at ``looked``. A command line call: nothing."""
+    if kept.kept(store):
+        keep_written(store, match, looked)
+        kept.written(store, match)
 
 
 def _drawn_knockout(store: Store, t: Tournament, table: views.Table) -> bool:
@@ -306,10 +316,11 @@ def start_matches(store: Store, starts: Sequence[Start]) -> list[Match | UserErr
         before = t.version - len(t.pending_events)
         # The highest number first: the store counts on from it (a table file's are lower).
         top = max(made, key=lambda m: int(m.number[1:]))
+        looked = heard.look(store)  # (before the save: see reading.keep_written)
         store.save_new(top, *(m for m in made if m is not top), t)
         snapshot(store, t, before)
-        for m in made:  # (a server's first move to each writes to it: not read back, #27)
-            kept.written(store, m)
+        for m in made:  # (a server's first move, page and refresh: none read back, #27)
+            _kept_as_saved(store, m, looked)
 
     return _together(store, starts, open_one, save_all)
 
