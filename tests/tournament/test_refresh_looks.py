@@ -137,3 +137,40 @@ def test_a_refresh_after_this_process_s_own_moves_reads_none_of_them_back(
     finally:
         del store.recorder.select_events
         close(store)
+
+
+def test_another_process_s_moves_are_read_on_from_the_refresh_s_own_rows(
+    make_db: Any, monkeypatch: Any
+) -> None:
+    """A server's refresh takes the moves another process stored (a second worker, a command
+    line call) from the rows it projects, the match kept brought forward by them: not read
+    again (#27); the match so kept is the stored one, line for line."""
+    db = make_db()
+    ok(db, "match", "new", "tiro", "Giocatore 01", "blu", "--outside", "verde")
+    store = Store(db)
+    kept.keep(store)  # (a server's store)
+    try:
+        record_move(store, "M1", "roll giocatore 01 d6 6,6,5,1")
+        readmodels.update(store, write=True)  # (M1 kept as the refresh read it)
+        ok(db, "match", "move", "M1", "roll blu d6 5,4,2,1")  # another process's moves
+        ok(db, "match", "move", "M1", "roll verde d20 11")
+
+        def asked(*_: Any) -> None:
+            raise AssertionError("M1 read again")
+
+        monkeypatch.setattr(reading, "_brought_forward", asked)
+        monkeypatch.setattr(store.recorder, "select_events", asked)
+        progress = readmodels.update(store, write=True)
+        assert progress.matches == {"M1"}
+        monkeypatch.undo()
+        found = kept.stored_match(store, "M1")
+        fresh = Store(db)
+        try:
+            stored = fresh.get_match("M1")
+            assert (found.lines, found.hashes, found.times) == (
+                list(stored.lines), list(stored.hashes), list(stored.times)
+            )
+        finally:
+            close(fresh)
+    finally:
+        close(store)

@@ -6,7 +6,7 @@ refresh; the tournament's tables are :mod:`tournament.readside.readtables`'.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -129,16 +129,28 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
         yield items[k : k + size]
 
 
+def lines_of(rows: Sequence[tuple[Any, ...]]) -> dict[str, list[tuple[int, str, str]]]:
+    """The recorded moves of a page's flat rows (:func:`flat_rows`), by match: each event's
+    version, line and time (a refresh's, to bring a match kept forward without reading it)."""
+    found: dict[str, list[tuple[int, str, str]]] = {}
+    for _, _, version, kind, at, number, payload in rows:
+        if kind == RECORDED_TYPE:
+            found.setdefault(number, []).append((version, payload, at))
+    return found
+
+
 def matches(
     db: ReadDB,
     store: Store,
     summaries: dict[str, dict[str, Any]],
     places: dict[str, tuple[int, int]],
     placed: dict[str, tuple[int | None, int | None]],
+    lines: dict[str, list[tuple[int, str, str]]] | None = None,
 ) -> tuple[dict[str, Outcome | None], bool]:
     """Bring the touched matches' rows and challenges up to date, a few statements in all (each
     row in its round and table, from ``places``: noted in ``placed``); their outcomes, as the
-    rows now hold them, and whether any outcome is not the one its row held before."""
+    rows now hold them, and whether any outcome is not the one its row held before.
+    ``lines``: the refresh's recorded moves by match (:func:`lines_of`)."""
     if not summaries:  # (the tournament's events alone: a partita chosen, a round paired)
         return {}, False
     columns = ", ".join(MATCH_COLUMNS)
@@ -175,7 +187,7 @@ def matches(
             at = (row["events"], row["head"]) if row["head"] else None  # (as this refresh read it)
             if at is None and new is not None and new[2] is not None and not row["events"]:
                 at = (0, new[2])  # (started in this refresh, no line yet: its start's hash)
-            outcome = reading.outcome(store, number, at)
+            outcome = reading.outcome(store, number, at, (lines or {}).get(number, ()))
         outcomes[number] = outcome
         if outcome:
             points, winners, game = dict(outcome.points), outcome.winners, row["game"]

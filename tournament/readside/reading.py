@@ -56,14 +56,18 @@ class StoredMatch(SealedLog):
 
 
 def read_match(
-    store: Store, number: str, at: tuple[int, str] | None = None, heard_ok: bool = False
+    store: Store,
+    number: str,
+    at: tuple[int, str] | None = None,
+    heard_ok: bool = False,
+    lines: Sequence[tuple[int, str, str]] = (),
 ) -> StoredMatch:
     """A stored match, read in one query; one sentence when it is missing or was changed.
     ``at``: the match as a refresh read it from the notification log (its lines and last hash,
     its start's before any line), in which case the one kept, if it is that, is not asked
-    after (#27). ``heard_ok``: a
-    page's, which takes the one kept while the store's listener heard nobody else write since
-    it was looked at (:mod:`tournament.storage.heard`)."""
+    after (#27), nor when the refresh's ``lines`` (each event's version, line and time) bring
+    it there. ``heard_ok``: a page's, which takes the one kept while the store's listener
+    heard nobody else write since it was looked at (:mod:`tournament.storage.heard`)."""
     number = normalise_number(number)
     uuid = match_uuid(number)
     # A server brings the match it read before forward by the rows stored since (#27).
@@ -73,6 +77,13 @@ def read_match(
         was: StoredMatch = found[0]
         if at is not None and (len(was.lines), was.head or was.start) == at:
             return was  # (the hash seals every line: the same match, asked of nobody)
+        try:
+            read_on = None if at is None or not lines else _read_on(was, lines, at)
+        except (TypeError, ValueError, AttributeError):  # (a stored line that is not one)
+            read_on = None  # (read as ever, which says what is wrong)
+        if read_on is not None:  # (another process's moves, as the refresh read them)
+            kept.keep_match(store, read_on)
+            return read_on
         if heard_ok and heard.unchanged_since(store, found[1], was.id, len(was.lines) + 1):
             return was
         went_on = _brought_forward(store, was, count)
@@ -129,6 +140,26 @@ def _brought_forward(
     return match
 
 
+def _read_on(
+    was: StoredMatch, lines: Sequence[tuple[int, str, str]], at: tuple[int, str]
+) -> StoredMatch | None:
+    """``was`` with the ``lines`` a refresh read after it (each event's version, line and
+    time), when they follow it and end at ``at`` (its lines, its last hash: the chain
+    computed from ``was`` reaches the stored head, which seals every line); else None."""
+    previous = was.head or (was.start if was.start is not None else genesis(was.header))
+    chained, hashes, times = list(was.lines), list(was.hashes), list(was.times)
+    for version, line, stamp in lines:
+        if version != len(chained) + 2:
+            return None  # (a gap, or lines it holds already: read as ever)
+        previous = link(previous, line, None if was.start is None else stamp)
+        chained.append(line)
+        hashes.append(previous)
+        times.append(stamp)
+    if (len(chained), previous) != at:
+        return None
+    return StoredMatch(was.number, was.id, was.header, was.start, chained, hashes, times)
+
+
 def _went_on(was: StoredMatch, rows: Sequence[Any]) -> StoredMatch:
     """``was`` with the events of ``rows`` (those stored after it), each link of the chain
     checked as :meth:`SealedLog.intact` checks it (the lines before were checked when read)."""
@@ -153,10 +184,16 @@ def _went_on(was: StoredMatch, rows: Sequence[Any]) -> StoredMatch:
     return StoredMatch(was.number, was.id, was.header, was.start, lines, hashes, times)
 
 
-def outcome(store: Store, number: str, at: tuple[int, str] | None = None) -> Outcome | None:
+def outcome(
+    store: Store,
+    number: str,
+    at: tuple[int, str] | None = None,
+    lines: Sequence[tuple[int, str, str]] = (),
+) -> Outcome | None:
     """A stored match's outcome, by replaying its log (None: in play). A log that does not
-    replay raises the engine's :class:`RuleViolation`. ``at``: see :func:`read_match`."""
-    match = read_match(store, number, at)
+    replay raises the engine's :class:`RuleViolation`. ``at``, ``lines``: see
+    :func:`read_match`."""
+    match = read_match(store, number, at, lines=lines)
     lines = match.lines
 
     def start() -> Replay:

@@ -121,6 +121,7 @@ def rebuild(store: Store, counted: Callable[[int], None] | None = None) -> Progr
     return update(store, write=True, again=True, counted=counted)
 
 
+FEW = 1000  # a refresh's events at most whose moves bring the matches kept forward (#27)
 ATTEMPTS = 20  # updates started again when another process applied the same events first
 
 
@@ -230,14 +231,15 @@ def _project(
     if numbers is None:
         numbers = {row[0]: row[1] for row in db.rows("select uuid, id from matches")}
     summaries: dict[str, dict[str, Any]] = {}
-    last, tail = start - 1, None
-    for page in readevents.pages(db, start):
+    last, tail, moved = start - 1, None, None
+    for k, page in enumerate(readevents.pages(db, start)):
         rows = readevents.flat_rows(page, numbers, summaries, progress)
         db.insert("events", readevents.EVENT_COLUMNS, rows)  # (the position: read under the lock)
         progress.events += len(rows)
         if counted is not None:
             counted(progress.events)
         last, tail = page[-1][0], rows[-1]
+        moved = rows if k == 0 else None  # (a refresh's one page; a rebuild keeps none)
     progress.matches = set(summaries)
     # The tournament's tables (players, rounds, pairings, standings) follow from the tournament
     # and the matches' outcomes: rewritten when either changed, not after every move (#27). A
@@ -248,7 +250,9 @@ def _project(
     # (A refresh after the first places a new match from the tournament's rows, below: the
     # tournament's tables of hundreds are not all looked at for it.)
     where = readtables.places(t) if t is not None and (start == 1 or w is None) else {}
-    touched, decided = readevents.matches(db, store, summaries, where, placed)
+    # (a refresh's moves, by match: what another process stored is read on from, not asked)
+    lines = readevents.lines_of(moved) if moved is not None and len(moved) <= FEW else None
+    touched, decided = readevents.matches(db, store, summaries, where, placed, lines)
     if t is None and decided:
         t = readtables.current(store)
     if w is None and t is not None:
