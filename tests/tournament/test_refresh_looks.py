@@ -168,7 +168,9 @@ def test_another_process_s_moves_are_read_on_from_the_refresh_s_own_rows(
         try:
             stored = fresh.get_match("M1")
             assert (found.lines, found.hashes, found.times) == (
-                list(stored.lines), list(stored.hashes), list(stored.times)
+                list(stored.lines),
+                list(stored.hashes),
+                list(stored.times),
             )
         finally:
             close(fresh)
