@@ -94,6 +94,53 @@ def test_a_checkout_stored_after_the_looks_is_seen_by_the_save(
         close(s)
 
 
+def test_a_tournament_changed_after_the_looks_is_seen_by_the_save(
+    postgres_server: PostgresServer,
+) -> None:
+    """Another process changes the tournament (no table event) after the writer took its
+    looks as known: its save stores nothing, and the write made again is stored once."""
+    db, s = _room(postgres_server)
+    try:
+        before, version = _lines(db, "M1"), kept.tournament(s).version
+        made: list[int] = []
+
+        def write() -> Any:
+            made.append(len(made))
+            if len(made) == 1:
+                ok(db, "players", "add", "Nero")
+            return record_move(s, "M1", moves(db, "M1", seed=1)[2])
+
+        ahead.write_ahead(s, "M1", write)
+        assert made == [0, 1] and _lines(db, "M1") == before + 1
+        assert kept.tournament(s).version == version + 1
+    finally:
+        close(s)
+
+
+def test_a_write_whose_save_took_the_guard_asks_every_look_after_it(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second save in the same write decides on what is stored: after the first save, the
+    looks taken as known are asked; and a write that makes no save is made again."""
+    db, s = _room(postgres_server)
+    try:
+        asked = recording(monkeypatch, newer, "_kept_or", lambda *a: a if a[0] is s else None)
+
+        def two_saves() -> None:
+            kept.tournament(s)
+            assert asked == []
+            record_move(s, "M1", moves(db, "M1", seed=1)[2])
+            kept.tournament(s)  # (the tournament after the move's save: asked)
+
+        ahead.write_ahead(s, "M1", two_saves)
+        assert len(asked) == 1
+        made: list[bool] = []
+        ahead.write_ahead(s, "M1", lambda: made.append(inserts.pending(s.recorder)))
+        assert made == [True, False]
+    finally:
+        close(s)
+
+
 def test_a_refusal_taken_on_what_was_heard_is_decided_again_on_what_is_stored(
     postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:

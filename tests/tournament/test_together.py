@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tournament.domain import views
+from tournament.domain.tournaments import TOURNAMENT_ID
 from tournament.errors import Refused
 from tournament.readside import kept
 from tournament.services import day, play, stored, tables
@@ -158,6 +159,14 @@ def test_a_refresh_after_starts_reads_none_of_the_new_matches_back(
             raise AssertionError("a new match read back")
 
         monkeypatch.setattr(reading, "_brought_forward", asked)
+        select = store.recorder.select_events
+
+        def select_events(originator: Any, *args: Any, **kwargs: Any) -> Any:
+            if originator != TOURNAMENT_ID:
+                asked()
+            return select(originator, *args, **kwargs)
+
+        monkeypatch.setattr(store.recorder, "select_events", select_events)
         progress = readmodels.update(store, write=True)
         assert progress.matches == {"M1", "M2"}
         rows = readmodels.current(store).rows("select id, status from matches order by id")
@@ -226,9 +235,7 @@ def test_a_failing_store_fails_the_whole_batch(db: str) -> None:
         close(store)
 
 
-def test_a_table_out_in_a_table_file_is_told_alone_the_others_start(
-    db: str, tmp_path: Any
-) -> None:
+def test_a_table_out_in_a_table_file_is_told_alone_the_others_start(db: str, tmp_path: Any) -> None:
     from tournament.services import tablefiles
     from tournament.storage.holds import TableOut
 

@@ -26,8 +26,10 @@ def write_ahead(store: Store, number: str, write: Callable[[], W]) -> W:
       transaction checks, under the table's lock, that the tournament is still at its
       version and no table event was stored since the holds were read (an
       :class:`tournament.storage.inserts.Guard`; the match's next version is its key). When
-      the store moved past them, or the write is refused before its save (what was taken as
-      known may be a moment old), nothing was stored and the write is made again, below.
+      the store moved past them, or the write is refused before its save, or makes none
+      (what was taken as known may be a moment old), nothing was stored and the write is
+      made again, below. The tournament's look so taken stands for the room's pages as an
+      asked one would: each move's save checks it.
     - Otherwise they are asked of the server together at the start, in one round trip
       (:func:`tournament.storage.newer.ahead`); each is still asked in the writer's turn, and
       one that the write does not make as expected asks on its own. The holds are so looked
@@ -51,10 +53,13 @@ def write_ahead(store: Store, number: str, write: Callable[[], W]) -> W:
         try:
             with newer.known(store, *trusted):
                 try:
-                    return write()
+                    done = write()
                 except UserError:
                     if not inserts.pending(store.recorder):
                         raise  # (refused by its save, or after it: the answer as it is)
+                else:
+                    if not inserts.pending(store.recorder):
+                        return done  # (its save checked what it took as known)
         except inserts.LooksMoved:
             pass
     with newer.ahead(store, _looks(store, number), holds.look_ahead(store)):

@@ -318,6 +318,7 @@ def match_to_write(store: Store, number: str) -> Match:
     if kept(store):
         with _lock:
             match = _writing.get(store, {}).pop(number, None)
+            _written_at.get(store, {}).pop(number, None)
         if match is not None and store.location.is_server:
             rows = after_head(store, match.id, match.version, match.head or match.start)
             if rows == []:

@@ -19,12 +19,14 @@ tables' pages as read while the others record theirs (#27).
 A notification reaches the listener a moment after its commit: what is read this way may be
 that moment older than the server's state, as a look made that moment earlier would be: a
 table page's tournament and matches (``heard_ok`` in tournament.readside). Never a writer's
-decision (a move checks its round in its turn, asking), never a page's claim of a position (a
-304, a page's stamp): those ask the server (queries.positions), nor a save's check
-(holds.check asks the server in the save's turn: tournament.readside.ahead.write_ahead), nor a
-refresh of the read models (exact: it takes only a match kept at the very line and hash it
-read in the notification log). A table's link is the one exception a writer takes as heard:
-a reprint ends it once heard (tournament.services.stores.find_link).
+decision as it stands: a move's writer takes its tournament, its match and the table files'
+holds as heard only with its save's own check of them, in the save's transaction (the save
+stores nothing when the store moved past them, and the move is judged again on what is
+asked: tournament.readside.ahead.write_ahead); never a page's claim of a position (a 304, a
+page's stamp): those ask the server (queries.positions), nor a refresh of the read models
+(exact: it takes only a match kept at the very line and hash it read in the notification
+log). A table's link is the one exception a writer takes as heard: a reprint ends it once
+heard (tournament.services.stores.find_link).
 
 The same connection holds, for the processes that ask (:func:`seek_lead`: the servers' live
 tasks), the lead of the read models' refresh: a session advisory lock of the schema, so that
@@ -220,7 +222,8 @@ def unchanged_since(
     store: Any, looked: Look | None, originator: Any, version: int, trust: float | None = None
 ) -> bool:
     """Whether an aggregate read at ``version`` by a look made at ``looked`` (:func:`look`)
-    needs no look again (a reader's, never a writer's: see the module): the store's listener
+    needs no look again (a reader's; a writer's only with its save's check: see the
+    module): the store's listener
     heard nobody else store anything of it since (a notification naming nothing counts for
     every aggregate), this process stored nothing of it past ``version``, and the look is at
     most ``TRUST`` seconds old (a connection gone silently, hearing nothing, is not trusted

@@ -32,9 +32,10 @@ def holds(store: Any, fresh: bool = False) -> Holds:
     (:mod:`tournament.storage.heard`, #27: asked three times a move), unless ``fresh``: a
     save's check asks the server every time (a checkout committed a moment ago, its
     notification not heard yet, must refuse the save), in the save's turn: a move's writer
-    asks it with its other looks, at the turn's start (tournament.readside.ahead.write_ahead;
-    a page's look in the turn that took that answer leaves the save's check its sequel, as of
-    the same moment)."""
+    asks it with its other looks, at the turn's start, or takes it as heard with its save's
+    own check that no table event was stored since (tournament.readside.ahead.write_ahead; a
+    page's look in the turn that took the answer asked leaves the save's check its sequel, as
+    of the same moment)."""
     seen: tuple[Any, ...] = vars(store).get("_table_events") or (0, [], None, None)
     last, events, count, found = seen
     now = heard.now(store)  # (before the look: what is heard during it is looked at again)

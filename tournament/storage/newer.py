@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from tournament.storage import heard
+from tournament.storage import heard, inserts
 
 # The answers of looks asked together ahead of a write (:func:`ahead`), this thread's, each
 # taken once by the look it answers.
@@ -210,12 +210,11 @@ def known(store: Any, answers: dict[Any, Any], guard: Any) -> Iterator[None]:
     :class:`tournament.storage.inserts.Guard`), which stores nothing when the store moved
     past what was taken as known (#27: a move's writer whose looks the store's listener
     answers, tournament.readside.ahead.write_ahead). Looks are dated from the block's start
-    (:func:`tournament.storage.heard.earlier`)."""
-    from tournament.storage import inserts
-
+    (:func:`tournament.storage.heard.earlier`). Once its save has taken the guard, every
+    look asks again (a second save in the block decides on what is stored)."""
     previous = getattr(_ahead, "known", None)
     with heard.earlier(store):
-        _ahead.known = answers
+        _ahead.known = (store.recorder, answers)
         inserts.guarding(store.recorder, guard)
         try:
             yield
@@ -241,7 +240,8 @@ def _taken(key: Any) -> Any | None:
     found = None if not answers else answers.pop(key, None)
     if found is None:
         given = getattr(_ahead, "known", None)
-        found = None if not given else given.get(key)
+        if given is not None and inserts.pending(given[0]):  # (until its save is made)
+            found = given[1].get(key)
     return found
 
 

@@ -191,9 +191,9 @@ class Recorder(PostgresApplicationRecorder):
         rows: :class:`~tournament.storage.inserts.LooksMoved`, nothing stored, when the store
         moved past it. (eventsourcing's database functions, which this program does not turn
         on, are not used here.)"""
-        guard = inserts.taken(self)  # (a writer's looks taken as known: checked in its turn)
         if not stored_events:
             return []
+        guard = inserts.taken(self)  # (a writer's looks taken as known: checked in its turn)
         found = self._inserted(stored_events, guard)  # (each attempt with the guard)
         inserts.passed(self, guard)
         return found

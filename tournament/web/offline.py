@@ -170,9 +170,7 @@ async def send_move(request: Request) -> Response:
             page = drawn(request, found, flashed(said_as[0]), kept, None, after, now)
             return bytes(page.body).decode()
 
-        locked = writer(
-            request, store_move, store, found, form, lexicon, refresh=False, then=draw
-        )
+        locked = writer(request, store_move, store, found, form, lexicon, refresh=False, then=draw)
         return written(request, locked)
 
     opened = await _opened(request, None if isinstance(move, Msg) else write)

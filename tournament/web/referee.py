@@ -265,13 +265,12 @@ async def _checked(request: Request) -> tuple[tuple[int, int], FormData] | Respo
     return found, form
 
 
-def _match_of_table(
-    store: Store, found: tuple[int, int], match: str, closed: bool = False
-) -> str:
+def _match_of_table(store: Store, found: tuple[int, int], match: str, closed: bool = False) -> str:
     """The match named by a form, if it is one of this table's (a token opens its table only)
     and its round is open (or ``closed`` too: a move stored before asked again): the tournament
-    as stored now (a writer asks in its turn, so that a round closed since the link was looked
-    up refuses the move, not the next one)."""
+    as stored now (a writer's, in its turn, or as heard with its save's check of it:
+    tournament.readside.ahead, so that a round closed since the link was looked up refuses
+    the move, not the next one)."""
     t = views.current_tournament(store)
     round_number, table_number = found
     played = paired(t, round_number)
@@ -308,8 +307,9 @@ def store_move(
 ) -> tuple[list[Any], str | None, Loaded]:
     """Record the move a table's form describes (at the position it carries): the events
     stored, the salt of a word sealed (shown once to the referee), and the match after it.
-    Called in the writer's turn: the table's matches are the tournament's as stored then (one
-    indexed query when the tournament kept is the last, #27)."""
+    Called in the writer's turn: the table's matches are the tournament's as stored then (its
+    looks made together, or taken as heard and checked by the save: tournament.readside.ahead,
+    #27)."""
     bounded(form)
 
     def write() -> tuple[list[Any], str | None, Loaded]:
