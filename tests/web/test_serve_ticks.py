@@ -70,3 +70,17 @@ def test_the_collector_leaves_what_the_start_holds_and_collects_fewer_times() ->
     finally:
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+def test_the_supervisor_asks_its_workers_if_alive_one_turn_in_ten(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from uvicorn.supervisors.multiprocess import Multiprocess
+
+    asked: list[int] = []
+    monkeypatch.setattr(Multiprocess, "keep_subprocess_alive", lambda self: asked.append(1))
+    serving.supervises_less()
+    serving.supervises_less()  # (once: a second call wraps nothing more)
+    for _ in range(25):
+        Multiprocess.keep_subprocess_alive(object())  # type: ignore[arg-type]
+    assert len(asked) == 3  # turns 1, 11 and 21

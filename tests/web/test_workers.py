@@ -204,18 +204,24 @@ def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environm
 
     from tournament.cli import full_app
     from tournament.cli import serve as serve_command
+    from tournament.services import stores as services_stores
     from tournament.web.app import SETTINGS_ENV, from_environment
 
     build(server_db)
     seen: dict[str, Any] = {}
+    closed: list[Any] = []
+    close = services_stores.close
+    monkeypatch.setattr(services_stores, "close", lambda s: (closed.append(s), close(s)))
 
     def run(app: str, **options: Any) -> None:  # what each worker would find
         file = Path(os.environ[SETTINGS_ENV])
         seen.update(file=file, mode=stat.S_IMODE(file.stat().st_mode), workers=options["workers"],
-                    environment=dict(os.environ), app=from_environment())  # fmt: skip
+                    environment=dict(os.environ), closed=list(closed),
+                    app=from_environment())  # fmt: skip
 
     monkeypatch.setattr(uvicorn, "run", run)
     monkeypatch.setattr(serve_command, "ticks_once_a_second", lambda: None)  # (a server's own)
+    monkeypatch.setattr(serve_command, "supervises_less", lambda: None)  # (its supervisor's)
     monkeypatch.setenv("TOURNAMENT_ORGANIZER_PASSPHRASE", "a passphrase of the room")
     monkeypatch.setenv("TOURNAMENT_DB", server_db)
     r = CliRunner().invoke(full_app(), ["serve", "--workers", "2", "--host", "::"])
@@ -225,6 +231,10 @@ def test_workers_read_their_settings_from_a_file_of_the_owner_never_the_environm
     assert not seen["file"].exists()  # removed when the server stopped
     environment = " ".join(seen["environment"].values())
     assert "a passphrase of the room" not in environment and server_db not in environment
+    # The serving process serves nothing: its store given back before the workers start, its
+    # listener stopped (#27: not a connection and a thread idle beside the workers').
+    (own,) = seen["closed"]
+    assert vars(own)["_heard"].stopped.is_set()
     settings = seen["app"].state.settings
     assert settings.passphrase == "a passphrase of the room"
     assert str(settings.db) == str(Store(server_db).location)

@@ -19,6 +19,7 @@ from tournament.cli.serving import (
     collects_less,
     overload_says_when,
     stopping,
+    supervises_less,
     ticks_once_a_second,
 )
 from tournament.cli.words import t
@@ -192,8 +193,13 @@ def run_server(
         # Each process builds its own app from the same settings, read from a file only
         # this user may read (its name in the environment, the passphrase and the store's
         # URL not), removed when the server stops; the store holds what they share (#27).
+        from tournament.services import stores
         from tournament.web.app import SETTINGS_ENV, settings_text
 
+        # (this process serves nothing: the store it made ready is given back, its listener
+        # and connections not kept idle beside the workers', #27)
+        stores.close(web.state.store)
+        supervises_less()
         with owner_only(settings_text(web.state.settings, str(settings().db))) as file:
             for name in SECRET_ENV:
                 os.environ.pop(name, None)

@@ -59,6 +59,34 @@ def collects_less() -> None:
     gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
 
 
+ALIVE_EVERY = 10  # of uvicorn's supervisor's half-second turns, one asks the workers if alive
+
+
+def supervises_less() -> None:
+    """uvicorn's supervisor of ``--workers`` asking each worker whether it is alive (a ping
+    through a pipe, answered by a thread of the worker) at one of its turns in
+    :data:`ALIVE_EVERY`, every five seconds, not every half-second (#27: the pings woke every
+    process four times a second, an idle room's CPU); the signals are still handled at each
+    turn. A worker that died is replaced within those seconds (a hung one took the ping's
+    five seconds already). A uvicorn without that supervisor's method: as it is."""
+    from uvicorn.supervisors import multiprocess
+
+    supervisor = getattr(multiprocess, "Multiprocess", None)
+    alive = getattr(supervisor, "keep_subprocess_alive", None)
+    if alive is None or getattr(alive, "less", False):
+        return
+    turns = 0
+
+    def keep_alive(self: Any) -> None:
+        nonlocal turns
+        turns += 1
+        if turns % ALIVE_EVERY == 1 or ALIVE_EVERY <= 1:
+            alive(self)
+
+    keep_alive.less = True  # type: ignore[attr-defined]
+    supervisor.keep_subprocess_alive = keep_alive  # type: ignore[union-attr]
+
+
 TICK = 1.0  # seconds between two of uvicorn's looks at its clock and whether to stop
 
 
