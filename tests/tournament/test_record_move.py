@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.tournament.test_heard_server import recording
 from tests.tournament.test_match_cli import ok, refused
 from tournament.errors import Refused
 from tournament.services.matches import load, record_move
@@ -89,14 +90,7 @@ def test_a_move_from_the_command_line_reads_its_match_once(
     from tournament.services.corrections import record_correction
 
     _, store = tiro
-    reads: list[str] = []
-    get_match = Store.get_match
-
-    def counted(self: Store, number: str) -> object:
-        reads.append(number)
-        return get_match(self, number)
-
-    monkeypatch.setattr(Store, "get_match", counted)
+    reads = recording(monkeypatch, Store, "get_match", lambda self, number: number)
     done = record_correction(store, "m1", "roll blu d6 5 4 2 1", confirmed=False)
     assert [e.by for e in done.stored] == ["blu"] and done.loaded.replay.position == 1
     assert len(reads) == 1

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.tournament.test_heard_server import recording
 from tournament.domain import views
 from tournament.domain.tournaments import TOURNAMENT_ID
 from tournament.errors import Refused
@@ -121,14 +122,7 @@ def test_a_match_started_is_written_by_its_first_move_as_the_start_left_it(
             [False, False],
         )  # fmt: skip
         first = tables.start_match(store, 1, 3, "tiro", by="referee")  # (one alone, too)
-        read: list[str] = []
-        real = Store.get_match
-
-        def get_match(self: Store, number: str) -> Any:
-            read.append(number)
-            return real(self, number)
-
-        monkeypatch.setattr(Store, "get_match", get_match)
+        read = recording(monkeypatch, Store, "get_match", lambda self, number: number)
         for match in (*started, first):
             players = json.loads(match.header)["players"]
             play.record_move(store, match.number, f"roll {players[0]} d6 6 6 5 1")
