@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # The command runs as `tournament ...` would; ``target`` is wrapped so that its ``at``-th call
 # prints "ready" and blocks on stdin, where the SIGINT finds it.
 STOPPED_AT = """
-import sys, importlib
+import signal, sys, importlib
+# (Ctrl-C as at a terminal: a test run started in the background inherits it ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 module, name, at = sys.argv[1], sys.argv[2], int(sys.argv[3])
 m = importlib.import_module(module)
 real, calls = getattr(m, name), []
