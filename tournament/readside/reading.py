@@ -188,12 +188,12 @@ def outcome(
     store: Store,
     number: str,
     at: tuple[int, str] | None = None,
-    lines: Sequence[tuple[int, str, str]] = (),
+    moves: Sequence[tuple[int, str, str]] = (),
 ) -> Outcome | None:
     """A stored match's outcome, by replaying its log (None: in play). A log that does not
-    replay raises the engine's :class:`RuleViolation`. ``at``, ``lines``: see
-    :func:`read_match`."""
-    match = read_match(store, number, at, lines=lines)
+    replay raises the engine's :class:`RuleViolation`. ``at``, and ``moves`` (its ``lines``):
+    see :func:`read_match`."""
+    match = read_match(store, number, at, lines=moves)
     lines = match.lines
 
     def start() -> Replay:
