@@ -194,6 +194,7 @@ def test_a_guard_stores_nothing_when_the_store_moved_past_it(
             assert recorder.select_events(row.originator_id) == []
             assert not inserts.pending(recorder)  # (taken by the insert: a second one carries none)
         inserts.guarding(recorder, inserts.Guard(TOURNAMENT_ID, version, last, holds.TOPICS))
+        assert recorder.insert_events([]) == [] and inserts.pending(recorder)  # (no rows: kept)
         (stored,) = recorder.insert_events([row])
         assert stored == last + 1 and inserts.passed_last(recorder) is not None
     finally:

@@ -17,7 +17,7 @@ from engine.games.base import Outcome
 from tournament.errors import NewerVersionError
 from tournament.readside import reading, readtables
 from tournament.storage.sql import ReadDB
-from tournament.storage.store import Store, known_topic
+from tournament.storage.store import Store, known_topic, match_uuid
 
 MATCH_STARTED = "tournament.store:Match.Started"
 MATCH_RECORDED = "tournament.store:Match.Recorded"
@@ -131,11 +131,15 @@ def _chunks(items: list[str], size: int = 500) -> Iterator[list[str]]:
 
 def lines_of(rows: Sequence[tuple[Any, ...]]) -> dict[str, list[tuple[int, str, str]]]:
     """The recorded moves of a page's flat rows (:func:`flat_rows`), by match: each event's
-    version, line and time (a refresh's, to bring a match kept forward without reading it)."""
+    version, line and time (a refresh's, to bring a match kept forward without reading it),
+    those of the match's own aggregate only (its number's id)."""
     found: dict[str, list[tuple[int, str, str]]] = {}
-    for _, _, version, kind, at, number, payload in rows:
+    ids: dict[str, str] = {}
+    for _, aggregate, version, kind, at, number, payload in rows:
         if kind == RECORDED_TYPE:
-            found.setdefault(number, []).append((version, payload, at))
+            own = ids.get(number) or ids.setdefault(number, match_uuid(number).hex)
+            if aggregate == own:
+                found.setdefault(number, []).append((version, payload, at))
     return found
 
 

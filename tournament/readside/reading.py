@@ -145,7 +145,8 @@ def _read_on(
 ) -> StoredMatch | None:
     """``was`` with the ``lines`` a refresh read after it (each event's version, line and
     time), when they follow it and end at ``at`` (its lines, its last hash: the chain
-    computed from ``was`` reaches the stored head, which seals every line); else None."""
+    computed from ``was`` reaches the stored head, which seals every line); else None. The
+    stored hashes before the last are not compared (``tournament verify`` reads each one)."""
     previous = was.head or (was.start if was.start is not None else genesis(was.header))
     chained, hashes, times = list(was.lines), list(was.hashes), list(was.times)
     for version, line, stamp in lines:
