@@ -84,3 +84,14 @@ def test_the_supervisor_asks_its_workers_if_alive_one_turn_in_ten(
     for _ in range(25):
         Multiprocess.keep_subprocess_alive(object())  # type: ignore[arg-type]
     assert len(asked) == 3  # turns 1, 11 and 21
+
+
+def test_a_supervisor_of_another_kind_is_left_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from uvicorn.supervisors.multiprocess import Multiprocess
+
+    async def keep_alive(self: Any) -> None:  # (a uvicorn whose supervisor awaits it)
+        return None
+
+    monkeypatch.setattr(Multiprocess, "keep_subprocess_alive", keep_alive)
+    serving.supervises_less()
+    assert Multiprocess.keep_subprocess_alive is keep_alive

@@ -68,12 +68,15 @@ def supervises_less() -> None:
     :data:`ALIVE_EVERY`, every five seconds, not every half-second (#27: the pings woke every
     process four times a second, an idle room's CPU); the signals are still handled at each
     turn. A worker that died is replaced within those seconds (a hung one took the ping's
-    five seconds already). A uvicorn without that supervisor's method: as it is."""
+    five seconds already). A uvicorn without that supervisor's method (or with another kind
+    of it, a coroutine's): as it is."""
+    import inspect
+
     from uvicorn.supervisors import multiprocess
 
     supervisor = getattr(multiprocess, "Multiprocess", None)
     alive = getattr(supervisor, "keep_subprocess_alive", None)
-    if alive is None or getattr(alive, "less", False):
+    if alive is None or getattr(alive, "less", False) or inspect.iscoroutinefunction(alive):
         return
     turns = 0
 
