@@ -185,10 +185,7 @@ def run_server(
     """uvicorn, serving ``web`` (or ``workers`` processes, each building it from its settings)."""
     import uvicorn
 
-    from tournament.web.app import RETRY_AFTER
-
-    overload_says_when(RETRY_AFTER)
-    ticks_once_a_second()
+    serving_here()
     if workers > 1:
         # Each process builds its own app from the same settings, read from a file only
         # this user may read (its name in the environment, the passphrase and the store's
@@ -220,13 +217,21 @@ def run_server(
 def worker_app() -> Any:
     """The app of one of ``serve --workers``' processes (uvicorn's factory, in each): its
     overload answers say when to try again, as the serving process's do."""
-    from tournament.web.app import RETRY_AFTER, from_environment
+    from tournament.web.app import from_environment
 
-    overload_says_when(RETRY_AFTER)
-    ticks_once_a_second()
+    serving_here()
     app = from_environment()
     collects_less()
     return app
+
+
+def serving_here() -> None:
+    """uvicorn as this process runs it (the serving process's, each worker's): its overload
+    answers say when to try again, its main loop ticks once a second (#27)."""
+    from tournament.web.app import RETRY_AFTER
+
+    overload_says_when(RETRY_AFTER)
+    ticks_once_a_second()
 
 
 SECRET_ENV = ("TOURNAMENT_ORGANIZER_PASSPHRASE", "TOURNAMENT_DB")  # kept from the workers
